@@ -1,0 +1,67 @@
+import type { Metadata, Viewport } from 'next';
+import localFont from 'next/font/local';
+import { Footer } from '@/components/layout/footer';
+import { FloatingChat } from '@/components/layout/floating-chat';
+import { Header } from '@/components/layout/header';
+import { ThirdPartyScripts } from '@/components/layout/third-party-scripts';
+import { brand, metadataCopy } from '@/lib/content';
+import { publicEnv } from '@/lib/env';
+import './globals.css';
+
+// Self-hosted: the build machine has no internet, so next/font/google cannot download.
+const montserrat = localFont({
+  src: '../node_modules/@fontsource-variable/montserrat/files/montserrat-latin-wght-normal.woff2',
+  weight: '100 900',
+  style: 'normal',
+  display: 'swap',
+  variable: '--font-sans',
+  adjustFontFallback: 'Arial',
+});
+
+export const metadata: Metadata = {
+  metadataBase: new URL(publicEnv.siteUrl),
+  title: metadataCopy.title,
+  description: metadataCopy.description,
+  applicationName: brand.name,
+  alternates: { canonical: '/' },
+  openGraph: {
+    type: 'website',
+    locale: 'es_MX',
+    url: '/',
+    siteName: brand.name,
+    title: metadataCopy.title,
+    description: metadataCopy.description,
+  },
+  twitter: {
+    card: 'summary_large_image',
+    title: metadataCopy.title,
+    description: metadataCopy.description,
+  },
+};
+
+export const viewport: Viewport = {
+  themeColor: '#0b3b60',
+  width: 'device-width',
+  initialScale: 1,
+};
+
+export default function RootLayout({ children }: Readonly<{ children: React.ReactNode }>) {
+  return (
+    <html lang="es-MX" className={montserrat.variable}>
+      <body>
+        <a className="skip-link" href="#contacto">
+          Saltar al formulario de contacto
+        </a>
+        <Header />
+        <main id="contenido">{children}</main>
+        <Footer privacyNoticeUrl={publicEnv.privacyNoticeUrl} />
+        <FloatingChat whatsappUrl={publicEnv.whatsappUrl} />
+        <ThirdPartyScripts
+          gaMeasurementId={publicEnv.gaMeasurementId}
+          googleAdsId={publicEnv.googleAdsId}
+          chatWidgetSrc={publicEnv.chatWidgetSrc}
+        />
+      </body>
+    </html>
+  );
+}

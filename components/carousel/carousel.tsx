@@ -1,0 +1,233 @@
+'use client';
+
+import clsx from 'clsx';
+import Autoplay from 'embla-carousel-autoplay';
+import useEmblaCarousel from 'embla-carousel-react';
+import Image from 'next/image';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type CSSProperties,
+  type FocusEvent,
+} from 'react';
+import { FaChevronLeft, FaChevronRight, FaPause, FaPlay } from 'react-icons/fa';
+import { carouselCopy, type Slide } from '@/lib/content';
+import styles from './carousel.module.css';
+
+/** Spec: autoplay every 5000 ms. */
+export const AUTOPLAY_DELAY_MS = 5000;
+
+type Props = {
+  slides: Slide[];
+  /** Spanish accessible name of the carousel. */
+  label: string;
+  /** Viewport width (px) from which 4 slides show instead of 1. */
+  fourFrom: 400 | 700;
+};
+
+/** Why autoplay may be held; it runs only while every reason is false. */
+type Holds = { paused: boolean; hovered: boolean; touched: boolean; keyboardFocus: boolean };
+
+const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
+
+function subscribeToReducedMotion(onChange: () => void) {
+  const query = window.matchMedia(REDUCED_MOTION);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+}
+
+function getReducedMotion() {
+  return window.matchMedia(REDUCED_MOTION).matches;
+}
+
+function isKeyboardFocus(element: Element): boolean {
+  try {
+    return element.matches(':focus-visible');
+  } catch {
+    return true; // A browser without :focus-visible: treat focus as deliberate.
+  }
+}
+
+export function Carousel({ slides, label, fourFrom }: Props) {
+  const trackId = useId();
+  // Embla's own hover/focus/interaction stops are off: they cannot tell a
+  // visitor's pause from a hover, and stopOnInteraction would stop for good
+  // after one drag. The holds below decide, and `sync` applies them.
+  const [plugins] = useState(() => [
+    Autoplay({
+      delay: AUTOPLAY_DELAY_MS,
+      playOnInit: false,
+      stopOnInteraction: false,
+      stopOnMouseEnter: false,
+      stopOnFocusIn: false,
+    }),
+  ]);
+  const [viewportRef, emblaApi] = useEmblaCarousel({ loop: true, align: 'center' }, plugins);
+  const [selected, setSelected] = useState(0);
+  const prefersReducedMotion = useSyncExternalStore(subscribeToReducedMotion, getReducedMotion, () => false);
+  // Visitors who ask for reduced motion never get autoplay unless they press play.
+  const [pausedByVisitor, setPausedByVisitor] = useState<boolean | null>(null);
+  const paused = pausedByVisitor ?? prefersReducedMotion;
+  const [playing, setPlaying] = useState(false);
+  const holds = useRef<Holds>({ paused: false, hovered: false, touched: false, keyboardFocus: false });
+
+  const sync = useCallback(() => {
+    const autoplay = emblaApi?.plugins().autoplay;
+    if (!autoplay) return;
+    const { paused: isPaused, hovered, touched, keyboardFocus } = holds.current;
+    const shouldPlay = !isPaused && !hovered && !touched && !keyboardFocus;
+    // play() restarts the timer, so call it only on a real change.
+    if (shouldPlay && !autoplay.isPlaying()) autoplay.play();
+    if (!shouldPlay && autoplay.isPlaying()) autoplay.stop();
+  }, [emblaApi]);
+
+  const hold = useCallback(
+    (reason: keyof Holds, value: boolean) => {
+      holds.current[reason] = value;
+      sync();
+    },
+    [sync],
+  );
+
+  useEffect(() => hold('paused', paused), [hold, paused]);
+
+  useEffect(() => {
+    if (!emblaApi) return;
+    const onSelect = () => setSelected(emblaApi.selectedScrollSnap());
+    const onPlay = () => setPlaying(true);
+    const onStop = () => setPlaying(false);
+    // A resize across the breakpoint re-initialises Embla and its plugins,
+    // which comes back stopped: re-apply the holds.
+    const onReInit = () => {
+      onSelect();
+      sync();
+    };
+    // The plugin restarts on pointerUp by itself; these listeners run after
+    // it and keep a paused or hovered carousel still.
+    const onPointerDown = () => hold('touched', true);
+    const onPointerUp = () => hold('touched', false);
+
+    emblaApi
+      .on('select', onSelect)
+      .on('reInit', onReInit)
+      .on('pointerDown', onPointerDown)
+      .on('pointerUp', onPointerUp)
+      .on('autoplay:play', onPlay)
+      .on('autoplay:stop', onStop);
+    onSelect();
+    sync();
+    // The holds may already have started it before these listeners existed.
+    if (emblaApi.plugins().autoplay?.isPlaying()) onPlay();
+    return () => {
+      emblaApi
+        .off('select', onSelect)
+        .off('reInit', onReInit)
+        .off('pointerDown', onPointerDown)
+        .off('pointerUp', onPointerUp)
+        .off('autoplay:play', onPlay)
+        .off('autoplay:stop', onStop);
+    };
+  }, [emblaApi, hold, sync]);
+
+  // A click on a chevron or dot steps the carousel and starts a fresh 5 s wait.
+  const step = useCallback(
+    (move: 'prev' | 'next' | number) => {
+      if (!emblaApi) return;
+      if (move === 'prev') emblaApi.scrollPrev();
+      else if (move === 'next') emblaApi.scrollNext();
+      else emblaApi.scrollTo(move);
+      emblaApi.plugins().autoplay?.reset();
+    },
+    [emblaApi],
+  );
+
+  const onFocus = (event: FocusEvent<HTMLElement>) => hold('keyboardFocus', isKeyboardFocus(event.target));
+  const onBlur = (event: FocusEvent<HTMLElement>) => {
+    if (!event.currentTarget.contains(event.relatedTarget)) hold('keyboardFocus', false);
+  };
+
+  const total = slides.length;
+  const style = { '--slide-count': total } as CSSProperties;
+
+  return (
+    <section
+      className={clsx(styles.carousel, fourFrom === 400 ? styles.fourFrom400 : styles.fourFrom700)}
+      style={style}
+      aria-roledescription="carousel"
+      aria-label={label}
+      data-ready={emblaApi ? 'true' : undefined}
+      onFocus={onFocus}
+      onBlur={onBlur}
+    >
+      <div
+        className={styles.viewport}
+        ref={viewportRef}
+        onPointerEnter={(event) => event.pointerType === 'mouse' && hold('hovered', true)}
+        onPointerLeave={(event) => event.pointerType === 'mouse' && hold('hovered', false)}
+      >
+        <div className={styles.track} id={trackId} aria-live={playing ? 'off' : 'polite'}>
+          {slides.map((slide, index) => (
+            <div
+              key={slide.img}
+              className={styles.slide}
+              role="group"
+              aria-roledescription="slide"
+              aria-label={carouselCopy.slideLabel(index + 1, total)}
+            >
+              <Image className={styles.image} src={slide.img} alt={slide.alt} width={240} height={80} />
+            </div>
+          ))}
+        </div>
+      </div>
+      {/* Outside Embla's root node, so a drag never swallows these clicks. The
+          pause button comes first: it is the first control in tab order. */}
+      <div className={styles.nav}>
+        <button
+          type="button"
+          className={styles.toggle}
+          aria-controls={trackId}
+          aria-label={paused ? carouselCopy.play : carouselCopy.pause}
+          title={paused ? carouselCopy.play : carouselCopy.pause}
+          onClick={() => setPausedByVisitor(!paused)}
+        >
+          {paused ? <FaPlay aria-hidden="true" focusable="false" /> : <FaPause aria-hidden="true" focusable="false" />}
+        </button>
+        <button
+          type="button"
+          className={styles.chevron}
+          aria-controls={trackId}
+          aria-label={carouselCopy.previous}
+          onClick={() => step('prev')}
+        >
+          <FaChevronLeft aria-hidden="true" focusable="false" />
+        </button>
+        <div className={styles.dots}>
+          {slides.map((slide, index) => (
+            <button
+              key={slide.img}
+              type="button"
+              className={styles.dot}
+              aria-controls={trackId}
+              aria-label={carouselCopy.goTo(index + 1, total)}
+              aria-current={index === selected ? 'true' : undefined}
+              onClick={() => step(index)}
+            />
+          ))}
+        </div>
+        <button
+          type="button"
+          className={styles.chevron}
+          aria-controls={trackId}
+          aria-label={carouselCopy.next}
+          onClick={() => step('next')}
+        >
+          <FaChevronRight aria-hidden="true" focusable="false" />
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,35 @@
+import Image from 'next/image';
+import { FaFacebookF, FaTwitter } from 'react-icons/fa';
+import { brand, footer } from '@/lib/content';
+import styles from './footer.module.css';
+
+const socialIcons = { twitter: FaTwitter, facebook: FaFacebookF };
+
+export function Footer({ privacyNoticeUrl }: { privacyNoticeUrl: string }) {
+  return (
+    <footer className={styles.footer}>
+      <div className={styles.inner}>
+        <div className={styles.brand}>
+          <Image src={brand.mark.src} alt="" width={brand.mark.width} height={brand.mark.height} />
+          <span className={styles.brandName}>{brand.name}</span>
+        </div>
+        <ul className={styles.social} aria-label="Redes sociales">
+          {footer.social.map(({ network, label, href }) => {
+            const Icon = socialIcons[network];
+            return (
+              <li key={network}>
+                <a href={href} target="_blank" rel="noopener noreferrer" aria-label={label} className={styles.socialLink}>
+                  <Icon aria-hidden="true" focusable="false" />
+                </a>
+              </li>
+            );
+          })}
+        </ul>
+        <a className={styles.privacy} href={privacyNoticeUrl} target="_blank" rel="noopener noreferrer">
+          {footer.privacyLabel}
+        </a>
+        <p className={styles.rights}>{footer.rights}</p>
+      </div>
+    </footer>
+  );
+}

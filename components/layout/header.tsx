@@ -1,0 +1,36 @@
+import Image from 'next/image';
+import Link from 'next/link';
+import { brand } from '@/lib/content';
+import { HeaderScrollWatcher } from './header-scroll-watcher';
+import styles from './header.module.css';
+
+const HEADER_ID = 'site-header';
+
+export function Header() {
+  return (
+    <header id={HEADER_ID} className={styles.header}>
+      <div className={styles.inner}>
+        <Link href="/" className={styles.logoLink}>
+          <Image
+            className={styles.logo}
+            src={brand.logo.src}
+            alt={brand.logo.alt}
+            width={brand.logo.width}
+            height={brand.logo.height}
+            loading="eager"
+          />
+        </Link>
+        {/* Lazy: hidden below 768px, and a hidden lazy image is never downloaded. */}
+        <Image
+          className={styles.promo}
+          src={brand.promo.src}
+          alt={brand.promo.alt}
+          width={brand.promo.width}
+          height={brand.promo.height}
+          loading="lazy"
+        />
+      </div>
+      <HeaderScrollWatcher headerId={HEADER_ID} />
+    </header>
+  );
+}

@@ -1,0 +1,74 @@
+'use client';
+
+import { GoogleAnalytics } from '@next/third-parties/google';
+import Script from 'next/script';
+import { useEffect, useState } from 'react';
+import { ANALYTICS_EVENT_ATTRIBUTE, gtag, trackEvent, type AnalyticsEvent } from '@/lib/analytics';
+
+/** Spec: the 'loaded' flag turns true 6000 ms after the page is first shown. */
+export const LOADED_DELAY_MS = 6000;
+
+type Props = {
+  gaMeasurementId?: string;
+  googleAdsId?: string;
+  chatWidgetSrc?: string;
+};
+
+/**
+ * Holds the spec's 'loaded' flag. Nothing on screen waits for it: it only
+ * delays analytics, the Ads tag and the chat widget so they never compete with
+ * the first paint. It also sends the analytics event of any link marked with
+ * data-analytics-event, so those links can stay server-rendered.
+ */
+export function ThirdPartyScripts({ gaMeasurementId, googleAdsId, chatWidgetSrc }: Props) {
+  const loaded = useLoadedFlag(LOADED_DELAY_MS);
+
+  useEffect(() => {
+    const onClick = (event: MouseEvent) => {
+      const target = event.target instanceof Element ? event.target.closest(`[${ANALYTICS_EVENT_ATTRIBUTE}]`) : null;
+      const name = target?.getAttribute(ANALYTICS_EVENT_ATTRIBUTE);
+      if (name) trackEvent(name as AnalyticsEvent);
+    };
+    document.addEventListener('click', onClick, { capture: true });
+    return () => document.removeEventListener('click', onClick, { capture: true });
+  }, []);
+
+  useEffect(() => {
+    if (!loaded || !googleAdsId) return;
+    gtag('js', new Date());
+    gtag('config', googleAdsId);
+  }, [loaded, googleAdsId]);
+
+  if (!loaded) return null;
+  return (
+    <>
+      {gaMeasurementId ? <GoogleAnalytics gaId={gaMeasurementId} /> : null}
+      {googleAdsId ? (
+        <Script id="google-ads-tag" src={`https://www.googletagmanager.com/gtag/js?id=${googleAdsId}`} />
+      ) : null}
+      {chatWidgetSrc ? <Script id="chat-widget" src={chatWidgetSrc} /> : null}
+    </>
+  );
+}
+
+/** False until `delayMs` after the page is first visible (a tab opened in the background waits). */
+function useLoadedFlag(delayMs: number): boolean {
+  const [loaded, setLoaded] = useState(false);
+
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const start = () => {
+      if (timer !== undefined || document.visibilityState === 'hidden') return;
+      document.removeEventListener('visibilitychange', start);
+      timer = setTimeout(() => setLoaded(true), delayMs);
+    };
+    document.addEventListener('visibilitychange', start);
+    start();
+    return () => {
+      document.removeEventListener('visibilitychange', start);
+      clearTimeout(timer);
+    };
+  }, [delayMs]);
+
+  return loaded;
+}

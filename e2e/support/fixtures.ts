@@ -1,0 +1,44 @@
+import { test as base, expect, type Page } from '@playwright/test';
+
+/**
+ * Every request that leaves the site under test is intercepted: answered with
+ * an empty script (so the page behaves as if the third party loaded) and
+ * recorded, so tests can tell which third parties were asked for and when.
+ */
+export type ThirdPartyLog = {
+  urls: string[];
+  /** Date.now() of each request, in the order of `urls`. */
+  times: number[];
+  hosts: () => string[];
+};
+
+type Fixtures = { thirdParty: ThirdPartyLog };
+
+export const test = base.extend<Fixtures>({
+  thirdParty: [
+    async ({ page, baseURL }, use) => {
+      const origin = new URL(baseURL ?? 'http://127.0.0.1').origin;
+      const urls: string[] = [];
+      const times: number[] = [];
+      await page.context().route(
+        (url) => url.origin !== origin,
+        async (route) => {
+          urls.push(route.request().url());
+          times.push(Date.now());
+          await route.fulfill({ status: 200, contentType: 'application/javascript', body: '/* intercepted */' });
+        },
+      );
+      await use({ urls, times, hosts: () => [...new Set(urls.map((url) => new URL(url).host))] });
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/** Index of the dot marked current in a carousel. */
+export async function currentSlide(page: Page, carouselName: string): Promise<number> {
+  const dots = page.getByRole('region', { name: carouselName }).getByRole('button', { name: /^Ir al logotipo/ });
+  const states = await dots.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-current')));
+  return states.indexOf('true');
+}

@@ -1,0 +1,27 @@
+/**
+ * The configuration the end-to-end build is made with. Every third-party
+ * address is fake and intercepted in the browser: the test machine has no
+ * internet, and the tests must see exactly what the page asks for.
+ */
+export const E2E_PORT = 3100;
+
+export const E2E_CONFIG = {
+  gaMeasurementId: 'G-E2ETEST1',
+  googleAdsId: 'AW-123456789',
+  chatWidgetSrc: 'https://chat.e2e.test/widget.js',
+  whatsappUrl: 'https://wa.me/5215500001111',
+  privacyNoticeUrl: '/aviso-de-privacidad',
+};
+
+export const E2E_BUILD_ENV: Record<string, string> = {
+  NEXT_TELEMETRY_DISABLED: '1',
+  NEXT_PUBLIC_SITE_URL: `http://127.0.0.1:${E2E_PORT}`,
+  NEXT_PUBLIC_GA_MEASUREMENT_ID: E2E_CONFIG.gaMeasurementId,
+  NEXT_PUBLIC_GOOGLE_ADS_ID: E2E_CONFIG.googleAdsId,
+  NEXT_PUBLIC_CHAT_WIDGET_SRC: E2E_CONFIG.chatWidgetSrc,
+  NEXT_PUBLIC_WHATSAPP_URL: E2E_CONFIG.whatsappUrl,
+  NEXT_PUBLIC_PRIVACY_NOTICE_URL: E2E_CONFIG.privacyNoticeUrl,
+};
+
+/** True when the suite runs against a deployment it did not build. */
+export const AGAINST_DEPLOYMENT = Boolean(process.env.PLAYWRIGHT_BASE_URL);

@@ -1,0 +1,72 @@
+import 'server-only';
+import { z } from 'zod';
+
+/**
+ * The one place that reads process.env. Everything is parsed with zod so a
+ * typo in Vercel's settings fails the build with the variable's name instead
+ * of shipping a broken link. Client islands never import this module: the
+ * server components pass them the few public values they need as props.
+ */
+
+type Source = Record<string, string | undefined>;
+
+// Vercel stores "unset" variables as empty strings: treat them as absent.
+const blankAsUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : typeof value === 'string' ? value.trim() : value;
+
+const httpUrl = z.url({ protocol: /^https?$/, message: 'debe ser una URL http(s) completa' });
+
+/** An absolute http(s) URL, or a path on this site ("/gracias"). */
+const link = z.union([httpUrl, z.string().regex(/^\/(?!\/)\S*$/, 'debe ser una URL http(s) o una ruta que empiece con /')]);
+
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsUndefined, schema.optional());
+const withDefault = (schema: z.ZodType<string>, fallback: string) =>
+  z.preprocess(blankAsUndefined, schema.default(fallback));
+
+const publicSchema = z.object({
+  NEXT_PUBLIC_SITE_URL: optional(httpUrl),
+  NEXT_PUBLIC_WHATSAPP_URL: withDefault(httpUrl, 'https://wa.me/525512345678'),
+  NEXT_PUBLIC_PRIVACY_NOTICE_URL: withDefault(link, '/aviso-de-privacidad'),
+  NEXT_PUBLIC_THANK_YOU_URL: withDefault(link, '/gracias'),
+  NEXT_PUBLIC_GA_MEASUREMENT_ID: optional(z.string().regex(/^G-[A-Z0-9]+$/, 'debe tener la forma G-XXXXXXX')),
+  NEXT_PUBLIC_GOOGLE_ADS_ID: optional(z.string().regex(/^AW-[0-9]+$/, 'debe tener la forma AW-123456789')),
+  NEXT_PUBLIC_CHAT_WIDGET_SRC: optional(z.url({ protocol: /^https$/, message: 'debe ser una URL https' })),
+  // Set by Vercel itself; used only to derive a default site URL.
+  VERCEL_PROJECT_PRODUCTION_URL: optional(z.string()),
+});
+
+export type PublicEnv = {
+  siteUrl: string;
+  whatsappUrl: string;
+  privacyNoticeUrl: string;
+  thankYouUrl: string;
+  gaMeasurementId?: string;
+  googleAdsId?: string;
+  chatWidgetSrc?: string;
+};
+
+function formatIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `  - ${issue.path.join('.')}: ${issue.message}`).join('\n');
+}
+
+export function parsePublicEnv(source: Source): PublicEnv {
+  const result = publicSchema.safeParse(source);
+  if (!result.success) {
+    throw new Error(`Variables de entorno inválidas:\n${formatIssues(result.error)}`);
+  }
+  const env = result.data;
+  const siteUrl =
+    env.NEXT_PUBLIC_SITE_URL ??
+    (env.VERCEL_PROJECT_PRODUCTION_URL ? `https://${env.VERCEL_PROJECT_PRODUCTION_URL}` : 'http://localhost:3000');
+  return {
+    siteUrl: siteUrl.replace(/\/+$/, ''),
+    whatsappUrl: env.NEXT_PUBLIC_WHATSAPP_URL,
+    privacyNoticeUrl: env.NEXT_PUBLIC_PRIVACY_NOTICE_URL,
+    thankYouUrl: env.NEXT_PUBLIC_THANK_YOU_URL,
+    gaMeasurementId: env.NEXT_PUBLIC_GA_MEASUREMENT_ID,
+    googleAdsId: env.NEXT_PUBLIC_GOOGLE_ADS_ID,
+    chatWidgetSrc: env.NEXT_PUBLIC_CHAT_WIDGET_SRC,
+  };
+}
+
+export const publicEnv: PublicEnv = parsePublicEnv(process.env);

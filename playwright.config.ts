@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs';
+import { defineConfig, devices } from '@playwright/test';
+import { E2E_BUILD_ENV, E2E_PORT } from './e2e/support/test-env';
+
+/*
+ * End-to-end tests run against the production build (next build + next start),
+ * started here. With PLAYWRIGHT_BASE_URL set (a Vercel preview, say) no server
+ * is started and the same flows run against that address.
+ */
+const externalBaseUrl = process.env.PLAYWRIGHT_BASE_URL;
+const baseURL = externalBaseUrl ?? `http://127.0.0.1:${E2E_PORT}`;
+
+// This machine and CI cannot download Playwright's browsers: use Debian's
+// Chromium when it is there. PLAYWRIGHT_CHROMIUM_PATH picks another binary;
+// with neither, Playwright's own browser is used (npx playwright install).
+const executablePath =
+  process.env.PLAYWRIGHT_CHROMIUM_PATH || (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
+
+export default defineConfig({
+  testDir: './e2e',
+  fullyParallel: true,
+  forbidOnly: Boolean(process.env.CI),
+  retries: process.env.CI ? 1 : 0,
+  workers: 2,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : [['list']],
+  use: {
+    baseURL,
+    locale: 'es-MX',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: {
+          executablePath,
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--no-first-run',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: externalBaseUrl
+    ? undefined
+    : {
+        command: `npm run build && npm run start -- --port ${E2E_PORT} --hostname 127.0.0.1`,
+        url: `${baseURL}/`,
+        env: E2E_BUILD_ENV,
+        timeout: 300_000,
+        reuseExistingServer: false,
+        stdout: 'ignore',
+        stderr: 'pipe',
+      },
+});
