@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 
 /** Pages that exist besides `/` (which is static and never reaches the proxy). */
-const KNOWN_PATHS = new Set(['/aviso-de-privacidad']);
+const KNOWN_PATHS = new Set(['/aviso-de-privacidad', '/gracias']);
 
 /**
  * Where a request should be sent instead, or null to serve it as it is.

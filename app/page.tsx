@@ -4,6 +4,10 @@ import { Digital } from '@/components/sections/digital';
 import { Hero } from '@/components/sections/hero';
 import { Services } from '@/components/sections/services';
 
+// The contact Server Action runs on this route: Vercel's free-plan limit is
+// 10 s, and the action answers within 9 s even when the contact API hangs.
+export const maxDuration = 10;
+
 export default function HomePage() {
   return (
     <>

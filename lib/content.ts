@@ -164,8 +164,20 @@ export const floatingChat = {
   description: 'Escríbenos por WhatsApp (se abre en una pestaña nueva)',
 };
 
-export const formSlot = {
-  placeholder: 'Cargando el formulario de contacto…',
+export const contactForm = {
+  labels: {
+    name: 'Nombre',
+    mail: 'Correo electrónico',
+    phone: 'Teléfono',
+    reason: '¿En qué podemos ayudarte?',
+  },
+  submit: 'Enviar',
+  sending: 'Enviando tu mensaje…',
+  invalid: 'Revisa los campos marcados.',
+  failed: 'No pudimos enviar tu mensaje. Inténtalo de nuevo en unos minutos o escríbenos por',
+  failedLink: 'WhatsApp',
+  thanksTitle: '¡Gracias por contactarnos!',
+  thanksText: 'Un asesor se pondrá en contacto contigo muy pronto.',
 };
 
 export const privacyNotice = {

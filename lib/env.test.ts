@@ -1,4 +1,4 @@
-import { parsePublicEnv } from './env';
+import { parseContactConfig, parsePublicEnv } from './env';
 
 describe('public environment', () => {
   it('has working defaults with no variables at all (a fresh clone)', () => {
@@ -10,6 +10,7 @@ describe('public environment', () => {
       gaMeasurementId: undefined,
       googleAdsId: undefined,
       chatWidgetSrc: undefined,
+      recaptchaSiteKey: undefined,
     });
   });
 
@@ -42,6 +43,7 @@ describe('public environment', () => {
       gaMeasurementId: 'G-ABC123',
       googleAdsId: 'AW-123456789',
       chatWidgetSrc: 'https://chat.example.com/widget.js',
+      recaptchaSiteKey: undefined,
     });
   });
 
@@ -66,5 +68,38 @@ describe('public environment', () => {
 
   it('rejects protocol-relative paths that would leave the site', () => {
     expect(() => parsePublicEnv({ NEXT_PUBLIC_THANK_YOU_URL: '//evil.example' })).toThrow(/NEXT_PUBLIC_THANK_YOU_URL/);
+  });
+});
+
+describe('contact API configuration', () => {
+  it('uses the local inbox when no API is configured (a fresh clone)', () => {
+    expect(parseContactConfig({})).toEqual({ mode: 'inbox', dir: '.inbox' });
+    expect(parseContactConfig({ CONTACT_API_BASE_URL: '', CONTACT_SITE_KEY: '' })).toEqual({
+      mode: 'inbox',
+      dir: '.inbox',
+    });
+  });
+
+  it('uses the API with its site key, keeping the final slash of the base', () => {
+    expect(parseContactConfig({ CONTACT_API_BASE_URL: 'https://api.example.mx/api/', CONTACT_SITE_KEY: 'k1' })).toEqual({
+      mode: 'api',
+      baseUrl: 'https://api.example.mx/api/',
+      siteKey: 'k1',
+    });
+    expect(parseContactConfig({ CONTACT_API_BASE_URL: 'https://api.example.mx/api', CONTACT_SITE_KEY: 'k1' })).toMatchObject({
+      baseUrl: 'https://api.example.mx/api/',
+    });
+  });
+
+  it('is a configuration error on Vercel without an API, never a silent inbox', () => {
+    const config = parseContactConfig({ VERCEL: '1' });
+    expect(config.mode).toBe('misconfigured');
+    expect(config.mode === 'misconfigured' && config.problem).toMatch(/CONTACT_API_BASE_URL/);
+  });
+
+  it('is a configuration error when the site key is missing or the URL is malformed', () => {
+    expect(parseContactConfig({ CONTACT_API_BASE_URL: 'https://api.example.mx/api/' }).mode).toBe('misconfigured');
+    const malformed = parseContactConfig({ CONTACT_API_BASE_URL: 'api.example.mx', CONTACT_SITE_KEY: 'k' });
+    expect(malformed.mode === 'misconfigured' && malformed.problem).toMatch(/CONTACT_API_BASE_URL/);
   });
 });

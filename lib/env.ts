@@ -31,6 +31,7 @@ const publicSchema = z.object({
   NEXT_PUBLIC_GA_MEASUREMENT_ID: optional(z.string().regex(/^G-[A-Z0-9]+$/, 'debe tener la forma G-XXXXXXX')),
   NEXT_PUBLIC_GOOGLE_ADS_ID: optional(z.string().regex(/^AW-[0-9]+$/, 'debe tener la forma AW-123456789')),
   NEXT_PUBLIC_CHAT_WIDGET_SRC: optional(z.url({ protocol: /^https$/, message: 'debe ser una URL https' })),
+  NEXT_PUBLIC_RECAPTCHA_SITE_KEY: optional(z.string().regex(/^[\w-]+$/, 'no parece una clave de reCAPTCHA')),
   // Set by Vercel itself; used only to derive a default site URL.
   VERCEL_PROJECT_PRODUCTION_URL: optional(z.string()),
 });
@@ -43,6 +44,7 @@ export type PublicEnv = {
   gaMeasurementId?: string;
   googleAdsId?: string;
   chatWidgetSrc?: string;
+  recaptchaSiteKey?: string;
 };
 
 function formatIssues(error: z.ZodError): string {
@@ -66,7 +68,58 @@ export function parsePublicEnv(source: Source): PublicEnv {
     gaMeasurementId: env.NEXT_PUBLIC_GA_MEASUREMENT_ID,
     googleAdsId: env.NEXT_PUBLIC_GOOGLE_ADS_ID,
     chatWidgetSrc: env.NEXT_PUBLIC_CHAT_WIDGET_SRC,
+    recaptchaSiteKey: env.NEXT_PUBLIC_RECAPTCHA_SITE_KEY,
   };
 }
 
 export const publicEnv: PublicEnv = parsePublicEnv(process.env);
+
+/* ---------- Server-only: the contact API ---------- */
+
+const serverSchema = z.object({
+  CONTACT_API_BASE_URL: optional(httpUrl),
+  CONTACT_SITE_KEY: optional(z.string()),
+  CONTACT_INBOX_DIR: withDefault(z.string(), '.inbox'),
+  VERCEL: optional(z.string()),
+});
+
+/**
+ * Where enquiries go: the contact API; a local file inbox when no API is
+ * configured (a fresh clone); or nowhere, reported as an error, when the
+ * configuration is wrong (never a silent success).
+ */
+export type ContactConfig =
+  | { mode: 'api'; baseUrl: string; siteKey: string }
+  | { mode: 'inbox'; dir: string }
+  | { mode: 'misconfigured'; problem: string };
+
+export function parseContactConfig(source: Source): ContactConfig {
+  const result = serverSchema.safeParse(source);
+  if (!result.success) {
+    return { mode: 'misconfigured', problem: `Variables de entorno inválidas:\n${formatIssues(result.error)}` };
+  }
+  const env = result.data;
+  if (env.CONTACT_API_BASE_URL) {
+    if (!env.CONTACT_SITE_KEY) {
+      return { mode: 'misconfigured', problem: 'CONTACT_API_BASE_URL está definida pero CONTACT_SITE_KEY está vacía.' };
+    }
+    // The API base ends in /api/; a missing final slash would drop that segment.
+    const baseUrl = env.CONTACT_API_BASE_URL.endsWith('/') ? env.CONTACT_API_BASE_URL : `${env.CONTACT_API_BASE_URL}/`;
+    return { mode: 'api', baseUrl, siteKey: env.CONTACT_SITE_KEY };
+  }
+  if (env.VERCEL === '1') {
+    return {
+      mode: 'misconfigured',
+      problem: 'CONTACT_API_BASE_URL está vacía en Vercel: las solicitudes de contacto no se pueden entregar.',
+    };
+  }
+  return { mode: 'inbox', dir: env.CONTACT_INBOX_DIR };
+}
+
+let contactConfig: ContactConfig | undefined;
+
+/** Read once per server process, at first use (not at build time). */
+export function getContactConfig(): ContactConfig {
+  contactConfig ??= parseContactConfig(process.env);
+  return contactConfig;
+}

@@ -1,6 +1,7 @@
 import { FaEnvelopeOpen, FaMapMarkerAlt, FaPhone } from 'react-icons/fa';
-import { ContactFormSlot } from '@/components/contact/contact-form-slot';
+import { ContactForm } from '@/components/contact/contact-form';
 import { contactDetails, formattedAddress, hero } from '@/lib/content';
+import { publicEnv } from '@/lib/env';
 import styles from './hero.module.css';
 
 export function Hero() {
@@ -31,7 +32,11 @@ export function Hero() {
         </div>
         <div id="contacto" className={styles.formCard} tabIndex={-1}>
           <h2 className={styles.formTitle}>{hero.formHeading}</h2>
-          <ContactFormSlot />
+          <ContactForm
+            recaptchaSiteKey={publicEnv.recaptchaSiteKey}
+            thankYouUrl={publicEnv.thankYouUrl}
+            whatsappUrl={publicEnv.whatsappUrl}
+          />
         </div>
       </div>
     </section>

@@ -1,0 +1,221 @@
+import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ContactState } from '@/lib/contact/state';
+import { ContactForm, REDIRECT_DELAY_MS } from './contact-form';
+
+jest.mock('@/lib/contact/actions', () => ({ submitContact: jest.fn() }));
+jest.mock('@/lib/navigation', () => ({ navigateTo: jest.fn() }));
+jest.mock('@/lib/recaptcha', () => ({ getRecaptchaToken: jest.fn(async () => 'recaptcha-token') }));
+
+const { submitContact } = jest.requireMock('@/lib/contact/actions') as { submitContact: jest.Mock };
+const { navigateTo } = jest.requireMock('@/lib/navigation') as { navigateTo: jest.Mock };
+const { getRecaptchaToken } = jest.requireMock('@/lib/recaptcha') as { getRecaptchaToken: jest.Mock };
+
+const props = { thankYouUrl: '/gracias', whatsappUrl: 'https://wa.me/5215500000000' };
+
+// React entangles pending async actions: one left hanging would keep every
+// later form "sending". Each test's unanswered action is settled afterwards.
+const unanswered: Array<() => void> = [];
+
+/** An action whose answer the test decides, and when. */
+function deferredAction() {
+  let resolve: (state: ContactState) => void = () => {};
+  submitContact.mockImplementation(
+    () =>
+      new Promise<ContactState>((done) => {
+        resolve = done;
+        unanswered.push(() => done({ status: 'idle' }));
+      }),
+  );
+  return { answer: (state: ContactState) => act(async () => resolve(state)) };
+}
+
+afterEach(async () => {
+  await act(async () => unanswered.splice(0).forEach((settle) => settle()));
+});
+
+const field = (name: RegExp) => screen.getByLabelText(name);
+const submitButton = () => screen.getByRole('button', { name: /enviar/i });
+
+async function fillValid(user: ReturnType<typeof userEvent.setup>) {
+  await user.type(field(/nombre/i), 'Ana López');
+  await user.type(field(/correo/i), 'ana@example.mx');
+  await user.type(field(/teléfono/i), '5512345678');
+  await user.type(field(/ayudarte/i), 'Quiero una página web.');
+}
+
+beforeEach(() => {
+  submitContact.mockReset();
+  navigateTo.mockReset();
+  getRecaptchaToken.mockClear();
+  delete window.dataLayer;
+});
+
+describe('ContactForm', () => {
+  it('has labelled fields with the names QA relies on, and an empty status region', () => {
+    render(<ContactForm {...props} />);
+    expect(field(/nombre/i)).toHaveAttribute('name', 'name');
+    expect(field(/correo/i)).toHaveAttribute('name', 'mail');
+    expect(field(/correo/i)).toHaveAttribute('type', 'email');
+    expect(field(/teléfono/i)).toHaveAttribute('name', 'phone');
+    expect(field(/teléfono/i)).toHaveAttribute('inputmode', 'tel');
+    expect(field(/ayudarte/i)).toHaveAttribute('name', 'reason');
+    expect(field(/ayudarte/i).tagName).toBe('TEXTAREA');
+    expect(screen.getByRole('status')).toBeEmptyDOMElement();
+  });
+
+  it('shows no error before a field is dirty or touched, and keeps submit disabled', () => {
+    render(<ContactForm {...props} />);
+    expect(screen.queryByText(/Este campo/)).not.toBeInTheDocument();
+    expect(submitButton()).toBeDisabled();
+  });
+
+  it('shows the required message once a field is touched', async () => {
+    const user = userEvent.setup();
+    render(<ContactForm {...props} />);
+    await user.click(field(/nombre/i));
+    expect(screen.queryByText('Este campo es obligatorio')).not.toBeInTheDocument();
+    await user.tab();
+    const name = field(/nombre/i);
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    expect(name).toHaveAccessibleDescription('Este campo es obligatorio');
+    // Only the touched field complains.
+    expect(screen.getAllByText('Este campo es obligatorio')).toHaveLength(1);
+  });
+
+  it('shows each rule while typing (dirty) and clears it when satisfied', async () => {
+    const user = userEvent.setup();
+    render(<ContactForm {...props} />);
+    await user.type(field(/nombre/i), 'Ana');
+    expect(field(/nombre/i)).toHaveAccessibleDescription('Este campo debe tener al menos 5 caracteres');
+    await user.type(field(/nombre/i), ' Mar');
+    expect(field(/nombre/i)).not.toHaveAttribute('aria-invalid');
+    expect(field(/nombre/i)).not.toHaveAttribute('aria-describedby');
+
+    await user.type(field(/correo/i), 'ana@');
+    expect(field(/correo/i)).toHaveAccessibleDescription('Este campo debe ser un email');
+    await user.type(field(/teléfono/i), '1234567890123456');
+    expect(field(/teléfono/i)).toHaveAccessibleDescription('Este campo no debe tener mas de 15 caracteres');
+  });
+
+  it('enables submit only when every field is valid', async () => {
+    const user = userEvent.setup();
+    render(<ContactForm {...props} />);
+    await fillValid(user);
+    expect(submitButton()).toBeEnabled();
+    await user.clear(field(/teléfono/i));
+    expect(submitButton()).toBeDisabled();
+  });
+
+  it('covers the form with a spinner while sending and sends only once on a double click', async () => {
+    const user = userEvent.setup();
+    const action = deferredAction();
+    render(<ContactForm {...props} />);
+    await fillValid(user);
+    await user.dblClick(submitButton());
+    await user.keyboard('{Enter}{Enter}');
+
+    await waitFor(() => expect(screen.getByTestId('sending-mask')).toBeInTheDocument());
+    expect(submitButton()).toBeDisabled();
+    expect(screen.getByRole('status')).toHaveTextContent(/enviando/i);
+    expect(submitContact).toHaveBeenCalledTimes(1);
+    const formData = submitContact.mock.calls[0]?.[1] as FormData;
+    expect(Object.fromEntries([...formData.entries()].filter(([key]) => !key.startsWith('$')))).toEqual({
+      name: 'Ana López',
+      mail: 'ana@example.mx',
+      phone: '5512345678',
+      reason: 'Quiero una página web.',
+      captcha: '',
+    });
+    await action.answer({ status: 'sent' });
+  });
+
+  it("sends the 'formulario' event, queued before analytics has loaded", async () => {
+    const user = userEvent.setup();
+    deferredAction();
+    render(<ContactForm {...props} />);
+    await fillValid(user);
+    await user.click(submitButton());
+    const events = (window.dataLayer ?? []).map((entry) => Array.from(entry as IArguments));
+    expect(events).toContainEqual(['event', 'formulario', {}]);
+  });
+
+  it('gets a reCAPTCHA token for formSubmit only when a site key is configured', async () => {
+    const user = userEvent.setup();
+    deferredAction();
+    render(<ContactForm {...props} recaptchaSiteKey="site-key" />);
+    await fillValid(user);
+    expect(getRecaptchaToken).not.toHaveBeenCalled();
+    await user.click(submitButton());
+    await waitFor(() => expect(submitContact).toHaveBeenCalledTimes(1));
+    expect(getRecaptchaToken).toHaveBeenCalledWith('site-key', 'formSubmit');
+    expect((submitContact.mock.calls[0]?.[1] as FormData).get('captcha')).toBe('recaptcha-token');
+  });
+
+  it("shows the API's mes under the button, keeps every value and lets the visitor retry", async () => {
+    const user = userEvent.setup();
+    const action = deferredAction();
+    render(<ContactForm {...props} />);
+    await fillValid(user);
+    await user.click(submitButton());
+    await action.answer({ status: 'failed', mes: 'Captcha inválido, intenta de nuevo' });
+
+    expect(screen.getByRole('status')).toHaveTextContent('Captcha inválido, intenta de nuevo');
+    expect(screen.queryByTestId('sending-mask')).not.toBeInTheDocument();
+    expect(field(/nombre/i)).toHaveValue('Ana López');
+    expect(field(/correo/i)).toHaveValue('ana@example.mx');
+    expect(field(/teléfono/i)).toHaveValue('5512345678');
+    expect(field(/ayudarte/i)).toHaveValue('Quiero una página web.');
+    expect(submitButton()).toBeEnabled();
+
+    const retry = deferredAction();
+    await user.click(submitButton());
+    await waitFor(() => expect(submitContact).toHaveBeenCalledTimes(2));
+    await retry.answer({ status: 'sent' });
+  });
+
+  it('without a mes, says it did not go through and offers WhatsApp', async () => {
+    const user = userEvent.setup();
+    const action = deferredAction();
+    render(<ContactForm {...props} />);
+    await fillValid(user);
+    await user.click(submitButton());
+    await action.answer({ status: 'failed' });
+    const status = screen.getByRole('status');
+    expect(status).toHaveTextContent(/no pudimos enviar tu mensaje/i);
+    expect(screen.getByRole('link', { name: 'WhatsApp' })).toHaveAttribute('href', props.whatsappUrl);
+    expect(field(/ayudarte/i)).toHaveValue('Quiero una página web.');
+  });
+
+  it("shows the server's field messages when it finds the input invalid", async () => {
+    const user = userEvent.setup();
+    const action = deferredAction();
+    render(<ContactForm {...props} />);
+    await fillValid(user);
+    await user.click(submitButton());
+    await action.answer({ status: 'invalid', fieldErrors: { name: 'Este campo es obligatorio' } });
+    expect(screen.getByRole('status')).toHaveTextContent(/revisa los campos/i);
+  });
+
+  it('thanks the visitor and goes to the thank-you page after 2 seconds', async () => {
+    const user = userEvent.setup();
+    const action = deferredAction();
+    render(<ContactForm {...props} />);
+    await fillValid(user);
+    await user.click(submitButton());
+    jest.useFakeTimers();
+    try {
+      await action.answer({ status: 'sent' });
+      expect(screen.getByRole('heading', { name: /gracias por contactarnos/i })).toBeInTheDocument();
+      expect(screen.getByText(/un asesor se pondrá en contacto contigo muy pronto/i)).toBeInTheDocument();
+      expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
+      act(() => jest.advanceTimersByTime(REDIRECT_DELAY_MS - 1));
+      expect(navigateTo).not.toHaveBeenCalled();
+      act(() => jest.advanceTimersByTime(1));
+      expect(REDIRECT_DELAY_MS).toBe(2000);
+      expect(navigateTo).toHaveBeenCalledWith('/gracias');
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+});

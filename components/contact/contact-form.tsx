@@ -1,0 +1,182 @@
+'use client';
+
+import clsx from 'clsx';
+import { startTransition, useActionState, useEffect, useRef, useState, type FormEvent } from 'react';
+import { FaPaperPlane } from 'react-icons/fa';
+import { trackEvent } from '@/lib/analytics';
+import { submitContact } from '@/lib/contact/actions';
+import { CONTACT_FIELDS, validateFields, type ContactField, type ContactValues } from '@/lib/contact/schema';
+import { INITIAL_CONTACT_STATE } from '@/lib/contact/state';
+import { contactForm as copy } from '@/lib/content';
+import { navigateTo } from '@/lib/navigation';
+import { getRecaptchaToken } from '@/lib/recaptcha';
+import styles from './contact-form.module.css';
+
+/** Spec: the browser leaves for the thank-you page 2000 ms after success. */
+export const REDIRECT_DELAY_MS = 2000;
+
+type Props = {
+  recaptchaSiteKey?: string;
+  thankYouUrl: string;
+  whatsappUrl: string;
+};
+
+const EMPTY: ContactValues = { name: '', mail: '', phone: '', reason: '' };
+
+const FIELD_PROPS: Record<ContactField, { type?: string; inputMode?: 'tel' | 'email'; autoComplete: string }> = {
+  name: { type: 'text', autoComplete: 'name' },
+  mail: { type: 'email', inputMode: 'email', autoComplete: 'email' },
+  phone: { type: 'text', inputMode: 'tel', autoComplete: 'tel' },
+  reason: { autoComplete: 'off' },
+};
+
+function readValues(form: HTMLFormElement): ContactValues {
+  const data = new FormData(form);
+  return Object.fromEntries(CONTACT_FIELDS.map((field) => [field, String(data.get(field) ?? '')])) as ContactValues;
+}
+
+export function ContactForm({ recaptchaSiteKey, thankYouUrl, whatsappUrl }: Props) {
+  const [state, formAction, isPending] = useActionState(submitContact, INITIAL_CONTACT_STATE);
+  // The inputs are uncontrolled, so text typed before hydration is kept; this
+  // mirror of their values drives validation.
+  const [values, setValues] = useState<ContactValues>(EMPTY);
+  // Fields that are dirty or touched: only these show their error.
+  const [shown, setShown] = useState<ReadonlySet<ContactField>>(new Set());
+  const [preparing, setPreparing] = useState(false);
+  // Set synchronously on submit, so a double click or a held Enter sends once.
+  const inFlight = useRef(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const thanksRef = useRef<HTMLHeadingElement>(null);
+
+  const errors = validateFields(values);
+  const invalid = Object.keys(errors).length > 0;
+  const sending = preparing || isPending;
+
+  // Pick up anything typed before the page became interactive.
+  useEffect(() => {
+    const form = formRef.current;
+    if (!form) return;
+    const typed = readValues(form);
+    const dirty = CONTACT_FIELDS.filter((field) => typed[field] !== '');
+    if (dirty.length === 0) return;
+    startTransition(() => {
+      setValues(typed);
+      setShown(new Set(dirty));
+    });
+  }, []);
+
+  useEffect(() => {
+    if (state.status === 'sent') {
+      thanksRef.current?.focus();
+      const timer = setTimeout(() => navigateTo(thankYouUrl), REDIRECT_DELAY_MS);
+      return () => clearTimeout(timer);
+    }
+    if (!isPending) inFlight.current = false;
+  }, [state, isPending, thankYouUrl]);
+
+  const show = (field: ContactField) =>
+    setShown((current) => (current.has(field) ? current : new Set(current).add(field)));
+
+  const onChange = (field: ContactField, value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    show(field);
+  };
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (inFlight.current) return;
+    const form = event.currentTarget;
+    const current = readValues(form);
+    if (Object.keys(validateFields(current)).length > 0) {
+      setValues(current);
+      setShown(new Set(CONTACT_FIELDS));
+      return;
+    }
+    inFlight.current = true;
+    setPreparing(true);
+    trackEvent('formulario');
+    const formData = new FormData(form);
+    formData.set('captcha', recaptchaSiteKey ? await getRecaptchaToken(recaptchaSiteKey, 'formSubmit') : '');
+    startTransition(() => {
+      setPreparing(false);
+      formAction(formData);
+    });
+  }
+
+  if (state.status === 'sent') {
+    return (
+      <div className={styles.thanks} role="status">
+        <h3 ref={thanksRef} tabIndex={-1} className={styles.thanksTitle}>
+          {copy.thanksTitle}
+        </h3>
+        <p>{copy.thanksText}</p>
+      </div>
+    );
+  }
+
+  const serverInvalid = state.status === 'invalid' && !sending;
+  const failed = state.status === 'failed' && !sending;
+
+  return (
+    <form ref={formRef} className={styles.form} action={formAction} onSubmit={onSubmit} noValidate aria-busy={sending}>
+      {CONTACT_FIELDS.map((field) => {
+        const id = `contacto-${field}`;
+        const error = shown.has(field) || serverInvalid ? errors[field] : undefined;
+        const common = {
+          id,
+          name: field,
+          required: true,
+          defaultValue: '',
+          'aria-invalid': error ? true : undefined,
+          'aria-describedby': error ? `${id}-error` : undefined,
+          onChange: (event: { target: { value: string } }) => onChange(field, event.target.value),
+          onBlur: () => show(field),
+          className: clsx(styles.input, error && styles.inputInvalid),
+          ...FIELD_PROPS[field],
+        };
+        return (
+          <div key={field} className={styles.field}>
+            <label htmlFor={id} className={styles.label}>
+              {copy.labels[field]}
+            </label>
+            {field === 'reason' ? <textarea rows={4} {...common} /> : <input {...common} />}
+            {error ? (
+              <p id={`${id}-error`} className={styles.error}>
+                {error}
+              </p>
+            ) : null}
+          </div>
+        );
+      })}
+
+      <button type="submit" className={styles.submit} disabled={invalid || sending}>
+        <FaPaperPlane aria-hidden="true" focusable="false" />
+        {copy.submit}
+      </button>
+
+      <div role="status" className={styles.status}>
+        {sending ? <span className="visually-hidden">{copy.sending}</span> : null}
+        {serverInvalid ? <p className={styles.statusError}>{copy.invalid}</p> : null}
+        {failed ? (
+          <p className={styles.statusError}>
+            {state.mes ?? (
+              <>
+                {copy.failed}{' '}
+                <a href={whatsappUrl} target="_blank" rel="noopener noreferrer">
+                  {copy.failedLink}
+                </a>
+                .
+              </>
+            )}
+          </p>
+        ) : null}
+      </div>
+
+      {sending ? (
+        <div className={styles.mask} aria-hidden="true" data-testid="sending-mask">
+          <span className={styles.spinner} />
+        </div>
+      ) : null}
+    </form>
+  );
+}

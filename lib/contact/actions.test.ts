@@ -1,0 +1,162 @@
+/**
+ * @jest-environment node
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ContactState } from './state';
+
+type Submit = (previous: ContactState, formData: FormData) => Promise<ContactState>;
+
+const visitor = {
+  name: 'Ana Visitante',
+  mail: 'ana.visitante@example.mx',
+  phone: '5587654321',
+  reason: 'Necesito anuncios para mi florería.',
+};
+
+function form(fields: Record<string, string>) {
+  const data = new FormData();
+  for (const [key, value] of Object.entries(fields)) data.append(key, value);
+  return data;
+}
+
+/** Loads the action with a fresh environment (the env module reads it once). */
+function loadAction(env: Record<string, string>): Submit {
+  const saved = { ...process.env };
+  for (const key of ['CONTACT_API_BASE_URL', 'CONTACT_SITE_KEY', 'CONTACT_INBOX_DIR', 'VERCEL']) delete process.env[key];
+  Object.assign(process.env, env);
+  let action: Submit | undefined;
+  jest.isolateModules(() => {
+    action = (jest.requireActual('./actions') as { submitContact: Submit }).submitContact;
+  });
+  afterEachRestore.push(() => {
+    process.env = saved;
+  });
+  return action as Submit;
+}
+const afterEachRestore: Array<() => void> = [];
+
+const API = { CONTACT_API_BASE_URL: 'http://127.0.0.1:9/api/', CONTACT_SITE_KEY: 'secret-site-key' };
+const idle: ContactState = { status: 'idle' };
+
+let fetchMock: jest.Mock;
+let logs: string[];
+
+beforeEach(() => {
+  fetchMock = jest.fn();
+  global.fetch = fetchMock as unknown as typeof fetch;
+  logs = [];
+  for (const level of ['log', 'info', 'warn', 'error'] as const) {
+    jest.spyOn(console, level).mockImplementation((...args: unknown[]) => {
+      logs.push(args.map(String).join(' '));
+    });
+  }
+});
+
+afterEach(() => {
+  afterEachRestore.splice(0).forEach((restore) => restore());
+  jest.restoreAllMocks();
+});
+
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status });
+
+function expectNoPersonalData() {
+  const all = logs.join('\n');
+  for (const value of Object.values(visitor)) expect(all).not.toContain(value);
+}
+
+describe('submitContact (the Server Action)', () => {
+  it('answers invalid input with the field messages and sends nothing', async () => {
+    const submit = loadAction(API);
+    const state = await submit(idle, form({ name: 'Ana', mail: 'no-es-correo', phone: '', reason: 'hola' }));
+    expect(state).toEqual({
+      status: 'invalid',
+      fieldErrors: {
+        name: 'Este campo debe tener al menos 5 caracteres',
+        mail: 'Este campo debe ser un email',
+        phone: 'Este campo es obligatorio',
+        reason: 'Este campo debe tener al menos 5 caracteres',
+      },
+    });
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('refuses fields the form does not have, and repeated fields', async () => {
+    const submit = loadAction(API);
+    expect((await submit(idle, form({ ...visitor, isAdmin: 'true' }))).status).toBe('invalid');
+    const repeated = form(visitor);
+    repeated.append('name', 'Otra Persona');
+    expect((await submit(idle, repeated)).status).toBe('invalid');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('ignores the $ACTION entries React adds to its forms', async () => {
+    fetchMock.mockResolvedValue(json(200, { success: true }));
+    const submit = loadAction(API);
+    expect(await submit(idle, form({ ...visitor, captcha: 't', '$ACTION_ID_abc': '' }))).toEqual({ status: 'sent' });
+  });
+
+  it('sends a valid enquiry, trimmed, to the contact API and reports it sent', async () => {
+    fetchMock.mockResolvedValue(json(200, { success: true, mes: 'Recibido' }));
+    const submit = loadAction(API);
+    const state = await submit(idle, form({ ...visitor, name: `  ${visitor.name} `, captcha: 'tok' }));
+
+    expect(state).toEqual({ status: 'sent' });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const [url, init] = fetchMock.mock.calls[0] as [URL, RequestInit];
+    expect(String(url)).toBe('http://127.0.0.1:9/api/contact?siteKey=secret-site-key');
+    expect(JSON.parse(String(init.body))).toEqual({ ...visitor, captcha: 'tok' });
+    expect((init.headers as Record<string, string>)['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('shows the mes of an answer with success: false', async () => {
+    fetchMock.mockResolvedValue(json(200, { success: false, mes: 'Ya recibimos tu solicitud' }));
+    const submit = loadAction(API);
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', mes: 'Ya recibimos tu solicitud' });
+  });
+
+  it('after 4 failed attempts reports the failure without a mes and logs it without personal data', async () => {
+    fetchMock.mockImplementation(async () => json(503, { error: 'down' }));
+    const submit = loadAction(API);
+    const state = await submit(idle, form(visitor));
+
+    expect(state).toEqual({ status: 'failed' });
+    expect(fetchMock).toHaveBeenCalledTimes(4);
+    const keys = fetchMock.mock.calls.map(([, init]) => (init as RequestInit & { headers: Record<string, string> }).headers['Idempotency-Key']);
+    expect(new Set(keys).size).toBe(1);
+    expect(logs.join('\n')).toMatch(/no entregada.*http-503/);
+    expectNoPersonalData();
+  });
+
+  it('gives every submission its own Idempotency-Key', async () => {
+    fetchMock.mockImplementation(async () => json(200, { success: true }));
+    const submit = loadAction(API);
+    await submit(idle, form(visitor));
+    await submit(idle, form(visitor));
+    const keys = fetchMock.mock.calls.map(([, init]) => (init as RequestInit & { headers: Record<string, string> }).headers['Idempotency-Key']);
+    expect(new Set(keys).size).toBe(2);
+  });
+
+  it('without a contact API, saves the enquiry to the local inbox and says where', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'inbox-'));
+    const submit = loadAction({ CONTACT_INBOX_DIR: dir });
+    expect(await submit(idle, form({ ...visitor, captcha: '' }))).toEqual({ status: 'sent' });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent' });
+
+    const lines = readFileSync(path.join(dir, 'enquiries.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject(visitor);
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(logs.join('\n')).toContain(path.join(dir, 'enquiries.jsonl'));
+    expectNoPersonalData();
+  });
+
+  it('on Vercel without a contact API, fails loudly instead of pretending success', async () => {
+    const submit = loadAction({ VERCEL: '1' });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed' });
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(logs.join('\n')).toMatch(/CONTACT_API_BASE_URL/);
+    expectNoPersonalData();
+  });
+});

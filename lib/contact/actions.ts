@@ -1,0 +1,38 @@
+'use server';
+
+import { deliverEnquiry } from './deliver';
+import { contactSchema, fieldErrorsOf } from './schema';
+import type { ContactState } from './state';
+
+const FIELDS = ['name', 'mail', 'phone', 'reason', 'captcha'] as const;
+
+/**
+ * The contact form's Server Action. The browser is never trusted: the same
+ * schema as the form validates again here, and invalid input goes nowhere.
+ */
+export async function submitContact(_previous: ContactState, formData: FormData): Promise<ContactState> {
+  const input = readFields(formData);
+  if (!input) return { status: 'invalid', fieldErrors: {} };
+
+  const parsed = contactSchema.safeParse(input);
+  if (!parsed.success) return { status: 'invalid', fieldErrors: fieldErrorsOf(parsed.error.issues) };
+
+  return deliverEnquiry(parsed.data);
+}
+
+/** The five fields as single strings, or null if anything else was posted. */
+function readFields(formData: FormData): Record<string, string> | null {
+  if (!(formData instanceof FormData)) return null;
+  for (const key of new Set(formData.keys())) {
+    // React adds its own $ACTION_* entries to forms it renders.
+    if (!key.startsWith('$ACTION') && !(FIELDS as readonly string[]).includes(key)) return null;
+  }
+  const input: Record<string, string> = {};
+  for (const field of FIELDS) {
+    const values = formData.getAll(field);
+    const value = values[0] ?? '';
+    if (values.length > 1 || typeof value !== 'string') return null;
+    input[field] = value;
+  }
+  return input;
+}

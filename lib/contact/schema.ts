@@ -1,0 +1,79 @@
+import * as z from 'zod/mini';
+
+/**
+ * The contact rules (spec, point 5), the single source for the form in the
+ * browser and for the server action. zod/mini keeps the browser's share small.
+ */
+
+export const CONTACT_MESSAGES = {
+  required: 'Este campo es obligatorio',
+  min5: 'Este campo debe tener al menos 5 caracteres',
+  max100: 'Este campo no debe tener mas de 100 caracteres',
+  email: 'Este campo debe ser un email',
+  max15: 'Este campo no debe tener mas de 15 caracteres',
+  max500: 'Este campo no debe tener mas de 500 caracteres',
+} as const;
+
+export const CONTACT_LIMITS = {
+  nameMin: 5,
+  nameMax: 100,
+  mailMax: 100,
+  phoneMax: 15,
+  reasonMin: 5,
+  reasonMax: 500,
+  // reCAPTCHA v3 tokens are about 2 kB; anything far longer is not one.
+  captchaMax: 4096,
+} as const;
+
+export const CONTACT_FIELDS = ['name', 'mail', 'phone', 'reason'] as const;
+export type ContactField = (typeof CONTACT_FIELDS)[number];
+
+// `abort` stops at the first failed rule, so an empty field says "required" only.
+const required = () => z.minLength(1, { error: CONTACT_MESSAGES.required, abort: true });
+
+export const contactSchema = z.strictObject({
+  name: z.string().check(
+    z.trim(),
+    required(),
+    z.minLength(CONTACT_LIMITS.nameMin, { error: CONTACT_MESSAGES.min5, abort: true }),
+    z.maxLength(CONTACT_LIMITS.nameMax, CONTACT_MESSAGES.max100),
+  ),
+  mail: z.string().check(
+    z.trim(),
+    required(),
+    z.maxLength(CONTACT_LIMITS.mailMax, { error: CONTACT_MESSAGES.max100, abort: true }),
+    z.regex(z.regexes.email, CONTACT_MESSAGES.email),
+  ),
+  phone: z.string().check(z.trim(), required(), z.maxLength(CONTACT_LIMITS.phoneMax, CONTACT_MESSAGES.max15)),
+  reason: z.string().check(
+    z.trim(),
+    required(),
+    z.minLength(CONTACT_LIMITS.reasonMin, { error: CONTACT_MESSAGES.min5, abort: true }),
+    z.maxLength(CONTACT_LIMITS.reasonMax, CONTACT_MESSAGES.max500),
+  ),
+  // Spec: no validator; bounded only so nobody can post megabytes through it.
+  captcha: z.string().check(z.maxLength(CONTACT_LIMITS.captchaMax)),
+});
+
+export type ContactEnquiry = z.infer<typeof contactSchema>;
+export type ContactValues = Record<ContactField, string>;
+export type FieldErrors = Partial<Record<ContactField, string>>;
+
+/** The first message of each invalid field, or an empty object. */
+export function validateFields(values: ContactValues): FieldErrors {
+  const result = contactSchema.safeParse({ ...values, captcha: '' });
+  return result.success ? {} : fieldErrorsOf(result.error.issues);
+}
+
+export function fieldErrorsOf(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) {
+    const field = issue.path[0];
+    if (isContactField(field) && !errors[field]) errors[field] = issue.message;
+  }
+  return errors;
+}
+
+function isContactField(value: unknown): value is ContactField {
+  return typeof value === 'string' && (CONTACT_FIELDS as readonly string[]).includes(value);
+}

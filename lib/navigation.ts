@@ -1,0 +1,4 @@
+/** Full-page navigation, in its own module so tests can observe it. */
+export function navigateTo(url: string): void {
+  window.location.assign(url);
+}
