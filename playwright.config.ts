@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
-import { E2E_BUILD_ENV, E2E_PORT } from './e2e/support/test-env';
+import { E2E_BUILD_ENV, E2E_PORT, STUB_PORT, STUB_URL } from './e2e/support/test-env';
 
 /*
  * End-to-end tests run against the production build (next build + next start),
@@ -52,13 +52,23 @@ export default defineConfig({
   ],
   webServer: externalBaseUrl
     ? undefined
-    : {
-        command: `npm run build && npm run start -- --port ${E2E_PORT} --hostname 127.0.0.1`,
-        url: `${baseURL}/`,
-        env: E2E_BUILD_ENV,
-        timeout: 300_000,
-        reuseExistingServer: false,
-        stdout: 'ignore',
-        stderr: 'pipe',
-      },
+    : [
+        {
+          // The stub contact API the server action talks to (127.0.0.1 only).
+          command: 'node e2e/stub-contact-api.mjs',
+          url: `${STUB_URL}/__health`,
+          env: { STUB_PORT: String(STUB_PORT) },
+          reuseExistingServer: false,
+          stdout: 'ignore',
+        },
+        {
+          command: `npm run build && npm run start -- --port ${E2E_PORT} --hostname 127.0.0.1`,
+          url: `${baseURL}/`,
+          env: E2E_BUILD_ENV,
+          timeout: 300_000,
+          reuseExistingServer: false,
+          stdout: 'ignore',
+          stderr: 'pipe',
+        },
+      ],
 });

@@ -4,6 +4,8 @@
  * internet, and the tests must see exactly what the page asks for.
  */
 export const E2E_PORT = 3100;
+export const STUB_PORT = 3199;
+export const STUB_URL = `http://127.0.0.1:${STUB_PORT}`;
 
 export const E2E_CONFIG = {
   gaMeasurementId: 'G-E2ETEST1',
@@ -11,6 +13,10 @@ export const E2E_CONFIG = {
   chatWidgetSrc: 'https://chat.e2e.test/widget.js',
   whatsappUrl: 'https://wa.me/5215500001111',
   privacyNoticeUrl: '/aviso-de-privacidad',
+  thankYouUrl: '/gracias',
+  recaptchaSiteKey: 'e2e-recaptcha-key',
+  // Server-only: must never reach the browser (see contact-form.spec.ts).
+  contactSiteKey: 'e2e-site-key-7f3a9c51d2',
 };
 
 export const E2E_BUILD_ENV: Record<string, string> = {
@@ -21,6 +27,10 @@ export const E2E_BUILD_ENV: Record<string, string> = {
   NEXT_PUBLIC_CHAT_WIDGET_SRC: E2E_CONFIG.chatWidgetSrc,
   NEXT_PUBLIC_WHATSAPP_URL: E2E_CONFIG.whatsappUrl,
   NEXT_PUBLIC_PRIVACY_NOTICE_URL: E2E_CONFIG.privacyNoticeUrl,
+  NEXT_PUBLIC_THANK_YOU_URL: E2E_CONFIG.thankYouUrl,
+  NEXT_PUBLIC_RECAPTCHA_SITE_KEY: E2E_CONFIG.recaptchaSiteKey,
+  CONTACT_API_BASE_URL: `${STUB_URL}/api/`,
+  CONTACT_SITE_KEY: E2E_CONFIG.contactSiteKey,
 };
 
 /** True when the suite runs against a deployment it did not build. */

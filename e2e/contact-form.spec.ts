@@ -1,0 +1,225 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import { records, setScenario, uniqueMail, type StubStep } from './support/stub';
+import { AGAINST_DEPLOYMENT, E2E_CONFIG } from './support/test-env';
+
+test.skip(AGAINST_DEPLOYMENT, 'These flows drive the stub contact API, which only the local run has.');
+
+const FAKE_RECAPTCHA = `
+  window.grecaptcha = {
+    ready: function (callback) { callback(); },
+    execute: function (key, options) { return Promise.resolve('e2e-token-' + options.action + '-' + key); }
+  };`;
+
+type Visitor = { name: string; mail: string; phone: string; reason: string };
+
+function visitorWith(tag: string): Visitor {
+  return { name: 'Ana Prueba', mail: uniqueMail(tag), phone: '5512345678', reason: 'Quiero una página web para mi negocio.' };
+}
+
+const form = (page: Page) => page.locator('#contacto form');
+const input = (page: Page, name: keyof Visitor) => form(page).locator(`[name="${name}"]`);
+const submit = (page: Page) => form(page).getByRole('button', { name: /enviar/i });
+const status = (page: Page) => form(page).getByRole('status');
+
+async function open(page: Page, recaptchaRequests: string[] = []) {
+  await page.route('https://www.google.com/recaptcha/api.js**', (route) => {
+    recaptchaRequests.push(route.request().url());
+    return route.fulfill({ contentType: 'application/javascript', body: FAKE_RECAPTCHA });
+  });
+  await page.goto('/');
+  await expect(form(page)).toBeVisible();
+}
+
+async function fill(page: Page, visitor: Visitor) {
+  for (const key of ['name', 'mail', 'phone', 'reason'] as const) await input(page, key).fill(visitor[key]);
+}
+
+async function expectValuesKept(page: Page, visitor: Visitor) {
+  for (const key of ['name', 'mail', 'phone', 'reason'] as const) await expect(input(page, key)).toHaveValue(visitor[key]);
+}
+
+async function sendWith(page: Page, steps: StubStep[], tag: string) {
+  const visitor = visitorWith(tag);
+  await setScenario(visitor.mail, steps);
+  await open(page);
+  await fill(page, visitor);
+  await submit(page).click();
+  return visitor;
+}
+
+test.describe('contact form', () => {
+  test('happy path: one request with the fields, the site key and the captcha token; thanks; redirect after 2 s', async ({
+    page,
+  }) => {
+    const recaptcha: string[] = [];
+    const visitor = visitorWith('happy');
+    await open(page, recaptcha);
+    // The reCAPTCHA script is loaded on demand, not with the page.
+    await page.waitForLoadState('networkidle');
+    expect(recaptcha).toEqual([]);
+
+    await fill(page, visitor);
+    await submit(page).click();
+
+    await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible();
+    await expect(page.locator('#contacto').getByText(/un asesor se pondrá en contacto contigo muy pronto/i)).toBeVisible();
+    const shownAt = Date.now();
+    expect(recaptcha).toEqual([`https://www.google.com/recaptcha/api.js?render=${E2E_CONFIG.recaptchaSiteKey}`]);
+
+    const { attempts, stored } = await records(visitor.mail);
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]?.siteKey).toBe(E2E_CONFIG.contactSiteKey);
+    expect(attempts[0]?.contentType).toBe('application/json');
+    expect(attempts[0]?.body).toEqual({
+      ...visitor,
+      captcha: `e2e-token-formSubmit-${E2E_CONFIG.recaptchaSiteKey}`,
+    });
+    expect(stored).toHaveLength(1);
+
+    const events = await page.evaluate(() =>
+      (window.dataLayer ?? []).map((entry) => Array.from(entry as ArrayLike<unknown>).slice(0, 2)),
+    );
+    expect(events).toContainEqual(['event', 'formulario']);
+
+    await page.waitForURL((url) => url.pathname === E2E_CONFIG.thankYouUrl, { timeout: 5000 });
+    const elapsed = Date.now() - shownAt;
+    expect(elapsed).toBeGreaterThanOrEqual(1700);
+    expect(elapsed).toBeLessThan(4000);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/gracias/i);
+  });
+
+  test('3 failures then success: 4 attempts, one Idempotency-Key, stored once', async ({ page }) => {
+    const visitor = await sendWith(page, [{ status: 503 }, { status: 503 }, { status: 500 }, { success: true }], 'retry');
+    await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible();
+    const { attempts, stored } = await records(visitor.mail);
+    expect(attempts).toHaveLength(4);
+    expect(new Set(attempts.map((a) => a.idempotencyKey)).size).toBe(1);
+    expect(attempts[0]?.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(stored).toHaveLength(1);
+  });
+
+  test('4 failures: a clear message with WhatsApp, every value kept, and the visitor can retry', async ({ page }) => {
+    const visitor = await sendWith(page, [{ status: 503 }], 'down');
+    await expect(status(page)).toContainText(/no pudimos enviar tu mensaje/i, { timeout: 15_000 });
+    await expect(status(page).getByRole('link', { name: 'WhatsApp' })).toHaveAttribute('href', E2E_CONFIG.whatsappUrl);
+    await expectValuesKept(page, visitor);
+    await expect(submit(page)).toBeEnabled();
+    const { attempts, stored } = await records(visitor.mail);
+    expect(attempts).toHaveLength(4);
+    expect(stored).toHaveLength(0);
+
+    // The API recovers: the same form, untouched, goes through.
+    await setScenario(visitor.mail, [{ success: true }]);
+    await submit(page).click();
+    await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible();
+    expect((await records(visitor.mail)).stored).toHaveLength(1);
+  });
+
+  test('success: false shows the mes under the button', async ({ page }) => {
+    const visitor = await sendWith(page, [{ success: false, mes: 'Ya tenemos una solicitud tuya de hoy.' }], 'mes');
+    await expect(status(page)).toHaveText('Ya tenemos una solicitud tuya de hoy.');
+    const statusBox = await status(page).boundingBox();
+    const buttonBox = await submit(page).boundingBox();
+    expect((statusBox?.y ?? 0) >= (buttonBox?.y ?? 0) + (buttonBox?.height ?? 0) - 1).toBe(true);
+    await expectValuesKept(page, visitor);
+    expect((await records(visitor.mail)).attempts).toHaveLength(1);
+  });
+
+  test('a 4xx answer with a mes is final and its mes is shown', async ({ page }) => {
+    const visitor = await sendWith(page, [{ status: 422, mes: 'El captcha no es válido.' }], '4xx');
+    await expect(status(page)).toHaveText('El captcha no es válido.');
+    await expectValuesKept(page, visitor);
+    expect((await records(visitor.mail)).attempts).toHaveLength(1);
+  });
+
+  test('malformed JSON gets the generic message, not a false success', async ({ page }) => {
+    const visitor = await sendWith(page, [{ status: 200, raw: '{"success": tr' }], 'malformed');
+    await expect(status(page)).toContainText(/no pudimos enviar tu mensaje/i);
+    await expectValuesKept(page, visitor);
+  });
+
+  test('double click and a held Enter send exactly one request', async ({ page }) => {
+    const visitor = visitorWith('double');
+    await setScenario(visitor.mail, [{ delayMs: 1500, success: true }]);
+    await open(page);
+    await fill(page, visitor);
+    await submit(page).dblclick();
+    await input(page, 'name').press('Enter');
+    await input(page, 'name').press('Enter');
+    await expect(page.getByTestId('sending-mask')).toBeVisible();
+    await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible();
+    const { attempts, stored } = await records(visitor.mail);
+    expect(attempts).toHaveLength(1);
+    expect(stored).toHaveLength(1);
+  });
+
+  test('a spinner mask covers the form while sending', async ({ page }) => {
+    const visitor = await sendWith(page, [{ delayMs: 1500, success: true }], 'mask');
+    const mask = page.getByTestId('sending-mask');
+    await expect(mask).toBeVisible();
+    const maskBox = await mask.boundingBox();
+    const formBox = await form(page).boundingBox();
+    expect(maskBox && formBox && maskBox.width >= formBox.width && maskBox.height >= formBox.height).toBeTruthy();
+    await expect(submit(page)).toBeDisabled();
+    await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible();
+    expect((await records(visitor.mail)).stored).toHaveLength(1);
+  });
+
+  test('validation messages appear once a field is dirty or touched; submit waits for a valid form', async ({ page }) => {
+    await open(page);
+    await expect(submit(page)).toBeDisabled();
+    await expect(form(page).getByText(/Este campo/)).toHaveCount(0);
+
+    await input(page, 'name').focus();
+    await input(page, 'name').blur();
+    await expect(input(page, 'name')).toHaveAttribute('aria-invalid', 'true');
+    await expect(input(page, 'name')).toHaveAccessibleDescription('Este campo es obligatorio');
+
+    const cases: Array<[keyof Visitor, string, string]> = [
+      ['name', 'Ana', 'Este campo debe tener al menos 5 caracteres'],
+      ['name', 'a'.repeat(101), 'Este campo no debe tener mas de 100 caracteres'],
+      ['mail', 'ana@', 'Este campo debe ser un email'],
+      ['mail', `${'a'.repeat(90)}@example.com`, 'Este campo no debe tener mas de 100 caracteres'],
+      ['phone', '1234567890123456', 'Este campo no debe tener mas de 15 caracteres'],
+      ['reason', 'hola', 'Este campo debe tener al menos 5 caracteres'],
+      ['reason', 'x'.repeat(501), 'Este campo no debe tener mas de 500 caracteres'],
+    ];
+    for (const [name, value, message] of cases) {
+      await input(page, name).fill(value);
+      await expect(input(page, name)).toHaveAccessibleDescription(message);
+      await expect(submit(page)).toBeDisabled();
+    }
+
+    await fill(page, visitorWith('valid'));
+    await expect(form(page).getByText(/Este campo/)).toHaveCount(0);
+    await expect(submit(page)).toBeEnabled();
+  });
+
+  test('the site key never reaches the browser', async ({ page }) => {
+    const key = E2E_CONFIG.contactSiteKey;
+    const staticDir = path.join(process.cwd(), '.next', 'static');
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir)) {
+        const full = path.join(dir, entry);
+        if (statSync(full).isDirectory()) walk(full);
+        else files.push(full);
+      }
+    };
+    walk(staticDir);
+    expect(files.length).toBeGreaterThan(5);
+    const leaking = files.filter((file) => readFileSync(file).includes(key));
+    expect(leaking).toEqual([]);
+
+    const bodies: string[] = [];
+    page.on('response', async (response) => {
+      if (response.url().startsWith(new URL(page.url() || 'http://x').origin)) bodies.push(await response.text().catch(() => ''));
+    });
+    await open(page);
+    expect((await page.content()).includes(key)).toBe(false);
+    expect(bodies.some((body) => body.includes(key))).toBe(false);
+  });
+});

@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// A stand-in for the agency's contact API, for the end-to-end tests. Listens
+// on 127.0.0.1 only. It records every attempt it receives and answers from a
+// per-enquiry script set by the test (keyed by the enquiry's e-mail, so tests
+// running in parallel never see each other's traffic). It honours
+// Idempotency-Key: a key it already stored is answered again, never stored twice.
+//
+//   POST /__scenarios  {"mail": "...", "steps": [step, ...]}   the last step repeats
+//   GET  /__records?mail=...   -> {"attempts": [...], "stored": [...]}
+//   GET  /__health
+//
+// A step: {"status": 503} | {"success": true, "mes": "..."} | {"success": false, "mes": "..."}
+//   | {"status": 400, "mes": "..."} | {"hang": true} | {"delayMs": 500, ...another step}
+//   | {"status": 200, "raw": "<html>"} | {"status": 200, "bytes": 10485760}
+import http from 'node:http';
+
+const port = Number(process.env.STUB_PORT ?? 3199);
+const scenarios = new Map();
+const attempts = [];
+const stored = new Map(); // Idempotency-Key -> enquiry
+
+const send = (res, status, body, type = 'application/json') => {
+  res.writeHead(status, { 'Content-Type': type });
+  res.end(typeof body === 'string' ? body : JSON.stringify(body));
+};
+
+const readBody = (req) =>
+  new Promise((resolve) => {
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+
+async function answer(res, step, enquiry, key) {
+  if (step.delayMs) await new Promise((resolve) => setTimeout(resolve, step.delayMs));
+  if (step.hang) return; // never answers; the socket closes when the client gives up
+  if (step.bytes) {
+    res.writeHead(step.status ?? 200, { 'Content-Type': 'application/json' });
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    let left = step.bytes;
+    const pump = () => {
+      while (left > 0) {
+        const piece = chunk.subarray(0, Math.min(chunk.length, left));
+        left -= piece.length;
+        if (!res.write(piece)) return res.once('drain', pump);
+      }
+      res.end();
+    };
+    res.on('error', () => {});
+    return pump();
+  }
+  if (step.raw !== undefined) return send(res, step.status ?? 200, step.raw, 'text/html');
+  const status = step.status ?? 200;
+  if (status >= 400) return send(res, status, step.mes ? { success: false, mes: step.mes } : { error: 'stub' });
+  if (step.success === false) return send(res, status, { success: false, mes: step.mes });
+  if (!stored.has(key)) stored.set(key, enquiry);
+  return send(res, status, { success: true, mes: step.mes ?? 'Solicitud recibida' });
+}
+
+const server = http.createServer(async (req, res) => {
+  const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+  if (req.method === 'GET' && url.pathname === '/__health') return send(res, 200, { ok: true });
+  if (req.method === 'POST' && url.pathname === '/__scenarios') {
+    const { mail, steps } = JSON.parse(await readBody(req));
+    scenarios.set(mail, steps);
+    return send(res, 200, { ok: true });
+  }
+  if (req.method === 'GET' && url.pathname === '/__records') {
+    const mail = url.searchParams.get('mail');
+    return send(res, 200, {
+      attempts: attempts.filter((a) => a.body?.mail === mail),
+      stored: [...stored.entries()].filter(([, e]) => e?.mail === mail).map(([key, enquiry]) => ({ key, enquiry })),
+    });
+  }
+  if (req.method === 'POST' && url.pathname === '/api/contact') {
+    const raw = await readBody(req);
+    let body = null;
+    try {
+      body = JSON.parse(raw);
+    } catch {}
+    const key = req.headers['idempotency-key'];
+    const attempt = {
+      at: Date.now(),
+      siteKey: url.searchParams.get('siteKey'),
+      idempotencyKey: key,
+      contentType: req.headers['content-type'],
+      body,
+    };
+    attempts.push(attempt);
+    const steps = scenarios.get(body?.mail) ?? [{ success: true }];
+    const index = attempts.filter((a) => a.body?.mail === body?.mail).length - 1;
+    const step = steps[Math.min(index, steps.length - 1)];
+    if (key && stored.has(key) && !step.status && step.success !== false && !step.hang && !step.raw && !step.bytes) {
+      return send(res, 200, { success: true, mes: 'Solicitud ya recibida' });
+    }
+    return answer(res, step, body, key);
+  }
+  send(res, 404, { error: 'not found' });
+});
+
+server.listen(port, '127.0.0.1', () => console.log(`stub contact API on http://127.0.0.1:${port}/api/`));
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => process.exit(0)));
