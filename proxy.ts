@@ -32,6 +32,6 @@ export const config = {
      * Vercel's (_vercel), files in public/ (images/, any name with an
      * extension), metadata routes and .well-known/.
      */
-    '/((?!_next/|__nextjs|_vercel/|images/|\\.well-known/|robots\\.txt|sitemap\\.xml|manifest\\.webmanifest|favicon\\.ico|icon|apple-icon|opengraph-image|twitter-image)(?!.*\\.[a-zA-Z0-9]+$).+)',
+    '/((?!_next/|__nextjs|_vercel/|images/|\\.well-known/|robots\\.txt|sitemap\\.xml|manifest\\.webmanifest|manifest\\.json|favicon\\.ico|icon|apple-icon|opengraph-image|twitter-image)(?!.*\\.[a-zA-Z0-9]+$).+)',
   ],
 };

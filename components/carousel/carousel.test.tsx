@@ -20,8 +20,20 @@ function setReducedMotion(reduce: boolean) {
     }) as MediaQueryList;
 }
 
+const icons = { previous: '<', next: '>', pause: '||', play: '>>' };
+
 function renderCarousel() {
-  render(<Carousel slides={slides} label="Logotipos de clientes" fourFrom={700} />);
+  render(
+    <Carousel
+      slides={slides.map((slide) => (
+        // eslint-disable-next-line @next/next/no-img-element
+        <img key={slide.img} src={slide.img} alt={slide.alt} width={240} height={80} />
+      ))}
+      icons={icons}
+      label="Logotipos de clientes"
+      fourFrom={700}
+    />,
+  );
   // Embla initialises in an effect; let it settle.
   act(() => jest.advanceTimersByTime(0));
   return screen.getByRole('region', { name: 'Logotipos de clientes' });

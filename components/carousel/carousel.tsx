@@ -3,7 +3,6 @@
 import clsx from 'clsx';
 import Autoplay from 'embla-carousel-autoplay';
 import useEmblaCarousel from 'embla-carousel-react';
-import Image from 'next/image';
 import {
   useCallback,
   useEffect,
@@ -13,16 +12,20 @@ import {
   useSyncExternalStore,
   type CSSProperties,
   type FocusEvent,
+  type ReactNode,
 } from 'react';
-import { FaChevronLeft, FaChevronRight, FaPause, FaPlay } from 'react-icons/fa';
-import { carouselCopy, type Slide } from '@/lib/content';
+import { carouselCopy } from '@/lib/content';
 import styles from './carousel.module.css';
 
 /** Spec: autoplay every 5000 ms. */
 export const AUTOPLAY_DELAY_MS = 5000;
 
+export type CarouselIcons = Record<'previous' | 'next' | 'pause' | 'play', ReactNode>;
+
 type Props = {
-  slides: Slide[];
+  /** Rendered on the server (images, icons): this island ships only the behaviour. */
+  slides: ReactNode[];
+  icons: CarouselIcons;
   /** Spanish accessible name of the carousel. */
   label: string;
   /** Viewport width (px) from which 4 slides show instead of 1. */
@@ -52,7 +55,7 @@ function isKeyboardFocus(element: Element): boolean {
   }
 }
 
-export function Carousel({ slides, label, fourFrom }: Props) {
+export function Carousel({ slides, icons, label, fourFrom }: Props) {
   const trackId = useId();
   // Embla's own hover/focus/interaction stops are off: they cannot tell a
   // visitor's pause from a hover, and stopOnInteraction would stop for good
@@ -172,13 +175,13 @@ export function Carousel({ slides, label, fourFrom }: Props) {
         <div className={styles.track} id={trackId} aria-live={playing ? 'off' : 'polite'}>
           {slides.map((slide, index) => (
             <div
-              key={slide.img}
+              key={index}
               className={styles.slide}
               role="group"
               aria-roledescription="slide"
               aria-label={carouselCopy.slideLabel(index + 1, total)}
             >
-              <Image className={styles.image} src={slide.img} alt={slide.alt} width={240} height={80} />
+              {slide}
             </div>
           ))}
         </div>
@@ -194,7 +197,7 @@ export function Carousel({ slides, label, fourFrom }: Props) {
           title={paused ? carouselCopy.play : carouselCopy.pause}
           onClick={() => setPausedByVisitor(!paused)}
         >
-          {paused ? <FaPlay aria-hidden="true" focusable="false" /> : <FaPause aria-hidden="true" focusable="false" />}
+          {paused ? icons.play : icons.pause}
         </button>
         <button
           type="button"
@@ -203,12 +206,12 @@ export function Carousel({ slides, label, fourFrom }: Props) {
           aria-label={carouselCopy.previous}
           onClick={() => step('prev')}
         >
-          <FaChevronLeft aria-hidden="true" focusable="false" />
+          {icons.previous}
         </button>
         <div className={styles.dots}>
-          {slides.map((slide, index) => (
+          {slides.map((_, index) => (
             <button
-              key={slide.img}
+              key={index}
               type="button"
               className={styles.dot}
               aria-controls={trackId}
@@ -225,7 +228,7 @@ export function Carousel({ slides, label, fourFrom }: Props) {
           aria-label={carouselCopy.next}
           onClick={() => step('next')}
         >
-          <FaChevronRight aria-hidden="true" focusable="false" />
+          {icons.next}
         </button>
       </div>
     </section>

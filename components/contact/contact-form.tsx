@@ -1,8 +1,7 @@
 'use client';
 
 import clsx from 'clsx';
-import { startTransition, useActionState, useEffect, useRef, useState, type FormEvent } from 'react';
-import { FaPaperPlane } from 'react-icons/fa';
+import { startTransition, useActionState, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { trackEvent } from '@/lib/analytics';
 import { submitContact } from '@/lib/contact/actions';
 import { CONTACT_FIELDS, validateFields, type ContactField, type ContactValues } from '@/lib/contact/schema';
@@ -16,6 +15,8 @@ import styles from './contact-form.module.css';
 export const REDIRECT_DELAY_MS = 2000;
 
 type Props = {
+  /** The submit button's icon, rendered on the server. */
+  submitIcon?: ReactNode;
   recaptchaSiteKey?: string;
   thankYouUrl: string;
   whatsappUrl: string;
@@ -35,7 +36,7 @@ function readValues(form: HTMLFormElement): ContactValues {
   return Object.fromEntries(CONTACT_FIELDS.map((field) => [field, String(data.get(field) ?? '')])) as ContactValues;
 }
 
-export function ContactForm({ recaptchaSiteKey, thankYouUrl, whatsappUrl }: Props) {
+export function ContactForm({ submitIcon, recaptchaSiteKey, thankYouUrl, whatsappUrl }: Props) {
   const [state, formAction, isPending] = useActionState(submitContact, INITIAL_CONTACT_STATE);
   // The inputs are uncontrolled, so text typed before hydration is kept; this
   // mirror of their values drives validation.
@@ -150,7 +151,7 @@ export function ContactForm({ recaptchaSiteKey, thankYouUrl, whatsappUrl }: Prop
       })}
 
       <button type="submit" className={styles.submit} disabled={invalid || sending}>
-        <FaPaperPlane aria-hidden="true" focusable="false" />
+        {submitIcon}
         {copy.submit}
       </button>
 

@@ -1,4 +1,4 @@
-import { act, render } from '@testing-library/react';
+import { act, render, waitFor } from '@testing-library/react';
 import { LOADED_DELAY_MS, ThirdPartyScripts } from './third-party-scripts';
 
 const thirdPartyScripts = () =>
@@ -28,17 +28,18 @@ describe('third-party scripts and the loaded flag', () => {
     expect(thirdPartyScripts()).toEqual([]);
   });
 
-  it('adds analytics, the Ads tag and the chat widget once the flag turns true', () => {
+  it('adds analytics, the Ads tag and the chat widget once the flag turns true', async () => {
     render(<ThirdPartyScripts {...props} />);
     act(() => jest.advanceTimersByTime(LOADED_DELAY_MS));
-    act(() => jest.runOnlyPendingTimers());
-    const sources = thirdPartyScripts();
-    expect(sources).toEqual(
-      expect.arrayContaining([
-        'https://www.googletagmanager.com/gtag/js?id=G-TEST123',
-        'https://www.googletagmanager.com/gtag/js?id=AW-987654321',
-        'https://chat.example.com/widget.js',
-      ]),
+    // Their code is imported on demand: wait for it.
+    await waitFor(() =>
+      expect(thirdPartyScripts()).toEqual(
+        expect.arrayContaining([
+          'https://www.googletagmanager.com/gtag/js?id=G-TEST123',
+          'https://www.googletagmanager.com/gtag/js?id=AW-987654321',
+          'https://chat.example.com/widget.js',
+        ]),
+      ),
     );
     const commands = (window.dataLayer ?? []).map((entry) => Array.from(entry as IArguments));
     expect(commands).toContainEqual(['config', 'AW-987654321']);
@@ -50,7 +51,7 @@ describe('third-party scripts and the loaded flag', () => {
     expect(thirdPartyScripts()).toEqual([]);
   });
 
-  it('waits for a tab opened in the background to be shown', () => {
+  it('waits for a tab opened in the background to be shown', async () => {
     const visibility = jest.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
     // next/script never inserts the same script twice per page: use a fresh address.
     render(<ThirdPartyScripts chatWidgetSrc="https://chat.example.com/other.js" />);
@@ -62,8 +63,7 @@ describe('third-party scripts and the loaded flag', () => {
       document.dispatchEvent(new Event('visibilitychange'));
     });
     act(() => jest.advanceTimersByTime(LOADED_DELAY_MS));
-    act(() => jest.runOnlyPendingTimers());
-    expect(thirdPartyScripts()).toContain('https://chat.example.com/other.js');
+    await waitFor(() => expect(thirdPartyScripts()).toContain('https://chat.example.com/other.js'));
     visibility.mockRestore();
   });
 

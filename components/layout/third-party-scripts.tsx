@@ -1,18 +1,18 @@
 'use client';
 
-import { GoogleAnalytics } from '@next/third-parties/google';
-import Script from 'next/script';
-import { useEffect, useState } from 'react';
-import { ANALYTICS_EVENT_ATTRIBUTE, gtag, trackEvent, type AnalyticsEvent } from '@/lib/analytics';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { ANALYTICS_EVENT_ATTRIBUTE, trackEvent, type AnalyticsEvent } from '@/lib/analytics';
+import type { ThirdPartyTagsProps } from './third-party-tags';
+
+// Their code (and @next/third-parties') is fetched only when the flag turns
+// true, so none of it is in the JavaScript of the first visit.
+// (React.lazy rather than next/dynamic: the latter adds its own runtime.)
+const ThirdPartyTags = lazy(() => import('./third-party-tags'));
 
 /** Spec: the 'loaded' flag turns true 6000 ms after the page is first shown. */
 export const LOADED_DELAY_MS = 6000;
 
-type Props = {
-  gaMeasurementId?: string;
-  googleAdsId?: string;
-  chatWidgetSrc?: string;
-};
+type Props = ThirdPartyTagsProps;
 
 /**
  * Holds the spec's 'loaded' flag. Nothing on screen waits for it: it only
@@ -20,7 +20,7 @@ type Props = {
  * the first paint. It also sends the analytics event of any link marked with
  * data-analytics-event, so those links can stay server-rendered.
  */
-export function ThirdPartyScripts({ gaMeasurementId, googleAdsId, chatWidgetSrc }: Props) {
+export function ThirdPartyScripts(props: Props) {
   const loaded = useLoadedFlag(LOADED_DELAY_MS);
 
   useEffect(() => {
@@ -33,22 +33,12 @@ export function ThirdPartyScripts({ gaMeasurementId, googleAdsId, chatWidgetSrc 
     return () => document.removeEventListener('click', onClick, { capture: true });
   }, []);
 
-  useEffect(() => {
-    if (!loaded || !googleAdsId) return;
-    gtag('js', new Date());
-    gtag('config', googleAdsId);
-  }, [loaded, googleAdsId]);
-
-  if (!loaded) return null;
-  return (
-    <>
-      {gaMeasurementId ? <GoogleAnalytics gaId={gaMeasurementId} /> : null}
-      {googleAdsId ? (
-        <Script id="google-ads-tag" src={`https://www.googletagmanager.com/gtag/js?id=${googleAdsId}`} />
-      ) : null}
-      {chatWidgetSrc ? <Script id="chat-widget" src={chatWidgetSrc} /> : null}
-    </>
-  );
+  const anyTag = Boolean(props.gaMeasurementId || props.googleAdsId || props.chatWidgetSrc);
+  return loaded && anyTag ? (
+    <Suspense fallback={null}>
+      <ThirdPartyTags {...props} />
+    </Suspense>
+  ) : null;
 }
 
 /** False until `delayMs` after the page is first visible (a tab opened in the background waits). */

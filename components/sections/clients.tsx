@@ -1,4 +1,4 @@
-import { Carousel } from '@/components/carousel/carousel';
+import { LogoCarousel } from '@/components/carousel/logo-carousel';
 import { clients } from '@/lib/content';
 import styles from './clients.module.css';
 
@@ -9,7 +9,7 @@ export function Clients() {
         <h2 id="clients-title" className="section-title">
           {clients.heading}
         </h2>
-        <Carousel slides={clients.slides} label={clients.carouselLabel} fourFrom={700} />
+        <LogoCarousel slides={clients.slides} label={clients.carouselLabel} fourFrom={700} />
       </div>
     </section>
   );

@@ -1,5 +1,5 @@
 import { FaCompactDisc, FaSearch } from 'react-icons/fa';
-import { Carousel } from '@/components/carousel/carousel';
+import { LogoCarousel } from '@/components/carousel/logo-carousel';
 import { digital } from '@/lib/content';
 import styles from './digital.module.css';
 
@@ -36,7 +36,7 @@ export function Digital() {
           </dl>
         </div>
         <h3 className={styles.partnersTitle}>{digital.partnersHeading}</h3>
-        <Carousel slides={digital.slides} label={digital.carouselLabel} fourFrom={400} />
+        <LogoCarousel slides={digital.slides} label={digital.carouselLabel} fourFrom={400} />
       </div>
     </section>
   );

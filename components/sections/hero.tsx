@@ -1,4 +1,4 @@
-import { FaEnvelopeOpen, FaMapMarkerAlt, FaPhone } from 'react-icons/fa';
+import { FaEnvelopeOpen, FaMapMarkerAlt, FaPaperPlane, FaPhone } from 'react-icons/fa';
 import { ContactForm } from '@/components/contact/contact-form';
 import { contactDetails, formattedAddress, hero } from '@/lib/content';
 import { publicEnv } from '@/lib/env';
@@ -33,6 +33,7 @@ export function Hero() {
         <div id="contacto" className={styles.formCard} tabIndex={-1}>
           <h2 className={styles.formTitle}>{hero.formHeading}</h2>
           <ContactForm
+            submitIcon={<FaPaperPlane aria-hidden="true" focusable="false" />}
             recaptchaSiteKey={publicEnv.recaptchaSiteKey}
             thankYouUrl={publicEnv.thankYouUrl}
             whatsappUrl={publicEnv.whatsappUrl}

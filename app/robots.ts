@@ -1,0 +1,10 @@
+import type { MetadataRoute } from 'next';
+import { publicEnv } from '@/lib/env';
+
+export default function robots(): MetadataRoute.Robots {
+  return {
+    rules: { userAgent: '*', allow: '/', disallow: '/gracias' },
+    sitemap: `${publicEnv.siteUrl}/sitemap.xml`,
+    host: publicEnv.siteUrl,
+  };
+}

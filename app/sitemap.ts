@@ -1,0 +1,9 @@
+import type { MetadataRoute } from 'next';
+import { publicEnv } from '@/lib/env';
+
+export default function sitemap(): MetadataRoute.Sitemap {
+  return [
+    { url: `${publicEnv.siteUrl}/`, changeFrequency: 'monthly', priority: 1 },
+    { url: `${publicEnv.siteUrl}/aviso-de-privacidad`, changeFrequency: 'yearly', priority: 0.2 },
+  ];
+}

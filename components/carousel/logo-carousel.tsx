@@ -1,0 +1,37 @@
+import Image from 'next/image';
+import { FaChevronLeft, FaChevronRight, FaPause, FaPlay } from 'react-icons/fa';
+import type { Slide } from '@/lib/content';
+import { Carousel, type CarouselIcons } from './carousel';
+
+const hidden = { 'aria-hidden': true, focusable: 'false' } as const;
+
+const icons: CarouselIcons = {
+  previous: <FaChevronLeft {...hidden} />,
+  next: <FaChevronRight {...hidden} />,
+  pause: <FaPause {...hidden} />,
+  play: <FaPlay {...hidden} />,
+};
+
+/**
+ * A carousel of logos. The images and icons are rendered here, on the
+ * server; the client island only adds the behaviour.
+ */
+export function LogoCarousel({ slides, label, fourFrom }: { slides: Slide[]; label: string; fourFrom: 400 | 700 }) {
+  return (
+    <Carousel
+      label={label}
+      fourFrom={fourFrom}
+      icons={icons}
+      slides={slides.map((slide) => (
+        <Image
+          key={slide.img}
+          src={slide.img}
+          alt={slide.alt}
+          width={240}
+          height={80}
+          sizes={fourFrom === 400 ? '(min-width: 400px) 25vw, 100vw' : '(min-width: 700px) 25vw, 100vw'}
+        />
+      ))}
+    />
+  );
+}

@@ -1,0 +1,96 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import { setScenario, uniqueMail } from './support/stub';
+import { AGAINST_DEPLOYMENT } from './support/test-env';
+
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+async function expectNoViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(summary).toEqual([]);
+}
+
+const visitor = { name: 'Ana Accesible', phone: '5512345678', reason: 'Quiero anunciarme en buscadores.' };
+
+for (const width of [375, 1280]) {
+  test.describe(`WCAG 2.x A/AA at ${width}px`, () => {
+    test.beforeEach(async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+    });
+
+    test('the page with the form empty', async ({ page }) => {
+      await page.goto('/');
+      await expectNoViolations(page);
+    });
+
+    test('the form showing its errors', async ({ page }) => {
+      await page.goto('/');
+      const form = page.locator('#contacto form');
+      await form.locator('[name="name"]').fill('Ana');
+      await form.locator('[name="mail"]').fill('ana@');
+      await form.locator('[name="phone"]').fill('1234567890123456');
+      await form.locator('[name="reason"]').focus();
+      await form.locator('[name="reason"]').blur();
+      await expect(form.getByText(/Este campo/)).toHaveCount(4);
+      await expectNoViolations(page);
+    });
+
+    test('the thank-you view', async ({ page }) => {
+      test.skip(AGAINST_DEPLOYMENT, 'Needs the stub contact API.');
+      const mail = uniqueMail('a11y');
+      await setScenario(mail, [{ success: true }]);
+      // Hold the redirect to the thank-you page so the view stays to be checked.
+      await page.route('**/gracias', () => new Promise(() => {}));
+      await page.goto('/');
+      const form = page.locator('#contacto form');
+      await form.locator('[name="name"]').fill(visitor.name);
+      await form.locator('[name="mail"]').fill(mail);
+      await form.locator('[name="phone"]').fill(visitor.phone);
+      await form.locator('[name="reason"]').fill(visitor.reason);
+      await form.getByRole('button', { name: /enviar/i }).click();
+      await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible();
+      await expectNoViolations(page);
+    });
+  });
+}
+
+test.describe('keyboard', () => {
+  test('the first Tab reaches a skip link that jumps to the form', async ({ page }) => {
+    await page.goto('/');
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: /saltar al formulario/i });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeVisible();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('#contacto')).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(page.locator('#contacto [name="name"]')).toBeFocused();
+  });
+
+  test('every control can be reached with Tab and shows a focus ring', async ({ page }) => {
+    await page.goto('/');
+    const seen: Array<{ name: string; outline: string }> = [];
+    for (let step = 0; step < 60; step++) {
+      await page.keyboard.press('Tab');
+      const info = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        if (!el || el === document.body) return null;
+        const style = getComputedStyle(el);
+        return {
+          name: el.getAttribute('aria-label') || el.getAttribute('name') || el.textContent?.trim().slice(0, 30) || el.tagName,
+          outline: `${style.outlineStyle} ${style.outlineWidth}`,
+        };
+      });
+      if (!info) break;
+      seen.push(info);
+    }
+    const names = seen.map((s) => s.name);
+    for (const expected of ['name', 'mail', 'phone', 'reason', 'Pausar el carrusel', 'Logotipo siguiente', 'AVISO DE PRIVACIDAD', 'Llama/escribenos']) {
+      expect(names).toContain(expected);
+    }
+    for (const { name, outline } of seen) expect([name, outline]).not.toEqual([name, 'none 0px']);
+  });
+});
