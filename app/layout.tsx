@@ -19,6 +19,7 @@ const montserrat = localFont({
   display: 'swap',
   variable: '--font-heading',
   adjustFontFallback: 'Arial',
+  preload: false,
 });
 
 export const metadata: Metadata = {

@@ -94,3 +94,32 @@ test.describe('keyboard', () => {
     for (const { name, outline } of seen) expect([name, outline]).not.toEqual([name, 'none 0px']);
   });
 });
+
+test.describe('reduced motion', () => {
+  test('header shrink and icon flips do not animate when the visitor asks for less motion', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto('/');
+    const header = page.locator('header');
+    expect(await header.evaluate((el) => getComputedStyle(el).transitionDuration.split(',').every((d) => d.trim() === '0s'))).toBe(true);
+    const icon = page.locator('[data-icon]').first();
+    expect(await icon.evaluate((el) => getComputedStyle(el).transitionDuration)).toBe('0s');
+    await expect(page.getByRole('region', { name: 'Logotipos de clientes' }).getByRole('button', { name: 'Reproducir el carrusel' })).toBeVisible();
+  });
+});
+
+test.describe('fonts', () => {
+  test('self-hosted, font-display: swap, with a size-adjusted fallback', async ({ page }) => {
+    await page.goto('/');
+    const faces = await page.evaluate(() =>
+      Array.from(document.styleSheets).flatMap((sheet) =>
+        Array.from(sheet.cssRules)
+          .filter((rule) => rule instanceof CSSFontFaceRule)
+          .map((rule) => (rule as CSSFontFaceRule).cssText),
+      ),
+    );
+    const webFont = faces.find((face) => face.includes('woff2'));
+    expect(webFont).toMatch(/font-display: swap/);
+    expect(webFont).toMatch(/url\("\/_next\/static\/media\//);
+    expect(faces.some((face) => /size-adjust/.test(face) && /local\("Arial"\)/.test(face))).toBe(true);
+  });
+});

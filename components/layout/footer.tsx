@@ -7,7 +7,7 @@ const socialIcons = { twitter: FaTwitter, facebook: FaFacebookF };
 
 export function Footer({ privacyNoticeUrl }: { privacyNoticeUrl: string }) {
   return (
-    <footer className={styles.footer}>
+    <footer className={`${styles.footer} below-fold`}>
       <div className={styles.inner}>
         <div className={styles.brand}>
           <Image src={brand.mark.src} alt="" width={brand.mark.width} height={brand.mark.height} />

@@ -4,7 +4,7 @@ import styles from './benefits.module.css';
 
 export function Benefits() {
   return (
-    <section className={styles.benefits} aria-labelledby="benefits-title">
+    <section className={`${styles.benefits} below-fold`} aria-labelledby="benefits-title">
       <div className={styles.inner}>
         <div>
           <h2 id="benefits-title" className="section-title">

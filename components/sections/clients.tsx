@@ -4,7 +4,7 @@ import styles from './clients.module.css';
 
 export function Clients() {
   return (
-    <section className={styles.clients} aria-labelledby="clients-title">
+    <section className={`${styles.clients} below-fold`} aria-labelledby="clients-title">
       <div className={styles.inner}>
         <h2 id="clients-title" className="section-title">
           {clients.heading}

@@ -7,7 +7,7 @@ const comparisonIcons = [FaCompactDisc, FaSearch];
 
 export function Digital() {
   return (
-    <section className={styles.digital} aria-labelledby="digital-title">
+    <section className={`${styles.digital} below-fold`} aria-labelledby="digital-title">
       <div className={styles.inner}>
         <h2 id="digital-title" className="section-title">
           {digital.heading}

@@ -11,7 +11,7 @@ const icons: Record<ServiceIcon, IconType> = {
 
 export function Services() {
   return (
-    <section className={styles.services} aria-labelledby="services-title">
+    <section className={`${styles.services} below-fold`} aria-labelledby="services-title">
       <div className={styles.inner}>
         <h2 id="services-title" className="section-title">
           {services.heading}

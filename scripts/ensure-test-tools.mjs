@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// Makes sure the tests have what they drive: a Chromium (Playwright and
+// Lighthouse) and Java (the W3C Nu HTML checker). Playwright cannot download
+// its own browsers on machines without general internet access, so on
+// Debian/Ubuntu the distribution's packages are installed when missing.
+import { execSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const hasApt = existsSync('/usr/bin/apt-get');
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+const sudo = isRoot ? '' : 'sudo ';
+let updated = false;
+
+function aptInstall(pkg) {
+  if (!hasApt) return false;
+  try {
+    if (!updated) execSync(`${sudo}apt-get update -qq`, { stdio: 'inherit' });
+    updated = true;
+    execSync(`${sudo}apt-get install -y -qq ${pkg}`, { stdio: 'inherit' });
+    return true;
+  } catch {
+    console.error(`Could not install ${pkg} with apt-get.`);
+    return false;
+  }
+}
+
+if (spawnSync('java', ['-version']).status !== 0) {
+  console.log('Installing Java for the W3C Nu HTML checker (apt-get default-jre-headless)...');
+  if (!aptInstall('default-jre-headless')) console.warn('No Java: install a JRE (17 or newer) for the HTML check.');
+}
+
+const custom = process.env.PLAYWRIGHT_CHROMIUM_PATH;
+if (custom) {
+  if (!existsSync(custom)) {
+    console.error(`PLAYWRIGHT_CHROMIUM_PATH=${custom} does not exist.`);
+    process.exit(1);
+  }
+  process.exit(0);
+}
+if (existsSync('/usr/bin/chromium')) process.exit(0);
+
+console.log(`Installing Debian's chromium for the browser tests (${sudo}apt-get)...`);
+if (aptInstall('chromium')) process.exit(0);
+console.warn(
+  'No /usr/bin/chromium: Playwright will use its own browser. If it is missing, run `npx playwright install chromium` ' +
+    'or set PLAYWRIGHT_CHROMIUM_PATH to a Chromium or Chrome binary.',
+);
