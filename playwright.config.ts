@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
-import { E2E_BUILD_ENV, E2E_PORT, STUB_PORT, STUB_URL } from './e2e/support/test-env';
+import { E2E_BUILD_ENV, E2E_PORT, SERVER_LOG, STUB_PORT, STUB_URL } from './e2e/support/test-env';
 
 /*
  * End-to-end tests run against the production build (next build + next start),
@@ -62,7 +62,9 @@ export default defineConfig({
           stdout: 'ignore',
         },
         {
-          command: `npm run build && npm run start -- --port ${E2E_PORT} --hostname 127.0.0.1`,
+          // The server's output goes to e2e/.server.log: a test reads it to check
+          // that no visitor's personal data is ever logged.
+          command: `npm run build && npm run start -- --port ${E2E_PORT} --hostname 127.0.0.1 > ${SERVER_LOG} 2>&1`,
           url: `${baseURL}/`,
           env: E2E_BUILD_ENV,
           timeout: 300_000,

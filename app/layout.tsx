@@ -5,7 +5,7 @@ import { FloatingChat } from '@/components/layout/floating-chat';
 import { Header } from '@/components/layout/header';
 import { ThirdPartyScripts } from '@/components/layout/third-party-scripts';
 import { brand, metadataCopy } from '@/lib/content';
-import { publicEnv } from '@/lib/env';
+import { publicEnv } from '@/lib/env/public';
 import './globals.css';
 
 // Self-hosted (the build machine has no internet, so next/font/google cannot

@@ -1,5 +1,5 @@
 import type { MetadataRoute } from 'next';
-import { publicEnv } from '@/lib/env';
+import { publicEnv } from '@/lib/env/public';
 
 export default function sitemap(): MetadataRoute.Sitemap {
   return [

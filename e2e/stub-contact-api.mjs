@@ -11,7 +11,7 @@
 //
 // A step: {"status": 503} | {"success": true, "mes": "..."} | {"success": false, "mes": "..."}
 //   | {"status": 400, "mes": "..."} | {"hang": true} | {"delayMs": 500, ...another step}
-//   | {"status": 200, "raw": "<html>"} | {"status": 200, "bytes": 10485760}
+//   | {"status": 200, "raw": "<html>"} | {"status": 200, "bytes": 10485760} | {"destroy": true}
 import http from 'node:http';
 
 const port = Number(process.env.STUB_PORT ?? 3199);
@@ -34,6 +34,7 @@ const readBody = (req) =>
 async function answer(res, step, enquiry, key) {
   if (step.delayMs) await new Promise((resolve) => setTimeout(resolve, step.delayMs));
   if (step.hang) return; // never answers; the socket closes when the client gives up
+  if (step.destroy) return res.socket?.destroy(); // drops the connection without a word
   if (step.bytes) {
     res.writeHead(step.status ?? 200, { 'Content-Type': 'application/json' });
     const chunk = Buffer.alloc(64 * 1024, 'x');
@@ -90,7 +91,7 @@ const server = http.createServer(async (req, res) => {
     const steps = scenarios.get(body?.mail) ?? [{ success: true }];
     const index = attempts.filter((a) => a.body?.mail === body?.mail).length - 1;
     const step = steps[Math.min(index, steps.length - 1)];
-    if (key && stored.has(key) && !step.status && step.success !== false && !step.hang && !step.raw && !step.bytes) {
+    if (key && stored.has(key) && !step.status && step.success !== false && !step.hang && !step.destroy && step.raw === undefined && !step.bytes) {
       return send(res, 200, { success: true, mes: 'Solicitud ya recibida' });
     }
     return answer(res, step, body, key);

@@ -176,6 +176,9 @@ export const contactForm = {
   invalid: 'Revisa los campos marcados.',
   failed: 'No pudimos enviar tu mensaje. Inténtalo de nuevo en unos minutos o escríbenos por',
   failedLink: 'WhatsApp',
+  rateLimited: 'Recibimos varias solicitudes desde tu conexión en poco tiempo. Inténtalo de nuevo en unos minutos o escríbenos por',
+  stale: 'Actualizamos el sitio mientras tenías la página abierta. Recárgala para enviar tu mensaje: lo que escribiste se conservará.',
+  reload: 'Recargar la página',
   thanksTitle: '¡Gracias por contactarnos!',
   thanksText: 'Un asesor se pondrá en contacto contigo muy pronto.',
 };

@@ -1,11 +1,12 @@
 'use client';
 
 import clsx from 'clsx';
+import { unstable_isUnrecognizedActionError as isUnrecognizedActionError } from 'next/navigation';
 import { startTransition, useActionState, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { trackEvent } from '@/lib/analytics';
 import { submitContact } from '@/lib/contact/actions';
 import { CONTACT_FIELDS, validateFields, type ContactField, type ContactValues } from '@/lib/contact/schema';
-import { INITIAL_CONTACT_STATE } from '@/lib/contact/state';
+import { INITIAL_CONTACT_STATE, type ContactState } from '@/lib/contact/state';
 import { contactForm as copy } from '@/lib/content';
 import { navigateTo } from '@/lib/navigation';
 import { getRecaptchaToken } from '@/lib/recaptcha';
@@ -31,13 +32,29 @@ const FIELD_PROPS: Record<ContactField, { type?: string; inputMode?: 'tel' | 'em
   reason: { autoComplete: 'off' },
 };
 
+/** Where the typed values wait while the page reloads after a new deployment. */
+const DRAFT_KEY = 'contacto-borrador';
+
+/**
+ * The Server Action, with its transport failures turned into states: the
+ * form never breaks, and a page left open across a deployment (whose action
+ * id the new server no longer knows) is told to reload.
+ */
+async function submit(previous: ContactState, formData: FormData): Promise<ContactState> {
+  try {
+    return await submitContact(previous, formData);
+  } catch (error) {
+    return { status: 'failed', reason: isUnrecognizedActionError(error) ? 'stale' : undefined };
+  }
+}
+
 function readValues(form: HTMLFormElement): ContactValues {
   const data = new FormData(form);
   return Object.fromEntries(CONTACT_FIELDS.map((field) => [field, String(data.get(field) ?? '')])) as ContactValues;
 }
 
 export function ContactForm({ submitIcon, recaptchaSiteKey, thankYouUrl, whatsappUrl }: Props) {
-  const [state, formAction, isPending] = useActionState(submitContact, INITIAL_CONTACT_STATE);
+  const [state, formAction, isPending] = useActionState(submit, INITIAL_CONTACT_STATE);
   // The inputs are uncontrolled, so text typed before hydration is kept; this
   // mirror of their values drives validation.
   const [values, setValues] = useState<ContactValues>(EMPTY);
@@ -53,10 +70,12 @@ export function ContactForm({ submitIcon, recaptchaSiteKey, thankYouUrl, whatsap
   const invalid = Object.keys(errors).length > 0;
   const sending = preparing || isPending;
 
-  // Pick up anything typed before the page became interactive.
+  // Pick up anything typed before the page became interactive, or kept
+  // across a reload.
   useEffect(() => {
     const form = formRef.current;
     if (!form) return;
+    restoreDraft(form);
     const typed = readValues(form);
     const dirty = CONTACT_FIELDS.filter((field) => typed[field] !== '');
     if (dirty.length === 0) return;
@@ -103,6 +122,12 @@ export function ContactForm({ submitIcon, recaptchaSiteKey, thankYouUrl, whatsap
       formAction(formData);
     });
   }
+
+  const reloadKeepingValues = () => {
+    const form = formRef.current;
+    if (form) sessionStorage.setItem(DRAFT_KEY, JSON.stringify(readValues(form)));
+    window.location.reload();
+  };
 
   if (state.status === 'sent') {
     return (
@@ -160,15 +185,23 @@ export function ContactForm({ submitIcon, recaptchaSiteKey, thankYouUrl, whatsap
         {serverInvalid ? <p className={styles.statusError}>{copy.invalid}</p> : null}
         {failed ? (
           <p className={styles.statusError}>
-            {state.mes ?? (
-              <>
-                {copy.failed}{' '}
-                <a href={whatsappUrl} target="_blank" rel="noopener noreferrer">
-                  {copy.failedLink}
-                </a>
-                .
-              </>
-            )}
+            {state.mes ??
+              (state.reason === 'stale' ? (
+                <>
+                  {copy.stale}{' '}
+                  <button type="button" className={styles.reload} onClick={reloadKeepingValues}>
+                    {copy.reload}
+                  </button>
+                </>
+              ) : (
+                <>
+                  {state.reason === 'rate-limited' ? copy.rateLimited : copy.failed}{' '}
+                  <a href={whatsappUrl} target="_blank" rel="noopener noreferrer">
+                    {copy.failedLink}
+                  </a>
+                  .
+                </>
+              ))}
           </p>
         ) : null}
       </div>
@@ -180,4 +213,22 @@ export function ContactForm({ submitIcon, recaptchaSiteKey, thankYouUrl, whatsap
       ) : null}
     </form>
   );
+}
+
+function restoreDraft(form: HTMLFormElement) {
+  let draft: Partial<ContactValues> | null = null;
+  try {
+    draft = JSON.parse(sessionStorage.getItem(DRAFT_KEY) ?? 'null');
+  } catch {
+    // Storage blocked or a broken value: nothing to restore.
+  }
+  if (!draft) return;
+  sessionStorage.removeItem(DRAFT_KEY);
+  for (const field of CONTACT_FIELDS) {
+    const element = form.elements.namedItem(field);
+    const value = draft[field];
+    if ((element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) && typeof value === 'string') {
+      element.value = value;
+    }
+  }
 }

@@ -1,7 +1,7 @@
 import { FaEnvelopeOpen, FaMapMarkerAlt, FaPaperPlane, FaPhone } from 'react-icons/fa';
 import { ContactForm } from '@/components/contact/contact-form';
 import { contactDetails, formattedAddress, hero } from '@/lib/content';
-import { publicEnv } from '@/lib/env';
+import { publicEnv } from '@/lib/env/public';
 import styles from './hero.module.css';
 
 export function Hero() {

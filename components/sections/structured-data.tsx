@@ -1,6 +1,6 @@
 import type { ProfessionalService, WithContext } from 'schema-dts';
 import { brand, contactDetails, metadataCopy, services } from '@/lib/content';
-import { publicEnv } from '@/lib/env';
+import { publicEnv } from '@/lib/env/public';
 
 /** JSON-LD for search engines: the agency as a local professional service. */
 export function StructuredData() {

@@ -12,7 +12,9 @@ export type ThirdPartyLog = {
   hosts: () => string[];
 };
 
-type Fixtures = { thirdParty: ThirdPartyLog };
+type Fixtures = { thirdParty: ThirdPartyLog; cspGuard: void; clientIp: string };
+
+let ipCounter = 0;
 
 export const test = base.extend<Fixtures>({
   thirdParty: [
@@ -29,6 +31,34 @@ export const test = base.extend<Fixtures>({
         },
       );
       await use({ urls, times, hosts: () => [...new Set(urls.map((url) => new URL(url).host))] });
+    },
+    { auto: true },
+  ],
+  // Each test is its own visitor for the abuse limit (5 enquiries per IP):
+  // the server, not on Vercel, takes the last X-Forwarded-For entry.
+  clientIp: [
+    async ({ page }, use, testInfo) => {
+      ipCounter += 1;
+      const ip = `198.18.${testInfo.workerIndex % 250}.${ipCounter % 250}`;
+      await page.setExtraHTTPHeaders({ 'x-forwarded-for': ip });
+      await use(ip);
+    },
+    { auto: true },
+  ],
+  // The suite runs with the production CSP on: any violation fails the test.
+  cspGuard: [
+    async ({ page }, use) => {
+      const violations: string[] = [];
+      page.on('console', (message) => {
+        if (/Content[ -]Security[ -]Policy/i.test(message.text())) violations.push(message.text());
+      });
+      await page.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (event) => {
+          console.error(`Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI}`);
+        });
+      });
+      await use();
+      expect(violations, 'CSP violations').toEqual([]);
     },
     { auto: true },
   ],

@@ -6,6 +6,8 @@
 export const E2E_PORT = 3100;
 export const STUB_PORT = 3199;
 export const STUB_URL = `http://127.0.0.1:${STUB_PORT}`;
+/** Where the e2e server's stdout and stderr go (relative to the project). */
+export const SERVER_LOG = 'e2e/.server.log';
 
 export const E2E_CONFIG = {
   gaMeasurementId: 'G-E2ETEST1',

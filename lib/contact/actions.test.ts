@@ -8,6 +8,10 @@ import type { ContactState } from './state';
 
 type Submit = (previous: ContactState, formData: FormData) => Promise<ContactState>;
 
+// The request's headers, as next/headers would give them inside a request.
+let requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.10' });
+jest.mock('next/headers', () => ({ headers: async () => requestHeaders }));
+
 const visitor = {
   name: 'Ana Visitante',
   mail: 'ana.visitante@example.mx',
@@ -24,7 +28,9 @@ function form(fields: Record<string, string>) {
 /** Loads the action with a fresh environment (the env module reads it once). */
 function loadAction(env: Record<string, string>): Submit {
   const saved = { ...process.env };
-  for (const key of ['CONTACT_API_BASE_URL', 'CONTACT_SITE_KEY', 'CONTACT_INBOX_DIR', 'VERCEL']) delete process.env[key];
+  for (const key of ['CONTACT_API_BASE_URL', 'CONTACT_SITE_KEY', 'CONTACT_INBOX_DIR', 'VERCEL', 'CONTACT_RATE_LIMIT_MAX', 'REDIS_URL']) {
+    delete process.env[key];
+  }
   Object.assign(process.env, env);
   let action: Submit | undefined;
   jest.isolateModules(() => {
@@ -150,6 +156,28 @@ describe('submitContact (the Server Action)', () => {
     expect(fetchMock).not.toHaveBeenCalled();
     expect(logs.join('\n')).toContain(path.join(dir, 'enquiries.jsonl'));
     expectNoPersonalData();
+  });
+
+  it('refuses the 6th enquiry from one IP in the window, with no call upstream', async () => {
+    fetchMock.mockImplementation(async () => json(200, { success: true }));
+    const submit = loadAction(API);
+    requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.77' });
+    for (let i = 0; i < 5; i++) expect(await submit(idle, form(visitor))).toEqual({ status: 'sent' });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited' });
+    expect(fetchMock).toHaveBeenCalledTimes(5);
+    // Another visitor still gets through.
+    requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.78' });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent' });
+    expectNoPersonalData();
+  });
+
+  it('counts only valid enquiries: invalid input never uses up the limit', async () => {
+    fetchMock.mockImplementation(async () => json(200, { success: true }));
+    const submit = loadAction({ ...API, CONTACT_RATE_LIMIT_MAX: '1' });
+    requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.79' });
+    for (let i = 0; i < 3; i++) expect((await submit(idle, form({ ...visitor, mail: 'x' }))).status).toBe('invalid');
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent' });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited' });
   });
 
   it('on Vercel without a contact API, fails loudly instead of pretending success', async () => {

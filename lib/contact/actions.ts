@@ -1,6 +1,8 @@
 'use server';
 
+import { headers } from 'next/headers';
 import { deliverEnquiry } from './deliver';
+import { consumeEnquiry } from './rate-limit';
 import { contactSchema, fieldErrorsOf } from './schema';
 import type { ContactState } from './state';
 
@@ -16,6 +18,12 @@ export async function submitContact(_previous: ContactState, formData: FormData)
 
   const parsed = contactSchema.safeParse(input);
   if (!parsed.success) return { status: 'invalid', fieldErrors: fieldErrorsOf(parsed.error.issues) };
+
+  const verdict = await consumeEnquiry(await headers());
+  if (!verdict.allowed) {
+    console.warn(`[contacto] Límite de solicitudes alcanzado; se puede reintentar en ${verdict.retryAfterSeconds} s`);
+    return { status: 'failed', reason: 'rate-limited' };
+  }
 
   return deliverEnquiry(parsed.data);
 }

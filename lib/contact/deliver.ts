@@ -1,6 +1,6 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { getContactConfig, type ContactConfig } from '@/lib/env';
+import { getContactConfig, type ContactConfig } from '@/lib/env/server';
 import { saveToInbox } from './inbox';
 import type { ContactEnquiry } from './schema';
 import type { ContactState } from './state';

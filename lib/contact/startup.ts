@@ -1,5 +1,5 @@
 import 'server-only';
-import { getContactConfig } from '@/lib/env';
+import { getContactConfig } from '@/lib/env/server';
 
 export function describeContactConfig(): void {
   const config = getContactConfig();

@@ -6,7 +6,13 @@ export type ContactState =
   | { status: 'sent' }
   /** The input broke a rule: nothing was sent anywhere. */
   | { status: 'invalid'; fieldErrors: FieldErrors }
-  /** Not delivered. `mes` is the contact API's own words, when it gave any. */
-  | { status: 'failed'; mes?: string };
+  /**
+   * Not delivered. `mes` is the contact API's own words, when it gave any;
+   * `reason` picks our own message when it did not.
+   */
+  | { status: 'failed'; mes?: string; reason?: FailureReason };
+
+/** rate-limited: too many enquiries from this IP; stale: the page is from an older deployment. */
+export type FailureReason = 'rate-limited' | 'stale';
 
 export const INITIAL_CONTACT_STATE: ContactState = { status: 'idle' };

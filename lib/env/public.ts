@@ -1,26 +1,26 @@
-import 'server-only';
 import { z } from 'zod';
 
 /**
- * The one place that reads process.env. Everything is parsed with zod so a
- * typo in Vercel's settings fails the build with the variable's name instead
- * of shipping a broken link. Client islands never import this module: the
- * server components pass them the few public values they need as props.
+ * The public half of the env module (lib/env/): the NEXT_PUBLIC_* values,
+ * parsed with zod so a typo in Vercel's settings fails the build with the
+ * variable's name instead of shipping a broken link. No secrets here, so
+ * next.config.ts can import it to build the Content-Security-Policy. Client
+ * islands still never import it: server components pass them what they need.
  */
 
-type Source = Record<string, string | undefined>;
+export type Source = Record<string, string | undefined>;
 
 // Vercel stores "unset" variables as empty strings: treat them as absent.
 const blankAsUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : typeof value === 'string' ? value.trim() : value;
 
-const httpUrl = z.url({ protocol: /^https?$/, message: 'debe ser una URL http(s) completa' });
+export const httpUrl = z.url({ protocol: /^https?$/, message: 'debe ser una URL http(s) completa' });
 
 /** An absolute http(s) URL, or a path on this site ("/gracias"). */
 const link = z.union([httpUrl, z.string().regex(/^\/(?!\/)\S*$/, 'debe ser una URL http(s) o una ruta que empiece con /')]);
 
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsUndefined, schema.optional());
-const withDefault = (schema: z.ZodType<string>, fallback: string) =>
+export const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsUndefined, schema.optional());
+export const withDefault = (schema: z.ZodType<string>, fallback: string) =>
   z.preprocess(blankAsUndefined, schema.default(fallback));
 
 const publicSchema = z.object({
@@ -47,7 +47,7 @@ export type PublicEnv = {
   recaptchaSiteKey?: string;
 };
 
-function formatIssues(error: z.ZodError): string {
+export function formatIssues(error: z.ZodError): string {
   return error.issues.map((issue) => `  - ${issue.path.join('.')}: ${issue.message}`).join('\n');
 }
 
@@ -73,53 +73,3 @@ export function parsePublicEnv(source: Source): PublicEnv {
 }
 
 export const publicEnv: PublicEnv = parsePublicEnv(process.env);
-
-/* ---------- Server-only: the contact API ---------- */
-
-const serverSchema = z.object({
-  CONTACT_API_BASE_URL: optional(httpUrl),
-  CONTACT_SITE_KEY: optional(z.string()),
-  CONTACT_INBOX_DIR: withDefault(z.string(), '.inbox'),
-  VERCEL: optional(z.string()),
-});
-
-/**
- * Where enquiries go: the contact API; a local file inbox when no API is
- * configured (a fresh clone); or nowhere, reported as an error, when the
- * configuration is wrong (never a silent success).
- */
-export type ContactConfig =
-  | { mode: 'api'; baseUrl: string; siteKey: string }
-  | { mode: 'inbox'; dir: string }
-  | { mode: 'misconfigured'; problem: string };
-
-export function parseContactConfig(source: Source): ContactConfig {
-  const result = serverSchema.safeParse(source);
-  if (!result.success) {
-    return { mode: 'misconfigured', problem: `Variables de entorno inválidas:\n${formatIssues(result.error)}` };
-  }
-  const env = result.data;
-  if (env.CONTACT_API_BASE_URL) {
-    if (!env.CONTACT_SITE_KEY) {
-      return { mode: 'misconfigured', problem: 'CONTACT_API_BASE_URL está definida pero CONTACT_SITE_KEY está vacía.' };
-    }
-    // The API base ends in /api/; a missing final slash would drop that segment.
-    const baseUrl = env.CONTACT_API_BASE_URL.endsWith('/') ? env.CONTACT_API_BASE_URL : `${env.CONTACT_API_BASE_URL}/`;
-    return { mode: 'api', baseUrl, siteKey: env.CONTACT_SITE_KEY };
-  }
-  if (env.VERCEL === '1') {
-    return {
-      mode: 'misconfigured',
-      problem: 'CONTACT_API_BASE_URL está vacía en Vercel: las solicitudes de contacto no se pueden entregar.',
-    };
-  }
-  return { mode: 'inbox', dir: env.CONTACT_INBOX_DIR };
-}
-
-let contactConfig: ContactConfig | undefined;
-
-/** Read once per server process, at first use (not at build time). */
-export function getContactConfig(): ContactConfig {
-  contactConfig ??= parseContactConfig(process.env);
-  return contactConfig;
-}

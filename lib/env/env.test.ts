@@ -1,4 +1,5 @@
-import { parseContactConfig, parsePublicEnv } from './env';
+import { parsePublicEnv } from './public';
+import { parseContactConfig } from './server';
 
 describe('public environment', () => {
   it('has working defaults with no variables at all (a fresh clone)', () => {

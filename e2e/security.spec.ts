@@ -1,0 +1,160 @@
+import { readFileSync } from 'node:fs';
+import type { Page, Request } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import { records, setScenario, uniqueMail } from './support/stub';
+import { AGAINST_DEPLOYMENT, E2E_CONFIG, SERVER_LOG } from './support/test-env';
+
+const form = (page: Page) => page.locator('#contacto form');
+
+async function fill(page: Page, values: Record<string, string>) {
+  for (const [name, value] of Object.entries(values)) await form(page).locator(`[name="${name}"]`).fill(value);
+}
+
+function visitor(tag: string) {
+  const suffix = Math.random().toString(36).slice(2, 8);
+  return {
+    name: `Visitante ${suffix}`,
+    mail: uniqueMail(tag),
+    phone: `55${Math.floor(10_000_000 + Math.random() * 89_999_999)}`,
+    reason: `Mensaje privado ${suffix} sobre mi negocio`,
+  };
+}
+
+const isActionPost = (request: Request) => request.method() === 'POST' && Boolean(request.headers()['next-action']);
+
+test.describe('security headers', () => {
+  for (const path of ['/', '/aviso-de-privacidad', '/robots.txt', '/images/logo.svg']) {
+    test(`are sent on ${path}`, async ({ request }) => {
+      const response = await request.get(path, { maxRedirects: 0 });
+      const headers = response.headers();
+      const csp = headers['content-security-policy'] ?? '';
+      for (const directive of ["default-src 'self'", "object-src 'none'", "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'"]) {
+        expect(csp).toContain(directive);
+      }
+      expect(headers['strict-transport-security']).toMatch(/max-age=\d{7,}/);
+      expect(headers['x-content-type-options']).toBe('nosniff');
+      expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      expect(headers['permissions-policy']).toMatch(/camera=\(\)/);
+      expect(headers['permissions-policy']).toMatch(/geolocation=\(\)/);
+    });
+  }
+
+  test('the CSP allows exactly the configured third parties', async ({ request }) => {
+    test.skip(AGAINST_DEPLOYMENT, "The deployment's third parties are its own.");
+    const csp = (await request.get('/')).headers()['content-security-policy'] ?? '';
+    const scriptSrc = csp.split(';').find((d) => d.trim().startsWith('script-src')) ?? '';
+    expect(scriptSrc).toContain('https://www.googletagmanager.com');
+    expect(scriptSrc).toContain('https://www.google.com/recaptcha/');
+    expect(scriptSrc).toContain(new URL(E2E_CONFIG.chatWidgetSrc).origin);
+    expect(scriptSrc).not.toContain('unsafe-eval');
+    expect(scriptSrc).not.toMatch(/\s\*(\s|$)/);
+  });
+
+  test('the CSP blocks a script from a host it does not list', async ({ browser, baseURL }) => {
+    const page = await browser.newPage();
+    await page.goto(`${baseURL}/`);
+    const violation = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          document.addEventListener('securitypolicyviolation', (event) => resolve(event.violatedDirective));
+          const script = document.createElement('script');
+          script.src = 'https://evil.example/steal.js';
+          document.head.append(script);
+        }),
+    );
+    expect(violation).toMatch(/script-src/);
+    await page.close();
+  });
+});
+
+test.describe('the contact action', () => {
+  test.skip(AGAINST_DEPLOYMENT, 'Needs the stub contact API.');
+
+  test('refuses a cross-origin POST (Origin check), and accepts the same request from the site', async ({
+    page,
+    playwright,
+    baseURL,
+  }) => {
+    const person = visitor('origin');
+    await page.goto('/');
+    await fill(page, person);
+    const [actionRequest] = await Promise.all([page.waitForRequest(isActionPost), form(page).getByRole('button', { name: /enviar/i }).click()]);
+    await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible();
+    expect((await records(person.mail)).attempts).toHaveLength(1);
+
+    const headers = { ...actionRequest.headers() };
+    delete headers['content-length'];
+    const body = actionRequest.postDataBuffer() ?? Buffer.alloc(0);
+    const api = await playwright.request.newContext();
+    const forged = await api.post(`${baseURL}/`, { headers: { ...headers, origin: 'https://evil.example' }, data: body, maxRedirects: 0 });
+    expect(forged.status()).toBeGreaterThanOrEqual(400);
+    expect((await records(person.mail)).attempts).toHaveLength(1);
+
+    const genuine = await api.post(`${baseURL}/`, { headers: { ...headers, origin: new URL(baseURL ?? '').origin }, data: body });
+    expect(genuine.status()).toBe(200);
+    expect((await records(person.mail)).attempts).toHaveLength(2);
+    await api.dispose();
+  });
+
+  test('the 6th enquiry from one visitor in the window is refused in Spanish, with nothing sent upstream', async ({ page }) => {
+    const person = visitor('limit');
+    await page.route('**/gracias', (route) => route.abort());
+    for (let i = 0; i < 5; i++) {
+      await page.goto('/');
+      await fill(page, person);
+      await form(page).getByRole('button', { name: /enviar/i }).click();
+      await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible();
+    }
+    await page.goto('/');
+    await fill(page, person);
+    await form(page).getByRole('button', { name: /enviar/i }).click();
+    const status = form(page).getByRole('status');
+    await expect(status).toContainText(/varias solicitudes desde tu conexión/i);
+    await expect(status.getByRole('link', { name: 'WhatsApp' })).toBeVisible();
+    await expect(form(page).locator('[name="reason"]')).toHaveValue(person.reason);
+    expect((await records(person.mail)).attempts).toHaveLength(5);
+  });
+
+  test('a page from an older deployment is told to reload, and keeps what was typed across the reload', async ({ page }) => {
+    const person = visitor('stale');
+    await page.goto('/');
+    await fill(page, person);
+    // What an old page does after a new deployment: post an action id the server does not know.
+    await page.route('**/*', async (route) => {
+      if (!isActionPost(route.request())) return route.fallback();
+      await route.continue({ headers: { ...route.request().headers(), 'next-action': '7f'.padEnd(42, '0') } });
+    });
+    await form(page).getByRole('button', { name: /enviar/i }).click();
+    const status = form(page).getByRole('status');
+    await expect(status).toContainText(/recárgala/i);
+    await expect(form(page).locator('[name="name"]')).toHaveValue(person.name);
+    expect((await records(person.mail)).attempts).toHaveLength(0);
+
+    await page.unroute('**/*');
+    await Promise.all([page.waitForEvent('load'), status.getByRole('button', { name: /recargar/i }).click()]);
+    for (const [name, value] of Object.entries(person)) await expect(form(page).locator(`[name="${name}"]`)).toHaveValue(value);
+    await expect(form(page).getByRole('button', { name: /enviar/i })).toBeEnabled();
+    await form(page).getByRole('button', { name: /enviar/i }).click();
+    await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible();
+    expect((await records(person.mail)).stored).toHaveLength(1);
+  });
+
+  test("the server's logs never contain a visitor's personal data", async ({ page }) => {
+    const people = [visitor('log-down'), visitor('log-mes'), visitor('log-bad')];
+    await setScenario(people[0]?.mail ?? '', [{ status: 503 }]);
+    await setScenario(people[1]?.mail ?? '', [{ status: 422, mes: 'Captcha inválido' }]);
+    await setScenario(people[2]?.mail ?? '', [{ status: 200, raw: '<html>' }]);
+    for (const person of people) {
+      await page.goto('/');
+      await fill(page, person);
+      await form(page).getByRole('button', { name: /enviar/i }).click();
+      await expect(form(page).getByRole('status')).not.toBeEmpty({ timeout: 15_000 });
+    }
+    await expect.poll(() => readFileSync(SERVER_LOG, 'utf8')).toMatch(/\[contacto\].*http-503/);
+    const log = readFileSync(SERVER_LOG, 'utf8');
+    expect(log).toMatch(/\[contacto\]/);
+    for (const person of people) {
+      for (const value of Object.values(person)) expect(log).not.toContain(value);
+    }
+  });
+});

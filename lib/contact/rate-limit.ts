@@ -1,0 +1,66 @@
+import 'server-only';
+import Redis from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { getRateLimitConfig, type RateLimitConfig } from '@/lib/env/server';
+
+/**
+ * The abuse limit: a few enquiries per client IP and window. In memory by
+ * default; in Redis when REDIS_URL is set, so every Vercel instance shares
+ * the count. If Redis is unreachable an in-memory limiter takes over (per
+ * instance, still a limit) rather than refusing genuine visitors.
+ */
+
+export type LimitVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+export function createContactLimiter(config: RateLimitConfig, redis?: Redis): RateLimiterAbstract {
+  const options = { keyPrefix: 'contacto', points: config.max, duration: config.windowSeconds };
+  if (!config.redisUrl && !redis) return new RateLimiterMemory(options);
+  const client =
+    redis ??
+    new Redis(config.redisUrl as string, {
+      // Fail fast instead of queueing while Redis is away: the insurance limiter answers.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      connectTimeout: 1000,
+    });
+  client.on('error', () => {}); // reported through the limiter's fallback, not as crashes
+  return new RateLimiterRedis({ ...options, storeClient: client, insuranceLimiter: new RateLimiterMemory(options) });
+}
+
+export async function consume(limiter: RateLimiterAbstract, key: string): Promise<LimitVerdict> {
+  try {
+    await limiter.consume(key, 1);
+    return { allowed: true };
+  } catch (rejection) {
+    if (rejection instanceof RateLimiterRes) {
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+    }
+    // The store failed and so did its insurance: let the visitor through, loudly.
+    console.error('[contacto] El límite de solicitudes no respondió:', rejection instanceof Error ? rejection.message : 'error');
+    return { allowed: true };
+  }
+}
+
+/**
+ * The client's IP. On Vercel (or behind a proxy you trust, TRUST_PROXY_HEADERS=1)
+ * the platform writes x-real-ip / x-forwarded-for itself. Elsewhere only the
+ * last x-forwarded-for entry is used: the one Next.js (or the nearest proxy)
+ * wrote, not one a client made up.
+ */
+export function clientIp(headers: Pick<Headers, 'get'>, trustForwardedFor: boolean): string {
+  const forwarded = (headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  if (trustForwardedFor) return headers.get('x-real-ip')?.trim() || forwarded[0] || 'desconocida';
+  return forwarded.at(-1) || 'desconocida';
+}
+
+let limiter: RateLimiterAbstract | undefined;
+
+/** One enquiry from this request's client, against the configured limit. */
+export async function consumeEnquiry(requestHeaders: Pick<Headers, 'get'>): Promise<LimitVerdict> {
+  const config = getRateLimitConfig();
+  limiter ??= createContactLimiter(config);
+  return consume(limiter, clientIp(requestHeaders, config.trustForwardedFor));
+}

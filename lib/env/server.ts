@@ -1,0 +1,104 @@
+import 'server-only';
+import { z } from 'zod';
+import { formatIssues, httpUrl, optional, withDefault, type Source } from './public';
+
+/**
+ * The server half of the env module (lib/env/): values that must never reach
+ * the browser. The only other place that reads process.env is lib/env/public.ts.
+ */
+
+export { parsePublicEnv, publicEnv, type PublicEnv } from './public';
+
+/* ---------- Server-only: the contact API ---------- */
+
+const serverSchema = z.object({
+  CONTACT_API_BASE_URL: optional(httpUrl),
+  CONTACT_SITE_KEY: optional(z.string()),
+  CONTACT_INBOX_DIR: withDefault(z.string(), '.inbox'),
+  VERCEL: optional(z.string()),
+});
+
+/**
+ * Where enquiries go: the contact API; a local file inbox when no API is
+ * configured (a fresh clone); or nowhere, reported as an error, when the
+ * configuration is wrong (never a silent success).
+ */
+export type ContactConfig =
+  | { mode: 'api'; baseUrl: string; siteKey: string }
+  | { mode: 'inbox'; dir: string }
+  | { mode: 'misconfigured'; problem: string };
+
+export function parseContactConfig(source: Source): ContactConfig {
+  const result = serverSchema.safeParse(source);
+  if (!result.success) {
+    return { mode: 'misconfigured', problem: `Variables de entorno inválidas:\n${formatIssues(result.error)}` };
+  }
+  const env = result.data;
+  if (env.CONTACT_API_BASE_URL) {
+    if (!env.CONTACT_SITE_KEY) {
+      return { mode: 'misconfigured', problem: 'CONTACT_API_BASE_URL está definida pero CONTACT_SITE_KEY está vacía.' };
+    }
+    // The API base ends in /api/; a missing final slash would drop that segment.
+    const baseUrl = env.CONTACT_API_BASE_URL.endsWith('/') ? env.CONTACT_API_BASE_URL : `${env.CONTACT_API_BASE_URL}/`;
+    return { mode: 'api', baseUrl, siteKey: env.CONTACT_SITE_KEY };
+  }
+  if (env.VERCEL === '1') {
+    return {
+      mode: 'misconfigured',
+      problem: 'CONTACT_API_BASE_URL está vacía en Vercel: las solicitudes de contacto no se pueden entregar.',
+    };
+  }
+  return { mode: 'inbox', dir: env.CONTACT_INBOX_DIR };
+}
+
+let contactConfig: ContactConfig | undefined;
+
+/** Read once per server process, at first use (not at build time). */
+export function getContactConfig(): ContactConfig {
+  contactConfig ??= parseContactConfig(process.env);
+  return contactConfig;
+}
+
+/* ---------- Server-only: the abuse limit ---------- */
+
+const rateLimitSchema = z.object({
+  CONTACT_RATE_LIMIT_MAX: z.preprocess(
+    (value) => (value === undefined || value === '' ? undefined : Number(value)),
+    z.number().int().positive().default(5),
+  ),
+  CONTACT_RATE_LIMIT_WINDOW_SECONDS: z.preprocess(
+    (value) => (value === undefined || value === '' ? undefined : Number(value)),
+    z.number().int().positive().default(600),
+  ),
+  REDIS_URL: optional(z.url({ protocol: /^rediss?$/, message: 'debe ser una URL redis:// o rediss://' })),
+  VERCEL: optional(z.string()),
+});
+
+export type RateLimitConfig = {
+  /** Enquiries allowed per client IP and window. */
+  max: number;
+  windowSeconds: number;
+  /** Shared store for every instance; in memory when absent. */
+  redisUrl?: string;
+  /** On Vercel the platform sets the client IP headers; elsewhere they are not trusted. */
+  trustForwardedFor: boolean;
+};
+
+export function parseRateLimitConfig(source: Source): RateLimitConfig {
+  const result = rateLimitSchema.safeParse(source);
+  if (!result.success) throw new Error(`Variables de entorno inválidas:\n${formatIssues(result.error)}`);
+  const env = result.data;
+  return {
+    max: env.CONTACT_RATE_LIMIT_MAX,
+    windowSeconds: env.CONTACT_RATE_LIMIT_WINDOW_SECONDS,
+    redisUrl: env.REDIS_URL,
+    trustForwardedFor: env.VERCEL === '1' || source.TRUST_PROXY_HEADERS === '1',
+  };
+}
+
+let rateLimitConfig: RateLimitConfig | undefined;
+
+export function getRateLimitConfig(): RateLimitConfig {
+  rateLimitConfig ??= parseRateLimitConfig(process.env);
+  return rateLimitConfig;
+}
