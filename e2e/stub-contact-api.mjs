@@ -7,7 +7,9 @@
 //
 //   POST /__scenarios  {"mail": "...", "steps": [step, ...]}   the last step repeats
 //   GET  /__records?mail=...   -> {"attempts": [...], "stored": [...]}
+//   GET  /__summary   -> {"attempts": n, "storedByMail": {mail: count}}   (for the load test)
 //   GET  /__health
+// STUB_FAIL_RATE=0.3 makes 30% of attempts without a script answer 503 (nothing stored).
 //
 // A step: {"status": 503} | {"success": true, "mes": "..."} | {"success": false, "mes": "..."}
 //   | {"status": 400, "mes": "..."} | {"hang": true} | {"delayMs": 500, ...another step}
@@ -15,6 +17,7 @@
 import http from 'node:http';
 
 const port = Number(process.env.STUB_PORT ?? 3199);
+const failRate = Number(process.env.STUB_FAIL_RATE ?? 0);
 const scenarios = new Map();
 const attempts = [];
 const stored = new Map(); // Idempotency-Key -> enquiry
@@ -73,6 +76,11 @@ const server = http.createServer(async (req, res) => {
       stored: [...stored.entries()].filter(([, e]) => e?.mail === mail).map(([key, enquiry]) => ({ key, enquiry })),
     });
   }
+  if (req.method === 'GET' && url.pathname === '/__summary') {
+    const storedByMail = {};
+    for (const enquiry of stored.values()) storedByMail[enquiry?.mail] = (storedByMail[enquiry?.mail] ?? 0) + 1;
+    return send(res, 200, { attempts: attempts.length, storedByMail });
+  }
   if (req.method === 'POST' && url.pathname === '/api/contact') {
     const raw = await readBody(req);
     let body = null;
@@ -88,7 +96,9 @@ const server = http.createServer(async (req, res) => {
       body,
     };
     attempts.push(attempt);
-    const steps = scenarios.get(body?.mail) ?? [{ success: true }];
+    const scripted = scenarios.get(body?.mail);
+    if (!scripted && failRate > 0 && Math.random() < failRate) return send(res, 503, { error: 'stub: random failure' });
+    const steps = scripted ?? [{ success: true }];
     const index = attempts.filter((a) => a.body?.mail === body?.mail).length - 1;
     const step = steps[Math.min(index, steps.length - 1)];
     if (key && stored.has(key) && !step.status && step.success !== false && !step.hang && !step.destroy && step.raw === undefined && !step.bytes) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Makes sure the tests have what they drive: a Chromium (Playwright and
-// Lighthouse) and Java (the W3C Nu HTML checker). Playwright cannot download
+// Lighthouse), Java (the W3C Nu HTML checker) and redis-server (the Redis
+// store of the abuse limit, tested for real). Playwright cannot download
 // its own browsers on machines without general internet access, so on
 // Debian/Ubuntu the distribution's packages are installed when missing.
 import { execSync, spawnSync } from 'node:child_process';
@@ -22,6 +23,11 @@ function aptInstall(pkg) {
     console.error(`Could not install ${pkg} with apt-get.`);
     return false;
   }
+}
+
+if (spawnSync('redis-server', ['--version']).status !== 0) {
+  console.log('Installing redis-server for the abuse-limit tests (apt-get)...');
+  if (!aptInstall('redis-server')) console.warn('No redis-server: install Redis for the Redis-store tests.');
 }
 
 if (spawnSync('java', ['-version']).status !== 0) {

@@ -187,3 +187,24 @@ describe('contact API client', () => {
     expect(clock).toBeLessThanOrEqual(8000);
   });
 });
+
+describe('contact API client against real sockets on 127.0.0.1', () => {
+  it('retries a refused connection 3 times, quickly, and gives up', async () => {
+    const net = await import('node:net');
+    // A port nobody listens on: bind, note it, close.
+    const port = await new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, '127.0.0.1', () => {
+        const address = server.address();
+        server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+      });
+    });
+    const started = Date.now();
+    const report = await postEnquiry(enquiry, {
+      baseUrl: `http://127.0.0.1:${port}/api/`,
+      siteKey: 'k',
+      idempotencyKey: 'refused-1',
+    });
+    expect(report).toEqual({ result: { outcome: 'unavailable' }, attempts: 4, failures: ['network', 'network', 'network', 'network'] });
+    expect(Date.now() - started).toBeLessThan(3000); // 200 + 400 + 800 ms of backoff
+  });
+});

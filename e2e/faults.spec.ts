@@ -1,0 +1,68 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import { records, setScenario, uniqueMail, type StubStep } from './support/stub';
+import { AGAINST_DEPLOYMENT } from './support/test-env';
+
+test.skip(AGAINST_DEPLOYMENT, 'Faults are played by the stub contact API.');
+
+/** The action must answer within 9 s whatever the contact API does (Vercel's limit is 10 s). */
+const ACTION_DEADLINE_MS = 9000;
+
+type Expected = { sees: RegExp; attempts: number | [number, number]; stored: number };
+
+const scenarios: Array<{ name: string; steps: StubStep[]; expected: Expected }> = [
+  { name: 'drops every connection', steps: [{ destroy: true }], expected: { sees: /no pudimos enviar/i, attempts: 4, stored: 0 } },
+  { name: 'hangs without answering', steps: [{ hang: true }], expected: { sees: /no pudimos enviar/i, attempts: [3, 4], stored: 0 } },
+  { name: 'answers slowly but within the deadline', steps: [{ delayMs: 2000, success: true }], expected: { sees: /gracias por contactarnos/i, attempts: 1, stored: 1 } },
+  { name: 'answers 503 on every attempt', steps: [{ status: 503 }], expected: { sees: /no pudimos enviar/i, attempts: 4, stored: 0 } },
+  { name: 'answers 503 then success', steps: [{ status: 503 }, { success: true }], expected: { sees: /gracias por contactarnos/i, attempts: 2, stored: 1 } },
+  { name: 'answers success: false with a mes', steps: [{ success: false, mes: 'Ya recibimos una solicitud con este correo hoy.' }], expected: { sees: /ya recibimos una solicitud con este correo hoy/i, attempts: 1, stored: 0 } },
+  { name: 'answers a 4xx with a mes', steps: [{ status: 400, mes: 'Token de captcha vencido, intenta de nuevo.' }], expected: { sees: /token de captcha vencido/i, attempts: 1, stored: 0 } },
+  { name: 'answers HTML instead of JSON', steps: [{ status: 200, raw: '<!doctype html><h1>Mantenimiento</h1>' }], expected: { sees: /no pudimos enviar/i, attempts: 1, stored: 0 } },
+  { name: 'answers truncated JSON', steps: [{ status: 200, raw: '{"success": true, "mes": "Recib' }], expected: { sees: /no pudimos enviar/i, attempts: 1, stored: 0 } },
+  { name: 'answers a 10 MB body', steps: [{ status: 200, bytes: 10 * 1024 * 1024 }], expected: { sees: /no pudimos enviar/i, attempts: 1, stored: 0 } },
+];
+
+async function submit(page: Page, values: Record<string, string>) {
+  const form = page.locator('#contacto form');
+  for (const [name, value] of Object.entries(values)) await form.locator(`[name="${name}"]`).fill(value);
+  await form.getByRole('button', { name: /enviar/i }).click();
+}
+
+test.describe('contact API faults', () => {
+  for (const { name, steps, expected } of scenarios) {
+    test(`the contact API ${name}`, async ({ page }) => {
+      test.setTimeout(40_000);
+      const values = { name: 'Ana Fallas', mail: uniqueMail('fault'), phone: '5512345678', reason: 'Quiero más clientes este mes.' };
+      await setScenario(values.mail, steps);
+      await page.route('**/gracias', (route) => route.abort());
+      await page.goto('/');
+
+      const actionDone = page.waitForResponse((r) => r.request().method() === 'POST' && Boolean(r.request().headers()['next-action']), {
+        timeout: 15_000,
+      });
+      await submit(page, values);
+      // How long the Server Action took, from the request leaving the browser to its answer.
+      const took = Math.round((await actionDone).request().timing().responseEnd);
+
+      const shown = expected.sees.source.includes('gracias')
+        ? page.getByRole('heading', { name: expected.sees })
+        : page.locator('#contacto form').getByRole('status');
+      await expect(shown).toContainText(expected.sees);
+      const { attempts, stored } = await records(values.mail);
+      const [min, max] = Array.isArray(expected.attempts) ? expected.attempts : [expected.attempts, expected.attempts];
+      expect(attempts.length).toBeGreaterThanOrEqual(min);
+      expect(attempts.length).toBeLessThanOrEqual(max);
+      expect(new Set(attempts.map((a) => a.idempotencyKey)).size).toBe(1);
+      expect(stored).toHaveLength(expected.stored);
+      expect(took).toBeLessThan(ACTION_DEADLINE_MS);
+      if (expected.stored === 0) {
+        for (const [field, value] of Object.entries(values)) {
+          await expect(page.locator(`#contacto [name="${field}"]`)).toHaveValue(value);
+        }
+      }
+      test.info().annotations.push({ type: 'figures', description: `${name}: ${attempts.length} attempt(s), ${took} ms` });
+      console.log(`[fault] ${name}: visitor sees ${expected.sees}; ${attempts.length} attempt(s); action ${took} ms; stored ${stored.length}`);
+    });
+  }
+});

@@ -1,0 +1,120 @@
+/**
+ * @jest-environment node
+ */
+import fc from 'fast-check';
+import { CONTACT_MESSAGES } from './schema';
+import type { ContactState } from './state';
+
+type Submit = (previous: ContactState, formData: FormData) => Promise<ContactState>;
+
+jest.mock('next/headers', () => ({ headers: async () => new Headers({ 'x-forwarded-for': '203.0.113.200' }) }));
+
+const FIELDS = ['name', 'mail', 'phone', 'reason', 'captcha'] as const;
+const LIMITS = { name: [5, 100], mail: [1, 100], phone: [1, 15], reason: [5, 500], captcha: [0, 4096] } as const;
+const MESSAGES = new Set<string>(Object.values(CONTACT_MESSAGES));
+// The e-mail rule of the schema; the oracle below re-states every other rule from the spec.
+const EMAIL = /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+
+let submit: Submit;
+const fetchMock = jest.fn(async () => new Response(JSON.stringify({ success: true }), { status: 200 }));
+
+beforeAll(() => {
+  process.env.CONTACT_API_BASE_URL = 'http://127.0.0.1:9/api/';
+  process.env.CONTACT_SITE_KEY = 'k';
+  process.env.CONTACT_RATE_LIMIT_MAX = '1000000';
+  global.fetch = fetchMock as unknown as typeof fetch;
+  jest.spyOn(console, 'info').mockImplementation(() => {});
+  jest.spyOn(console, 'warn').mockImplementation(() => {});
+  jest.spyOn(console, 'error').mockImplementation(() => {});
+  jest.isolateModules(() => {
+    submit = (jest.requireActual('./actions') as { submitContact: Submit }).submitContact;
+  });
+});
+
+afterAll(() => jest.restoreAllMocks());
+
+type Entry = [string, string | Blob];
+
+/** What the spec allows, stated independently of the schema. */
+function oracle(entries: Entry[]): Record<string, string> | null {
+  const keys = entries.map(([key]) => key);
+  if (keys.some((key) => !(FIELDS as readonly string[]).includes(key))) return null;
+  if (new Set(keys).size !== keys.length) return null;
+  const values: Record<string, string> = {};
+  for (const field of FIELDS) {
+    const entry = entries.find(([key]) => key === field);
+    if (entry && typeof entry[1] !== 'string') return null;
+    const raw = (entry?.[1] as string | undefined) ?? '';
+    values[field] = field === 'captcha' ? raw : raw.trim();
+    const [min, max] = LIMITS[field];
+    if (values[field].length < min || values[field].length > max) return null;
+  }
+  return EMAIL.test(values.mail ?? '') ? values : null;
+}
+
+const text = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.string({ unit: 'grapheme', maxLength: 30 }),
+  fc.string({ unit: 'binary', maxLength: 30 }), // lone surrogates, control characters, non-BMP
+  fc.constantFrom('<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', "'; DROP TABLE contactos; --", '\u0000\u0007\u001b[31m', '😀😀😀', '   '),
+  fc.string({ minLength: 90, maxLength: 600 }),
+  fc.integer({ min: 0, max: 20_000 }).map((n) => 'x'.repeat(n)),
+);
+const mail = fc.oneof(fc.emailAddress(), text, fc.emailAddress().map((m) => ` ${m} `));
+const fieldValue = (field: string) => (field === 'mail' ? mail : text);
+const value = (field: string): fc.Arbitrary<string | Blob> =>
+  fc.oneof({ weight: 9, arbitrary: fieldValue(field) }, { weight: 1, arbitrary: fc.constant(new Blob(['file'])) });
+
+const entries: fc.Arbitrary<Entry[]> = fc
+  .tuple(
+    fc.subarray([...FIELDS], { minLength: 0 }),
+    fc.array(fc.oneof(fc.constantFrom(...FIELDS), fc.string({ minLength: 1, maxLength: 12 })), { maxLength: 2 }),
+  )
+  .chain(([present, extra]) =>
+    fc.tuple(...[...present, ...extra].map((key) => value(key).map((v): Entry => [key, v]))),
+  );
+
+// Mostly well-formed enquiries too, so the accepted side is exercised as hard as the rejected one.
+const plausible: fc.Arbitrary<Entry[]> = fc
+  .record({
+    name: fc.oneof(fc.string({ minLength: 3, maxLength: 110 }), fc.constantFrom('Ana López', 'José Ñúñez 😀', 'Ana')),
+    mail: fc.oneof(fc.constantFrom('ana@example.mx', 'jose.nunez+citas@sub.example.com.mx'), fc.emailAddress(), text),
+    phone: fc.oneof(fc.string({ minLength: 0, maxLength: 18 }), fc.constantFrom('+52 55 1234 5678', '5512345678')),
+    reason: fc.oneof(fc.string({ minLength: 3, maxLength: 520 }), fc.constantFrom('Quiero una página web.')),
+    captcha: fc.string({ maxLength: 50 }),
+  })
+  .map((record) => Object.entries(record) as Entry[]);
+
+describe('the action against generated input', () => {
+  it('accepts exactly what the rules allow and rejects the rest with field messages, sending nothing', async () => {
+    let accepted = 0;
+    let rejected = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(entries, plausible, plausible), async (input) => {
+        fetchMock.mockClear();
+        const formData = new FormData();
+        for (const [key, v] of input) formData.append(key, v);
+        const state = await submit({ status: 'idle' }, formData);
+        const expected = oracle(input);
+        if (expected) {
+          accepted += 1;
+          expect(state).toEqual({ status: 'sent' });
+          expect(fetchMock).toHaveBeenCalledTimes(1);
+          const [, init] = fetchMock.mock.calls[0] as unknown as [URL, RequestInit];
+          expect(JSON.parse(String(init.body))).toEqual(expected);
+        } else {
+          rejected += 1;
+          expect(state.status).toBe('invalid');
+          expect(fetchMock).not.toHaveBeenCalled();
+          if (state.status === 'invalid') {
+            for (const message of Object.values(state.fieldErrors)) expect(MESSAGES.has(message as string)).toBe(true);
+          }
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    console.log(`property test: ${accepted} accepted, ${rejected} rejected`);
+    expect(accepted).toBeGreaterThan(100);
+    expect(rejected).toBeGreaterThan(1000);
+  }, 120_000);
+});

@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+// Load with nothing lost: sends several hundred genuine enquiries, with
+// concurrency, through the production server's Server Action, while the stub
+// contact API answers 503 to a random share of attempts. Then checks, against
+// the stub's own record, that every enquiry the visitor was told succeeded
+// was stored exactly once and every failed one got the retry message (and
+// was not stored). Prints throughput and latency. Traffic stays on 127.0.0.1,
+// bounded in count (LOAD_ENQUIRIES) and time (LOAD_MAX_SECONDS).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const TOTAL = Number(process.env.LOAD_ENQUIRIES ?? 400);
+const CONCURRENCY = Number(process.env.LOAD_CONCURRENCY ?? 16);
+const FAIL_RATE = Number(process.env.LOAD_FAIL_RATE ?? 0.35);
+const MAX_SECONDS = Number(process.env.LOAD_MAX_SECONDS ?? 240);
+const APP_PORT = 3297;
+const STUB_PORT = 3298;
+const APP = `http://127.0.0.1:${APP_PORT}`;
+const STUB = `http://127.0.0.1:${STUB_PORT}`;
+
+const children = [];
+const stopAll = () => children.forEach((child) => child.kill('SIGTERM'));
+process.on('exit', stopAll);
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
+const hardStop = setTimeout(() => {
+  console.error(`Load test stopped: over ${MAX_SECONDS} s.`);
+  process.exit(1);
+}, MAX_SECONDS * 1000);
+hardStop.unref();
+
+async function waitFor(url) {
+  for (let i = 0; i < 150; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+const nextBin = path.join(root, 'node_modules', '.bin', 'next');
+if (!existsSync(path.join(root, '.next', 'BUILD_ID'))) {
+  console.log('> next build');
+  const build = spawnSync(nextBin, ['build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (build.status !== 0) process.exit(1);
+}
+
+children.push(
+  spawn('node', [path.join(root, 'e2e', 'stub-contact-api.mjs')], {
+    env: { ...process.env, STUB_PORT: String(STUB_PORT), STUB_FAIL_RATE: String(FAIL_RATE) },
+    stdio: 'ignore',
+  }),
+);
+children.push(
+  spawn(nextBin, ['start', '--port', String(APP_PORT), '--hostname', '127.0.0.1'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: '1',
+      CONTACT_API_BASE_URL: `${STUB}/api/`,
+      CONTACT_SITE_KEY: 'load-test-key',
+      // The abuse limit, raised for this run: every enquiry comes from 127.0.0.1.
+      CONTACT_RATE_LIMIT_MAX: '1000000',
+    },
+    stdio: 'ignore',
+  }),
+);
+await waitFor(`${STUB}/__health`);
+await waitFor(`${APP}/`);
+
+// The Server Action's id, as the page's own JavaScript knows it.
+const html = await (await fetch(`${APP}/`)).text();
+let actionId;
+for (const [, src] of html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)) {
+  const js = await (await fetch(new URL(src, APP))).text();
+  actionId = js.match(/createServerReference\)\("([0-9a-f]{40,})"/)?.[1] ?? actionId;
+}
+if (!actionId) throw new Error('Server Action id not found in the page scripts');
+
+const runId = Date.now().toString(36);
+const results = [];
+
+async function send(index) {
+  const mail = `carga-${runId}-${index}@example.mx`;
+  const body = new FormData();
+  body.append('_1_name', `Cliente de carga ${index}`);
+  body.append('_1_mail', mail);
+  body.append('_1_phone', '5512345678');
+  body.append('_1_reason', `Solicitud de prueba de carga número ${index}.`);
+  body.append('_1_captcha', '');
+  body.append('0', '[{"status":"idle"},"$K1"]');
+  const started = performance.now();
+  let state = 'error';
+  let hasMes = false;
+  try {
+    const response = await fetch(`${APP}/`, {
+      method: 'POST',
+      headers: { Accept: 'text/x-component', 'Next-Action': actionId, Origin: APP },
+      body,
+    });
+    const text = await response.text();
+    state = text.match(/"status":"(sent|failed|invalid)"/)?.[1] ?? `http-${response.status}`;
+    hasMes = /"mes":/.test(text);
+  } catch (error) {
+    state = `network: ${error.message}`;
+  }
+  results.push({ index, mail, state, hasMes, ms: performance.now() - started });
+}
+
+console.log(`Sending ${TOTAL} enquiries, ${CONCURRENCY} at a time; the stub fails ${Math.round(FAIL_RATE * 100)}% of attempts...`);
+const startedAt = performance.now();
+let next = 0;
+await Promise.all(
+  Array.from({ length: CONCURRENCY }, async () => {
+    while (next < TOTAL) await send(next++);
+  }),
+);
+const seconds = (performance.now() - startedAt) / 1000;
+
+const summary = await (await fetch(`${STUB}/__summary`)).json();
+const problems = [];
+for (const result of results) {
+  const storedCount = summary.storedByMail[result.mail] ?? 0;
+  if (result.state === 'sent' && storedCount !== 1) problems.push(`#${result.index} told sent, stored ${storedCount} times`);
+  if (result.state === 'failed' && result.hasMes) problems.push(`#${result.index} failed with an upstream mes instead of the retry message`);
+  if (result.state === 'failed' && storedCount !== 0) problems.push(`#${result.index} told failed, but stored ${storedCount} times`);
+  if (result.state !== 'sent' && result.state !== 'failed') problems.push(`#${result.index} answered ${result.state}`);
+}
+
+const latencies = results.map((r) => r.ms).sort((a, b) => a - b);
+const pct = (p) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]);
+const sent = results.filter((r) => r.state === 'sent').length;
+const failed = results.filter((r) => r.state === 'failed').length;
+console.log(`\nEnquiries: ${results.length} (sent ${sent}, failed with the retry message ${failed})`);
+console.log(`Attempts seen by the stub: ${summary.attempts} (${(summary.attempts / results.length).toFixed(2)} per enquiry)`);
+console.log(`Stored by the stub: ${Object.values(summary.storedByMail).reduce((a, b) => a + b, 0)}`);
+console.log(`Throughput: ${(results.length / seconds).toFixed(1)} enquiries/s over ${seconds.toFixed(1)} s`);
+console.log(`Action latency: p50 ${pct(50)} ms, p95 ${pct(95)} ms, p99 ${pct(99)} ms, max ${Math.round(latencies.at(-1))} ms`);
+for (const problem of problems.slice(0, 20)) console.log(`  LOST OR DUPLICATED: ${problem}`);
+console.log(`${problems.length === 0 ? 1 : 0} passed, ${problems.length === 0 ? 0 : 1} failed`);
+stopAll();
+process.exit(problems.length === 0 ? 0 : 1);
