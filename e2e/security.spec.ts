@@ -93,6 +93,15 @@ test.describe('the contact action', () => {
     const genuine = await api.post(`${baseURL}/`, { headers: { ...headers, origin: new URL(baseURL ?? '').origin }, data: body });
     expect(genuine.status()).toBe(200);
     expect((await records(person.mail)).attempts).toHaveLength(2);
+
+    // A body far beyond the form's (serverActions.bodySizeLimit, 32 kB) is refused unread.
+    const padded = body.toString('latin1').replace(person.reason, 'x'.repeat(200_000));
+    const oversized = await api.post(`${baseURL}/`, {
+      headers: { ...headers, origin: new URL(baseURL ?? '').origin },
+      data: Buffer.from(padded, 'latin1'),
+    });
+    expect(oversized.status()).toBeGreaterThanOrEqual(400);
+    expect((await records(person.mail)).attempts).toHaveLength(2);
     await api.dispose();
   });
 
