@@ -44,7 +44,7 @@ export type UpstreamOptions = {
 export const UPSTREAM_DEFAULTS = {
   maxAttempts: 4,
   attemptTimeoutMs: 2500,
-  deadlineMs: 8000,
+  deadlineMs: 7500,
   backoffMs: [200, 400, 800],
   maxResponseBytes: 64 * 1024,
 } as const;
