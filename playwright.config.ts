@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_ARGS, chromiumPath } from './scripts/chromium.mjs';
 import { E2E_BUILD_ENV, E2E_PORT, SERVER_LOG, STUB_PORT, STUB_URL } from './e2e/support/test-env';
 
 /*
@@ -10,11 +10,6 @@ import { E2E_BUILD_ENV, E2E_PORT, SERVER_LOG, STUB_PORT, STUB_URL } from './e2e/
 const externalBaseUrl = process.env.PLAYWRIGHT_BASE_URL;
 const baseURL = externalBaseUrl ?? `http://127.0.0.1:${E2E_PORT}`;
 
-// This machine and CI cannot download Playwright's browsers: use Debian's
-// Chromium when it is there. PLAYWRIGHT_CHROMIUM_PATH picks another binary;
-// with neither, Playwright's own browser is used (npx playwright install).
-const executablePath =
-  process.env.PLAYWRIGHT_CHROMIUM_PATH || (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 
 export default defineConfig({
   testDir: './e2e',
@@ -36,17 +31,7 @@ export default defineConfig({
       name: 'chromium',
       use: {
         ...devices['Desktop Chrome'],
-        launchOptions: {
-          executablePath,
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--no-first-run',
-          ],
-        },
+        launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
       },
     },
   ],

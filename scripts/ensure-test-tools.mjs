@@ -6,6 +6,7 @@
 // Debian/Ubuntu the distribution's packages are installed when missing.
 import { execSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { DEBIAN_CHROMIUM } from './chromium.mjs';
 
 const hasApt = existsSync('/usr/bin/apt-get');
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -43,7 +44,7 @@ if (custom) {
   }
   process.exit(0);
 }
-if (existsSync('/usr/bin/chromium')) process.exit(0);
+if (existsSync(DEBIAN_CHROMIUM)) process.exit(0);
 
 console.log(`Installing Debian's chromium for the browser tests (${sudo}apt-get)...`);
 if (aptInstall('chromium')) process.exit(0);

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { brand, contactDetails, privacyNotice } from '@/lib/content';
-import styles from './page.module.css';
+import styles from '@/components/layout/text-page.module.css';
 
 export const metadata: Metadata = {
   title: `${privacyNotice.title} | ${brand.name}`,

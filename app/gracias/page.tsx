@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { brand, contactForm, privacyNotice } from '@/lib/content';
-import styles from '../aviso-de-privacidad/page.module.css';
+import styles from '@/components/layout/text-page.module.css';
 
 // The default thank-you page (NEXT_PUBLIC_THANK_YOU_URL): where ads conversions are counted.
 export const metadata: Metadata = {

@@ -1,26 +1,20 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { getContactConfig, type ContactConfig } from '@/lib/env/server';
+import { getContactConfig } from '@/lib/env/server';
 import { saveToInbox } from './inbox';
 import type { ContactEnquiry } from './schema';
 import type { ContactState } from './state';
-import { postEnquiry, type UpstreamOptions } from './upstream';
-
-type DeliverDeps = {
-  config?: ContactConfig;
-  upstream?: Partial<UpstreamOptions>;
-  newKey?: () => string;
-};
+import { postEnquiry } from './upstream';
 
 /**
  * Sends a valid enquiry where the configuration says, and turns the outcome
  * into the state the form renders. Logs say what happened without any of the
  * visitor's personal data.
  */
-export async function deliverEnquiry(enquiry: ContactEnquiry, deps: DeliverDeps = {}): Promise<ContactState> {
-  const config = deps.config ?? getContactConfig();
+export async function deliverEnquiry(enquiry: ContactEnquiry): Promise<ContactState> {
+  const config = getContactConfig();
   // One key for every attempt of this submission: the API never stores a retry twice.
-  const idempotencyKey = (deps.newKey ?? randomUUID)();
+  const idempotencyKey = randomUUID();
 
   if (config.mode === 'misconfigured') {
     console.error(`[contacto] Solicitud no entregada (${idempotencyKey}): ${config.problem}`);
@@ -43,7 +37,6 @@ export async function deliverEnquiry(enquiry: ContactEnquiry, deps: DeliverDeps 
     baseUrl: config.baseUrl,
     siteKey: config.siteKey,
     idempotencyKey,
-    ...deps.upstream,
   });
   const summary = `${idempotencyKey}: ${report.attempts} intento(s) en ${Date.now() - started} ms`;
 

@@ -7,8 +7,6 @@ import { formatIssues, httpUrl, optional, withDefault, type Source } from './pub
  * the browser. The only other place that reads process.env is lib/env/public.ts.
  */
 
-export { parsePublicEnv, publicEnv, type PublicEnv } from './public';
-
 /* ---------- Server-only: the contact API ---------- */
 
 const serverSchema = z.object({
@@ -72,6 +70,7 @@ const rateLimitSchema = z.object({
   ),
   REDIS_URL: optional(z.url({ protocol: /^rediss?$/, message: 'debe ser una URL redis:// o rediss://' })),
   VERCEL: optional(z.string()),
+  TRUST_PROXY_HEADERS: optional(z.string()),
 });
 
 export type RateLimitConfig = {
@@ -92,7 +91,7 @@ export function parseRateLimitConfig(source: Source): RateLimitConfig {
     max: env.CONTACT_RATE_LIMIT_MAX,
     windowSeconds: env.CONTACT_RATE_LIMIT_WINDOW_SECONDS,
     redisUrl: env.REDIS_URL,
-    trustForwardedFor: env.VERCEL === '1' || source.TRUST_PROXY_HEADERS === '1',
+    trustForwardedFor: env.VERCEL === '1' || env.TRUST_PROXY_HEADERS === '1',
   };
 }
 

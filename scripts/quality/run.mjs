@@ -15,13 +15,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { CHROMIUM_ARGS, chromiumPath } from '../chromium.mjs';
 import { pageWeight } from './page-weight.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const RUNS = Number(process.env.QUALITY_RUNS ?? 3);
 const APP_PORT = 3401;
 const BARE_PORT = 3402;
-const chromePath = process.env.CHROME_PATH || process.env.PLAYWRIGHT_CHROMIUM_PATH || '/usr/bin/chromium';
 
 const BUDGET = {
   jsOverBare: 40_000,
@@ -101,17 +101,8 @@ async function lighthouseRuns(url) {
   const results = [];
   for (let i = 0; i < RUNS; i++) {
     const chrome = await chromeLauncher.launch({
-      chromePath,
-      chromeFlags: [
-        '--headless=new',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-dev-shm-usage',
-      ],
+      chromePath: chromiumPath(),
+      chromeFlags: ['--headless=new', '--disable-dev-shm-usage', ...CHROMIUM_ARGS],
     });
     try {
       const { lhr } = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' });
