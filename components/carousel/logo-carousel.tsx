@@ -1,5 +1,5 @@
-import Image from 'next/image';
 import { FaChevronLeft, FaChevronRight, FaPause, FaPlay } from 'react-icons/fa';
+import { SvgImage } from '@/components/svg-image';
 import type { Slide } from '@/lib/content';
 import { Carousel, type CarouselIcons } from './carousel';
 
@@ -23,14 +23,7 @@ export function LogoCarousel({ slides, label, fourFrom }: { slides: Slide[]; lab
       fourFrom={fourFrom}
       icons={icons}
       slides={slides.map((slide) => (
-        <Image
-          key={slide.img}
-          src={slide.img}
-          alt={slide.alt}
-          width={240}
-          height={80}
-          sizes={fourFrom === 400 ? '(min-width: 400px) 25vw, 100vw' : '(min-width: 700px) 25vw, 100vw'}
-        />
+        <SvgImage key={slide.img} src={slide.img} alt={slide.alt} width={240} height={80} />
       ))}
     />
   );

@@ -1,5 +1,5 @@
-import Image from 'next/image';
 import { FaFacebookF, FaTwitter } from 'react-icons/fa';
+import { SvgImage } from '@/components/svg-image';
 import { brand, footer } from '@/lib/content';
 import styles from './footer.module.css';
 
@@ -10,7 +10,7 @@ export function Footer({ privacyNoticeUrl }: { privacyNoticeUrl: string }) {
     <footer className={`${styles.footer} below-fold`}>
       <div className={styles.inner}>
         <div className={styles.brand}>
-          <Image src={brand.mark.src} alt="" width={brand.mark.width} height={brand.mark.height} />
+          <SvgImage src={brand.mark.src} alt="" width={brand.mark.width} height={brand.mark.height} />
           <span className={styles.brandName}>{brand.name}</span>
         </div>
         <ul className={styles.social} aria-label="Redes sociales">

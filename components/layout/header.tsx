@@ -1,5 +1,5 @@
-import Image from 'next/image';
 import Link from 'next/link';
+import { SvgImage } from '@/components/svg-image';
 import { brand } from '@/lib/content';
 import { HeaderScrollWatcher } from './header-scroll-watcher';
 import styles from './header.module.css';
@@ -11,23 +11,22 @@ export function Header() {
     <header id={HEADER_ID} className={styles.header}>
       <div className={styles.inner}>
         <Link href="/" className={styles.logoLink}>
-          <Image
+          <SvgImage
             className={styles.logo}
             src={brand.logo.src}
             alt={brand.logo.alt}
             width={brand.logo.width}
             height={brand.logo.height}
-            loading="eager"
+            eager
           />
         </Link>
         {/* Lazy: hidden below 768px, and a hidden lazy image is never downloaded. */}
-        <Image
+        <SvgImage
           className={styles.promo}
           src={brand.promo.src}
           alt={brand.promo.alt}
           width={brand.promo.width}
           height={brand.promo.height}
-          loading="lazy"
         />
       </div>
       <HeaderScrollWatcher headerId={HEADER_ID} />

@@ -1,4 +1,4 @@
-import Image from 'next/image';
+import { SvgImage } from '@/components/svg-image';
 import { benefits } from '@/lib/content';
 import styles from './benefits.module.css';
 
@@ -16,13 +16,12 @@ export function Benefits() {
             ))}
           </ul>
         </div>
-        <Image
+        <SvgImage
           className={styles.image}
           src={benefits.image.src}
           alt={benefits.image.alt}
           width={benefits.image.width}
           height={benefits.image.height}
-          sizes="(min-width: 960px) 560px, 100vw"
         />
       </div>
     </section>

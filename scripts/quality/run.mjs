@@ -114,6 +114,9 @@ async function lighthouseRuns(url) {
         bestPractices: lhr.categories['best-practices'].score,
         seo: lhr.categories.seo.score,
         lcpMs: audit('largest-contentful-paint').numericValue,
+        fcpMs: audit('first-contentful-paint').numericValue,
+        // What the unthrottled load really did, before Lighthouse's simulation.
+        observedLcpMs: audit('metrics').details?.items?.[0]?.observedLargestContentfulPaint,
         cls: audit('cumulative-layout-shift').numericValue,
         tbtMs: audit('total-blocking-time').numericValue,
         renderBlocking: blocking.map((item) => item.url).filter(Boolean),
@@ -147,12 +150,18 @@ const checks = [];
 const check = (name, measured, budget, ok, enforced = true) => checks.push({ name, measured, budget, ok, enforced });
 
 /*
- * LCP is printed but not yet enforced. On this machine Lighthouse's simulation
- * charges every JavaScript file that finished downloading before the first
- * paint to LCP; served from 127.0.0.1 the chunks arrive at about 60-80 ms,
- * while this page's first paint comes at about 70-100 ms (the bare page
- * paints at about 45 ms and loses the same race now and then: 630 vs 1360 ms).
- * Until the page reliably paints first, the 1.5 s budget would fail at random.
+ * LCP is printed but not yet enforced. Lighthouse's simulation (Lantern)
+ * charges to LCP every request that finished before the LCP observed in the
+ * real, unthrottled load, scripts included (their evaluation tasks are under
+ * 10 ms, so Lantern prunes them and cannot tell they ran after the paint).
+ * Served by `next start` on 127.0.0.1 the framework's chunks finish about
+ * 40-70 ms after navigation. The bare page presents its first frame at about
+ * 35-50 ms and wins that race (~0.63 s); a first screen with the header, the
+ * hero and its form presents at about 60-170 ms on this 2-core machine and
+ * loses it most of the time, and then all ~167 kB of JavaScript lands in LCP
+ * (1.6-2.7 s). The same page with nothing but the hero lost 6 of 6 runs; with
+ * the hero minus the form, 3 of 6. So the figure is printed with the observed
+ * LCP beside it; QUALITY_ENFORCE_LCP=1 enforces it.
  */
 const LCP_ENFORCED = process.env.QUALITY_ENFORCE_LCP === '1';
 
@@ -187,12 +196,14 @@ try {
   console.log(`\nLighthouse, mobile preset, ${RUNS} runs each...`);
   const appLh = await lighthouseRuns(appUrl);
   const bareLh = await lighthouseRuns(bareUrl);
-  const figures = ({ performance, accessibility, bestPractices, seo, lcpMs, cls, tbtMs }) => ({
+  const figures = ({ performance, accessibility, bestPractices, seo, lcpMs, fcpMs, observedLcpMs, cls, tbtMs }) => ({
     performance,
     accessibility,
     bestPractices,
     seo,
     lcpMs: Math.round(lcpMs),
+    fcpMs: Math.round(fcpMs),
+    observedLcpMs,
     cls,
     tbtMs: Math.round(tbtMs),
   });
