@@ -7,9 +7,6 @@ export default function nextConfig(phase: string): NextConfig {
   return {
     reactStrictMode: true,
     poweredByHeader: false,
-    images: {
-      formats: ['image/avif', 'image/webp'],
-    },
     experimental: {
       // The page's own CSS goes inline: no render-blocking request before the first paint.
       inlineCss: true,

@@ -59,15 +59,16 @@ export function getContactConfig(): ContactConfig {
 
 /* ---------- Server-only: the abuse limit ---------- */
 
+/** A whole number above zero; unset or empty takes the default. */
+const positiveInt = (fallback: number) =>
+  z.preprocess(
+    (value) => (value === undefined || value === '' ? undefined : Number(value)),
+    z.number().int().positive().default(fallback),
+  );
+
 const rateLimitSchema = z.object({
-  CONTACT_RATE_LIMIT_MAX: z.preprocess(
-    (value) => (value === undefined || value === '' ? undefined : Number(value)),
-    z.number().int().positive().default(5),
-  ),
-  CONTACT_RATE_LIMIT_WINDOW_SECONDS: z.preprocess(
-    (value) => (value === undefined || value === '' ? undefined : Number(value)),
-    z.number().int().positive().default(600),
-  ),
+  CONTACT_RATE_LIMIT_MAX: positiveInt(5),
+  CONTACT_RATE_LIMIT_WINDOW_SECONDS: positiveInt(600),
   REDIS_URL: optional(z.url({ protocol: /^rediss?$/, message: 'debe ser una URL redis:// o rediss://' })),
   VERCEL: optional(z.string()),
   TRUST_PROXY_HEADERS: optional(z.string()),
