@@ -16,8 +16,9 @@ const TOTAL = Number(process.env.LOAD_ENQUIRIES ?? 400);
 const CONCURRENCY = Number(process.env.LOAD_CONCURRENCY ?? 16);
 const FAIL_RATE = Number(process.env.LOAD_FAIL_RATE ?? 0.35);
 const MAX_SECONDS = Number(process.env.LOAD_MAX_SECONDS ?? 240);
-const APP_PORT = 3297;
-const STUB_PORT = 3298;
+const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
+const APP_PORT = 3297 + OFFSET;
+const STUB_PORT = 3298 + OFFSET;
 const APP = `http://127.0.0.1:${APP_PORT}`;
 const STUB = `http://127.0.0.1:${STUB_PORT}`;
 

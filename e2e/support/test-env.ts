@@ -3,8 +3,10 @@
  * address is fake and intercepted in the browser: the test machine has no
  * internet, and the tests must see exactly what the page asks for.
  */
-export const E2E_PORT = 3100;
-export const STUB_PORT = 3199;
+// TEST_PORT_OFFSET moves every port, so two checkouts can run their tests at once.
+const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
+export const E2E_PORT = 3100 + OFFSET;
+export const STUB_PORT = 3199 + OFFSET;
 export const STUB_URL = `http://127.0.0.1:${STUB_PORT}`;
 /** Where the e2e server's stdout and stderr go (relative to the project). */
 export const SERVER_LOG = 'e2e/.server.log';

@@ -20,8 +20,9 @@ import { pageWeight } from './page-weight.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const RUNS = Number(process.env.QUALITY_RUNS ?? 3);
-const APP_PORT = 3401;
-const BARE_PORT = 3402;
+const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
+const APP_PORT = 3401 + OFFSET;
+const BARE_PORT = 3402 + OFFSET;
 
 const BUDGET = {
   jsOverBare: 40_000,
