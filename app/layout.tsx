@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from 'next';
 import localFont from 'next/font/local';
+import { Suspense } from 'react';
 import { Footer } from '@/components/layout/footer';
 import { FloatingChat } from '@/components/layout/floating-chat';
 import { Header } from '@/components/layout/header';
@@ -56,10 +57,15 @@ export default function RootLayout({ children }: Readonly<{ children: React.Reac
         <a className="skip-link" href="#contacto">
           Saltar al formulario de contacto
         </a>
-        <Header />
+        {/* Hydrated apart from the page, like its sections (app/page.tsx). */}
+        <Suspense>
+          <Header />
+        </Suspense>
         <main id="contenido">{children}</main>
-        <Footer privacyNoticeUrl={publicEnv.privacyNoticeUrl} />
-        <FloatingChat whatsappUrl={publicEnv.whatsappUrl} />
+        <Suspense>
+          <Footer privacyNoticeUrl={publicEnv.privacyNoticeUrl} />
+          <FloatingChat whatsappUrl={publicEnv.whatsappUrl} />
+        </Suspense>
         <ThirdPartyScripts
           gaMeasurementId={publicEnv.gaMeasurementId}
           googleAdsId={publicEnv.googleAdsId}

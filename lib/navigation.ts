@@ -2,3 +2,8 @@
 export function navigateTo(url: string): void {
   window.location.assign(url);
 }
+
+/** Reloads the page, in this module for the same reason. */
+export function reloadPage(): void {
+  window.location.reload();
+}

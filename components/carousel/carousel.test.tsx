@@ -22,7 +22,7 @@ function setReducedMotion(reduce: boolean) {
 
 const icons = { previous: '<', next: '>', pause: '||', play: '>>' };
 
-function renderCarousel() {
+async function renderCarousel() {
   render(
     <Carousel
       slides={slides.map((slide) => (
@@ -34,9 +34,18 @@ function renderCarousel() {
       fourFrom={700}
     />,
   );
-  // Embla initialises in an effect; let it settle.
-  act(() => jest.advanceTimersByTime(0));
-  return screen.getByRole('region', { name: 'Logotipos de clientes' });
+  const carousel = screen.getByRole('region', { name: 'Logotipos de clientes' });
+  // Embla is fetched once the page is idle (jsdom has no requestIdleCallback:
+  // a short timer stands in) and initialises in an effect; let it settle.
+  await startEngine(carousel);
+  return carousel;
+}
+
+async function startEngine(carousel: HTMLElement) {
+  for (let tick = 0; tick < 20 && !carousel.hasAttribute('data-ready'); tick++) {
+    await act(async () => jest.advanceTimersByTime(50));
+  }
+  expect(carousel).toHaveAttribute('data-ready', 'true');
 }
 
 const currentDot = () =>
@@ -52,8 +61,8 @@ describe('Carousel', () => {
     jest.useRealTimers();
   });
 
-  it('is an accessible carousel of labelled slides', () => {
-    const carousel = renderCarousel();
+  it('is an accessible carousel of labelled slides', async () => {
+    const carousel = await renderCarousel();
     expect(carousel).toHaveAttribute('aria-roledescription', 'carousel');
     const groups = within(carousel).getAllByRole('group');
     expect(groups).toHaveLength(6);
@@ -64,8 +73,8 @@ describe('Carousel', () => {
     expect(within(carousel).getByRole('img', { name: 'Cliente 3' })).toBeInTheDocument();
   });
 
-  it('has the pause button first, then chevrons and one dot per slide, all real buttons', () => {
-    const carousel = renderCarousel();
+  it('has the pause button first, then chevrons and one dot per slide, all real buttons', async () => {
+    const carousel = await renderCarousel();
     const buttons = within(carousel).getAllByRole('button');
     expect(buttons.map((button) => button.getAttribute('aria-label'))).toEqual([
       'Pausar el carrusel',
@@ -81,8 +90,8 @@ describe('Carousel', () => {
     expect(currentDot()).toBe(0);
   });
 
-  it('steps with the chevrons and jumps with the dots', () => {
-    renderCarousel();
+  it('steps with the chevrons and jumps with the dots', async () => {
+    await renderCarousel();
     fireEvent.click(screen.getByRole('button', { name: 'Logotipo siguiente' }));
     expect(currentDot()).toBe(1);
     fireEvent.click(screen.getByRole('button', { name: 'Logotipo anterior' }));
@@ -92,8 +101,8 @@ describe('Carousel', () => {
     expect(currentDot()).toBe(3);
   });
 
-  it('advances by itself every 5 seconds', () => {
-    renderCarousel();
+  it('advances by itself every 5 seconds', async () => {
+    await renderCarousel();
     act(() => jest.advanceTimersByTime(AUTOPLAY_DELAY_MS - 10));
     expect(currentDot()).toBe(0);
     act(() => jest.advanceTimersByTime(10));
@@ -102,8 +111,8 @@ describe('Carousel', () => {
     expect(currentDot()).toBe(2);
   });
 
-  it('restarts the 5 second wait when a chevron is clicked', () => {
-    renderCarousel();
+  it('restarts the 5 second wait when a chevron is clicked', async () => {
+    await renderCarousel();
     act(() => jest.advanceTimersByTime(4000));
     fireEvent.click(screen.getByRole('button', { name: 'Logotipo siguiente' }));
     expect(currentDot()).toBe(1);
@@ -113,8 +122,8 @@ describe('Carousel', () => {
     expect(currentDot()).toBe(2);
   });
 
-  it('stays still while paused and resumes when played again', () => {
-    renderCarousel();
+  it('stays still while paused and resumes when played again', async () => {
+    await renderCarousel();
     fireEvent.click(screen.getByRole('button', { name: 'Pausar el carrusel' }));
     act(() => jest.advanceTimersByTime(AUTOPLAY_DELAY_MS * 3));
     expect(currentDot()).toBe(0);
@@ -123,8 +132,8 @@ describe('Carousel', () => {
     expect(currentDot()).toBe(1);
   });
 
-  it('pauses while the mouse is over the slides', () => {
-    const carousel = renderCarousel();
+  it('pauses while the mouse is over the slides', async () => {
+    const carousel = await renderCarousel();
     const viewport = within(carousel).getAllByRole('group')[0]?.parentElement?.parentElement as HTMLElement;
     fireEvent.pointerEnter(viewport, { pointerType: 'mouse' });
     act(() => jest.advanceTimersByTime(AUTOPLAY_DELAY_MS * 2));
@@ -134,8 +143,8 @@ describe('Carousel', () => {
     expect(currentDot()).toBe(1);
   });
 
-  it('pauses while keyboard focus is inside, and resumes when it leaves', () => {
-    renderCarousel();
+  it('pauses while keyboard focus is inside, and resumes when it leaves', async () => {
+    await renderCarousel();
     const next = screen.getByRole('button', { name: 'Logotipo siguiente' });
     act(() => next.focus());
     act(() => jest.advanceTimersByTime(AUTOPLAY_DELAY_MS * 2));
@@ -145,19 +154,35 @@ describe('Carousel', () => {
     expect(currentDot()).toBe(1);
   });
 
-  it('announces slide changes politely only while it is not rotating', () => {
-    const carousel = renderCarousel();
+  it('announces slide changes politely only while it is not rotating', async () => {
+    const carousel = await renderCarousel();
     const track = within(carousel).getAllByRole('group')[0]?.parentElement as HTMLElement;
     expect(track).toHaveAttribute('aria-live', 'off');
     fireEvent.click(screen.getByRole('button', { name: 'Pausar el carrusel' }));
     expect(track).toHaveAttribute('aria-live', 'polite');
   });
 
-  it('never starts by itself for visitors who ask for reduced motion', () => {
+  it('never starts by itself for visitors who ask for reduced motion', async () => {
     setReducedMotion(true);
-    renderCarousel();
+    await renderCarousel();
     expect(screen.getByRole('button', { name: 'Reproducir el carrusel' })).toBeInTheDocument();
     act(() => jest.advanceTimersByTime(AUTOPLAY_DELAY_MS * 3));
     expect(currentDot()).toBe(0);
+  });
+
+  it('shows its slides and controls at once, and fetches Embla only when the page is idle', async () => {
+    render(
+      <Carousel
+        // eslint-disable-next-line @next/next/no-img-element
+        slides={slides.map((slide) => <img key={slide.img} src={slide.img} alt={slide.alt} width={240} height={80} />)}
+        icons={icons}
+        label="Logotipos de clientes"
+        fourFrom={700}
+      />,
+    );
+    const carousel = screen.getByRole('region', { name: 'Logotipos de clientes' });
+    expect(within(carousel).getAllByRole('group')).toHaveLength(6);
+    expect(carousel).not.toHaveAttribute('data-ready');
+    await startEngine(carousel);
   });
 });

@@ -1,9 +1,9 @@
 'use client';
 
 import clsx from 'clsx';
-import Autoplay from 'embla-carousel-autoplay';
-import useEmblaCarousel from 'embla-carousel-react';
 import {
+  lazy,
+  Suspense,
   useCallback,
   useEffect,
   useId,
@@ -15,10 +15,19 @@ import {
   type ReactNode,
 } from 'react';
 import { carouselCopy } from '@/lib/content';
+import { AUTOPLAY_DELAY_MS } from './autoplay';
+import type { EmblaApi } from './carousel-engine';
 import styles from './carousel.module.css';
 
-/** Spec: autoplay every 5000 ms. */
-export const AUTOPLAY_DELAY_MS = 5000;
+export { AUTOPLAY_DELAY_MS };
+
+// Embla is fetched and started only when the carousel is about to be seen, or
+// the page is idle: the server HTML already shows the slides where Embla puts
+// them, so nothing moves when it starts.
+const CarouselEngine = lazy(() => import('./carousel-engine'));
+
+/** How close to the viewport a carousel starts (a phone scrolls fast). */
+const NEAR_VIEWPORT = '600px 0px';
 
 export type CarouselIcons = Record<'previous' | 'next' | 'pause' | 'play', ReactNode>;
 
@@ -57,19 +66,10 @@ function isKeyboardFocus(element: Element): boolean {
 
 export function Carousel({ slides, icons, label, fourFrom }: Props) {
   const trackId = useId();
-  // Embla's own hover/focus/interaction stops are off: they cannot tell a
-  // visitor's pause from a hover, and stopOnInteraction would stop for good
-  // after one drag. The holds below decide, and `sync` applies them.
-  const [plugins] = useState(() => [
-    Autoplay({
-      delay: AUTOPLAY_DELAY_MS,
-      playOnInit: false,
-      stopOnInteraction: false,
-      stopOnMouseEnter: false,
-      stopOnFocusIn: false,
-    }),
-  ]);
-  const [viewportRef, emblaApi] = useEmblaCarousel({ loop: true, align: 'center' }, plugins);
+  const [viewport, setViewport] = useState<HTMLElement | null>(null);
+  const [wanted, setWanted] = useState(false);
+  const [emblaApi, setEmblaApi] = useState<EmblaApi | undefined>(undefined);
+  const want = useCallback(() => setWanted(true), []);
   const [selected, setSelected] = useState(0);
   const prefersReducedMotion = useSyncExternalStore(subscribeToReducedMotion, getReducedMotion, () => false);
   // Visitors who ask for reduced motion never get autoplay unless they press play.
@@ -97,6 +97,22 @@ export function Carousel({ slides, icons, label, fourFrom }: Props) {
   );
 
   useEffect(() => hold('paused', paused), [hold, paused]);
+
+  // Start when the carousel comes near the viewport, or when the browser is
+  // first idle, whichever is first: a visitor who never scrolls still gets a
+  // carousel that turns, and one who does never waits for it.
+  useEffect(() => {
+    if (!viewport || wanted) return;
+    const observer = new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && want(), {
+      rootMargin: NEAR_VIEWPORT,
+    });
+    observer.observe(viewport);
+    const idle = whenIdle(want);
+    return () => {
+      observer.disconnect();
+      idle();
+    };
+  }, [viewport, wanted, want]);
 
   useEffect(() => {
     if (!emblaApi) return;
@@ -163,12 +179,21 @@ export function Carousel({ slides, icons, label, fourFrom }: Props) {
       aria-roledescription="carousel"
       aria-label={label}
       data-ready={emblaApi ? 'true' : undefined}
-      onFocus={onFocus}
+      onFocus={(event) => {
+        want();
+        onFocus(event);
+      }}
       onBlur={onBlur}
+      onPointerEnter={want}
     >
+      {wanted && viewport ? (
+        <Suspense fallback={null}>
+          <CarouselEngine viewport={viewport} onApi={setEmblaApi} />
+        </Suspense>
+      ) : null}
       <div
         className={styles.viewport}
-        ref={viewportRef}
+        ref={setViewport}
         onPointerEnter={(event) => event.pointerType === 'mouse' && hold('hovered', true)}
         onPointerLeave={(event) => event.pointerType === 'mouse' && hold('hovered', false)}
       >
@@ -233,4 +258,14 @@ export function Carousel({ slides, icons, label, fourFrom }: Props) {
       </div>
     </section>
   );
+}
+
+/** Runs `callback` once the browser is idle; returns a cancel function. */
+function whenIdle(callback: () => void): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const handle = window.requestIdleCallback(callback, { timeout: 3000 });
+    return () => window.cancelIdleCallback(handle);
+  }
+  const timer = setTimeout(callback, 200);
+  return () => clearTimeout(timer);
 }

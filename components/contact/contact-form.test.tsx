@@ -4,11 +4,13 @@ import type { ContactState } from '@/lib/contact/state';
 import { ContactForm, REDIRECT_DELAY_MS } from './contact-form';
 
 jest.mock('@/lib/contact/actions', () => ({ submitContact: jest.fn() }));
-jest.mock('@/lib/navigation', () => ({ navigateTo: jest.fn() }));
+jest.mock('@/lib/navigation', () => ({ navigateTo: jest.fn(), reloadPage: jest.fn() }));
+jest.mock('next/navigation', () => ({ unstable_isUnrecognizedActionError: (error: unknown) => error === STALE }));
+const STALE = new Error('Server Action not found');
 jest.mock('@/lib/recaptcha', () => ({ getRecaptchaToken: jest.fn(async () => 'recaptcha-token') }));
 
 const { submitContact } = jest.requireMock('@/lib/contact/actions') as { submitContact: jest.Mock };
-const { navigateTo } = jest.requireMock('@/lib/navigation') as { navigateTo: jest.Mock };
+const { navigateTo, reloadPage } = jest.requireMock('@/lib/navigation') as { navigateTo: jest.Mock; reloadPage: jest.Mock };
 const { getRecaptchaToken } = jest.requireMock('@/lib/recaptcha') as { getRecaptchaToken: jest.Mock };
 
 const props = { thankYouUrl: '/gracias', whatsappUrl: 'https://wa.me/5215500000000' };
@@ -47,6 +49,7 @@ async function fillValid(user: ReturnType<typeof userEvent.setup>) {
 beforeEach(() => {
   submitContact.mockReset();
   navigateTo.mockReset();
+  reloadPage.mockReset();
   getRecaptchaToken.mockClear();
   delete window.dataLayer;
 });
@@ -216,6 +219,36 @@ describe('ContactForm', () => {
       expect(navigateTo).toHaveBeenCalledWith('/gracias');
     } finally {
       jest.useRealTimers();
+    }
+  });
+
+  it('offers a reload that keeps what was typed when the page is from an older deployment', async () => {
+    const user = userEvent.setup();
+    submitContact.mockRejectedValue(STALE);
+    render(<ContactForm {...props} />);
+    await fillValid(user);
+    await user.click(submitButton());
+    await user.click(await screen.findByRole('button', { name: /recargar/i }));
+    expect(reloadPage).toHaveBeenCalledTimes(1);
+    expect(JSON.parse(sessionStorage.getItem('contacto-borrador') ?? '{}')).toMatchObject({ name: 'Ana López', mail: 'ana@example.mx' });
+    sessionStorage.clear();
+  });
+
+  it('still reloads when the browser refuses storage (some private modes)', async () => {
+    const user = userEvent.setup();
+    submitContact.mockRejectedValue(STALE);
+    const setItem = jest.spyOn(Storage.prototype, 'setItem').mockImplementation(() => {
+      throw new DOMException('Blocked', 'SecurityError');
+    });
+    try {
+      render(<ContactForm {...props} />);
+      await fillValid(user);
+      await user.click(submitButton());
+      await user.click(await screen.findByRole('button', { name: /recargar/i }));
+      expect(setItem).toHaveBeenCalled();
+      expect(reloadPage).toHaveBeenCalledTimes(1);
+    } finally {
+      setItem.mockRestore();
     }
   });
 });

@@ -5,10 +5,10 @@ import { unstable_isUnrecognizedActionError as isUnrecognizedActionError } from 
 import { startTransition, useActionState, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { trackEvent } from '@/lib/analytics';
 import { submitContact } from '@/lib/contact/actions';
-import { CONTACT_FIELDS, validateFields, type ContactField, type ContactValues } from '@/lib/contact/schema';
+import { CONTACT_FIELDS, type ContactField, type ContactValues, type FieldErrors } from '@/lib/contact/fields';
 import { INITIAL_CONTACT_STATE, type ContactState } from '@/lib/contact/state';
 import { contactForm as copy } from '@/lib/content';
-import { navigateTo } from '@/lib/navigation';
+import { navigateTo, reloadPage } from '@/lib/navigation';
 import { getRecaptchaToken } from '@/lib/recaptcha';
 import styles from './contact-form.module.css';
 
@@ -34,6 +34,19 @@ const FIELD_PROPS: Record<ContactField, { type?: string; inputMode?: 'tel' | 'em
 
 /** Where the typed values wait while the page reloads after a new deployment. */
 const DRAFT_KEY = 'contacto-borrador';
+
+type Validate = (values: ContactValues) => FieldErrors;
+let validator: Promise<Validate> | undefined;
+
+/**
+ * The rules (the zod schema the Server Action also uses) arrive only once the
+ * visitor starts on the form: they are not part of the first visit's
+ * JavaScript, and the first keystroke or focus fetches them.
+ */
+function loadValidator(): Promise<Validate> {
+  validator ??= import('@/lib/contact/schema').then((schema) => schema.validateFields);
+  return validator;
+}
 
 /**
  * The Server Action, with its transport failures turned into states: the
@@ -61,14 +74,20 @@ export function ContactForm({ submitIcon, recaptchaSiteKey, thankYouUrl, whatsap
   // Fields that are dirty or touched: only these show their error.
   const [shown, setShown] = useState<ReadonlySet<ContactField>>(new Set());
   const [preparing, setPreparing] = useState(false);
+  const [validate, setValidate] = useState<Validate | null>(null);
   // Set synchronously on submit, so a double click or a held Enter sends once.
   const inFlight = useRef(false);
   const formRef = useRef<HTMLFormElement>(null);
   const thanksRef = useRef<HTMLHeadingElement>(null);
 
-  const errors = validateFields(values);
-  const invalid = Object.keys(errors).length > 0;
+  const errors = validate ? validate(values) : {};
+  // Until the rules have arrived nothing can be known valid: the button waits.
+  const invalid = !validate || Object.keys(errors).length > 0;
   const sending = preparing || isPending;
+
+  const needValidator = () => {
+    if (!validate) loadValidator().then((loaded) => setValidate(() => loaded));
+  };
 
   // Pick up anything typed before the page became interactive, or kept
   // across a reload.
@@ -79,6 +98,7 @@ export function ContactForm({ submitIcon, recaptchaSiteKey, thankYouUrl, whatsap
     const typed = readValues(form);
     const dirty = CONTACT_FIELDS.filter((field) => typed[field] !== '');
     if (dirty.length === 0) return;
+    loadValidator().then((loaded) => setValidate(() => loaded));
     startTransition(() => {
       setValues(typed);
       setShown(new Set(dirty));
@@ -106,13 +126,16 @@ export function ContactForm({ submitIcon, recaptchaSiteKey, thankYouUrl, whatsap
     event.preventDefault();
     if (inFlight.current) return;
     const form = event.currentTarget;
+    inFlight.current = true;
     const current = readValues(form);
-    if (Object.keys(validateFields(current)).length > 0) {
+    const validateNow = await loadValidator();
+    setValidate(() => validateNow);
+    if (Object.keys(validateNow(current)).length > 0) {
+      inFlight.current = false;
       setValues(current);
       setShown(new Set(CONTACT_FIELDS));
       return;
     }
-    inFlight.current = true;
     setPreparing(true);
     trackEvent('formulario');
     const formData = new FormData(form);
@@ -125,8 +148,12 @@ export function ContactForm({ submitIcon, recaptchaSiteKey, thankYouUrl, whatsap
 
   const reloadKeepingValues = () => {
     const form = formRef.current;
-    if (form) sessionStorage.setItem(DRAFT_KEY, JSON.stringify(readValues(form)));
-    window.location.reload();
+    try {
+      if (form) sessionStorage.setItem(DRAFT_KEY, JSON.stringify(readValues(form)));
+    } catch {
+      // Storage blocked (some private modes): reload all the same; the values are lost only there.
+    }
+    reloadPage();
   };
 
   if (state.status === 'sent') {
@@ -144,7 +171,16 @@ export function ContactForm({ submitIcon, recaptchaSiteKey, thankYouUrl, whatsap
   const failed = state.status === 'failed' && !sending;
 
   return (
-    <form ref={formRef} className={styles.form} action={formAction} onSubmit={onSubmit} noValidate aria-busy={sending}>
+    <form
+      ref={formRef}
+      className={styles.form}
+      action={formAction}
+      onSubmit={onSubmit}
+      onFocus={needValidator}
+      onInput={needValidator}
+      noValidate
+      aria-busy={sending}
+    >
       {CONTACT_FIELDS.map((field) => {
         const id = `contacto-${field}`;
         const error = shown.has(field) || serverInvalid ? errors[field] : undefined;

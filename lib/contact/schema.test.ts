@@ -1,4 +1,5 @@
-import { CONTACT_MESSAGES as M, contactSchema, validateFields, type ContactValues } from './schema';
+import type { ContactValues } from './fields';
+import { CONTACT_MESSAGES as M, contactSchema, validateFields } from './schema';
 
 const valid: ContactValues = {
   name: 'Ana López',

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { CONTACT_FIELDS, type ContactField, type ContactValues, type FieldErrors } from './fields';
 
 /**
  * The contact rules (spec, point 5), the single source for the form in the
@@ -24,9 +25,6 @@ export const CONTACT_LIMITS = {
   // reCAPTCHA v3 tokens are about 2 kB; anything far longer is not one.
   captchaMax: 4096,
 } as const;
-
-export const CONTACT_FIELDS = ['name', 'mail', 'phone', 'reason'] as const;
-export type ContactField = (typeof CONTACT_FIELDS)[number];
 
 // `abort` stops at the first failed rule, so an empty field says "required" only.
 const required = () => z.minLength(1, { error: CONTACT_MESSAGES.required, abort: true });
@@ -56,8 +54,6 @@ export const contactSchema = z.strictObject({
 });
 
 export type ContactEnquiry = z.infer<typeof contactSchema>;
-export type ContactValues = Record<ContactField, string>;
-export type FieldErrors = Partial<Record<ContactField, string>>;
 
 /** The first message of each invalid field, or an empty object. */
 export function validateFields(values: ContactValues): FieldErrors {

@@ -1,4 +1,4 @@
-import type { FieldErrors } from './schema';
+import type { FieldErrors } from './fields';
 
 /** What the server action answers and the form renders. */
 export type ContactState =

@@ -1,142 +1,85 @@
 #!/usr/bin/env node
-// The quality budgets of the production build, measured against a bare
-// Next.js page (one <h1>, same Next and React) built and measured in the same
-// run. Prints every figure; exits 1 when a budget is exceeded.
+// The quality budgets of the production build. Every speed figure is compared
+// with a bare Next.js page (one <h1>, same Next and React) built and measured
+// in the same run, interleaved, so the gate measures the page and not the
+// machine: the machines this runs on differ up to 4x in speed.
 //
-//   JS a first visit downloads (gzip, same-origin, no nomodule): <= bare + 40 kB
-//   Lighthouse mobile (median of 3): performance >= 0.95, accessibility, best
-//     practices and SEO = 1, LCP <= 1.5 s, CLS <= 0.02, TBT <= 200 ms
-//   HTML of / < 30 kB gzip; no render-blocking request but the page's own CSS
-//   W3C Nu HTML checker: no errors on /, /aviso-de-privacidad, /gracias
+// Prints one table (figure, project, bare, ratio or difference, budget,
+// verdict) and the closing line `N passed, M failed`; exits 1 on a failure.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as chromeLauncher from 'chrome-launcher';
-import lighthouse from 'lighthouse';
-import { CHROMIUM_ARGS, chromiumPath } from '../chromium.mjs';
+import { makeBareApp } from './bare-app.mjs';
+import { lighthouseRun, median } from './lighthouse.mjs';
 import { pageWeight } from './page-weight.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const RUNS = Number(process.env.QUALITY_RUNS ?? 3);
+// Applied-throttling runs per page (median); 5 is the least that a single
+// disturbed run cannot move. Simulated runs only feed scores that barely vary.
+const RUNS = Math.max(5, Number(process.env.QUALITY_RUNS ?? 5));
+const SIMULATED_RUNS = Math.max(1, Number(process.env.QUALITY_SIMULATED_RUNS ?? 3));
 const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
 const APP_PORT = 3401 + OFFSET;
 const BARE_PORT = 3402 + OFFSET;
 
+/*
+ * The budgets. Deterministic figures are absolute. Timing figures are read
+ * under applied throttling and budgeted against the bare page of the same run:
+ * a ratio for the paints, a difference for TBT and the score. The margins were
+ * calibrated on this page (README, "Quality budgets"): they hold with another
+ * process keeping a core busy, and fail on a 500 ms blocking script, a 250 kB
+ * dependency in the form and a hero heading that waits for the web font.
+ */
 const BUDGET = {
   jsOverBare: 40_000,
-  performance: 0.95,
-  accessibility: 1,
-  bestPractices: 1,
-  seo: 1,
-  lcpMs: 1500,
-  cls: 0.02,
-  tbtMs: 200,
   htmlGzip: 30_000,
+  lcpRatio: 1.25,
+  fcpRatio: 1.25,
+  tbtOverBareMs: 250,
+  performanceUnderBare: 0.1,
+  lcpMs: 2500, // Google's "good" LCP: a backstop whatever the bare page does.
+  cls: 0.02,
 };
 
 const children = [];
 process.on('exit', () => children.forEach((child) => child.kill('SIGTERM')));
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
 
-function run(command, args, options) {
-  const result = spawnSync(command, args, { stdio: 'inherit', ...options });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status})`);
-}
-
 // Each project runs its own next, so it loads its own single copy of React.
 const nextBin = (dir) => path.join(dir, 'node_modules', '.bin', 'next');
 
 function build(dir, env) {
-  console.log(`\n> next build (${path.relative(root, dir) || '.'})`);
-  run(nextBin(dir), ['build'], { cwd: dir, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  console.log(`> next build (${path.relative(root, dir) || '.'})`);
+  const result = spawnSync(nextBin(dir), ['build'], {
+    cwd: dir,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (result.status !== 0) throw new Error(`next build failed in ${dir}`);
 }
 
 async function start(dir, port, env) {
+  const taken = await fetch(`http://127.0.0.1:${port}/`).then(() => true, () => false);
+  if (taken) throw new Error(`Port ${port} is already in use: stop what listens there (or set TEST_PORT_OFFSET).`);
   const child = spawn(nextBin(dir), ['start', '--port', String(port), '--hostname', '127.0.0.1'], {
     cwd: dir,
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
   children.push(child);
+  // A server left over on the port would answer instead: measure nothing rather than the wrong build.
+  let exited = null;
+  child.on('exit', (code) => (exited = code));
   const url = `http://127.0.0.1:${port}/`;
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 150; i++) {
+    if (exited !== null) throw new Error(`next start on ${port} exited (${exited}): is the port taken?`);
     try {
       if ((await fetch(url)).ok) return url;
     } catch {}
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`next start on ${port} did not answer`);
-}
-
-function makeBareApp() {
-  // A project of its own, with the very same next and react: hard links to
-  // this project's node_modules (a copy where hard links are impossible).
-  const dir = mkdtempSync(path.join(tmpdir(), 'bare-next-'));
-  mkdirSync(path.join(dir, 'app'));
-  const linked = spawnSync('cp', ['-al', path.join(root, 'node_modules'), path.join(dir, 'node_modules')]);
-  if (linked.status !== 0) run('cp', ['-r', path.join(root, 'node_modules'), path.join(dir, 'node_modules')]);
-  writeFileSync(path.join(dir, 'next.config.mjs'), `export default { turbopack: { root: ${JSON.stringify(dir)} } };\n`);
-  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'bare', private: true }));
-  writeFileSync(
-    path.join(dir, 'app', 'layout.tsx'),
-    `export const metadata = { title: 'Bare', description: 'A bare Next.js page for comparison.' };
-export default function RootLayout({ children }: { children: React.ReactNode }) {
-  return (<html lang="en"><body>{children}</body></html>);
-}
-`,
-  );
-  writeFileSync(path.join(dir, 'app', 'page.tsx'), `export default function Page() { return <h1>Hello</h1>; }\n`);
-  writeFileSync(
-    path.join(dir, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: { strict: true, jsx: 'react-jsx', module: 'esnext', moduleResolution: 'bundler', skipLibCheck: true, noEmit: true, esModuleInterop: true, isolatedModules: true, lib: ['dom', 'esnext'], plugins: [{ name: 'next' }] },
-      include: ['**/*.ts', '**/*.tsx'],
-    }),
-  );
-  return dir;
-}
-
-async function lighthouseRuns(url) {
-  const results = [];
-  for (let i = 0; i < RUNS; i++) {
-    const chrome = await chromeLauncher.launch({
-      chromePath: chromiumPath(),
-      chromeFlags: ['--headless=new', '--disable-dev-shm-usage', ...CHROMIUM_ARGS],
-    });
-    try {
-      const { lhr } = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' });
-      const audit = (id) => lhr.audits[id];
-      const blocking = (audit('render-blocking-insight') ?? audit('render-blocking-resources'))?.details?.items ?? [];
-      results.push({
-        performance: lhr.categories.performance.score,
-        accessibility: lhr.categories.accessibility.score,
-        bestPractices: lhr.categories['best-practices'].score,
-        seo: lhr.categories.seo.score,
-        lcpMs: audit('largest-contentful-paint').numericValue,
-        fcpMs: audit('first-contentful-paint').numericValue,
-        // What the unthrottled load really did, before Lighthouse's simulation.
-        observedLcpMs: audit('metrics').details?.items?.[0]?.observedLargestContentfulPaint,
-        cls: audit('cumulative-layout-shift').numericValue,
-        tbtMs: audit('total-blocking-time').numericValue,
-        renderBlocking: blocking.map((item) => item.url).filter(Boolean),
-        failed: Object.values(lhr.categories)
-          .flatMap((category) => category.auditRefs.map((ref) => ref.id))
-          .filter((id) => lhr.audits[id]?.score !== null && lhr.audits[id]?.score < 1 && lhr.audits[id]?.scoreDisplayMode === 'binary'),
-      });
-    } finally {
-      await chrome.kill();
-    }
-  }
-  const median = (key) => {
-    const values = results.map((r) => r[key]).sort((a, b) => a - b);
-    return values[Math.floor(values.length / 2)];
-  };
-  return {
-    runs: results,
-    median: Object.fromEntries(['performance', 'accessibility', 'bestPractices', 'seo', 'lcpMs', 'cls', 'tbtMs'].map((k) => [k, median(k)])),
-  };
 }
 
 function validateHtml(urls) {
@@ -147,94 +90,101 @@ function validateHtml(urls) {
   return messages.filter((message) => message.type === 'error');
 }
 
-const checks = [];
-const check = (name, measured, budget, ok, enforced = true) => checks.push({ name, measured, budget, ok, enforced });
+/** Runs Lighthouse on both pages, interleaved (project, bare, project, ...), so a busy spell hits both. */
+async function interleaved(urls, runs, method) {
+  const results = { app: [], bare: [] };
+  for (let i = 0; i < runs; i++) {
+    for (const [name, url] of Object.entries(urls)) {
+      const run = await lighthouseRun(url, method);
+      results[name].push(run);
+      console.log(
+        `  ${method} ${name} #${i + 1}: LCP ${run.lcpMs} ms, FCP ${run.fcpMs} ms, TBT ${run.tbtMs} ms, CLS ${run.cls}, performance ${run.performance}` +
+          (run.failedAudits.length ? `, failed audits: ${run.failedAudits.join(' ')}` : ''),
+      );
+    }
+  }
+  const medians = (list) => Object.fromEntries(['performance', 'accessibility', 'bestPractices', 'seo', 'lcpMs', 'fcpMs', 'tbtMs', 'cls'].map((key) => [key, median(list.map((r) => r[key]))]));
+  return { runs: results, app: medians(results.app), bare: medians(results.bare) };
+}
 
-/*
- * LCP is printed but not yet enforced. Lighthouse's simulation (Lantern)
- * charges to LCP every request that finished before the LCP observed in the
- * real, unthrottled load, scripts included (their evaluation tasks are under
- * 10 ms, so Lantern prunes them and cannot tell they ran after the paint).
- * Served by `next start` on 127.0.0.1 the framework's chunks finish about
- * 40-70 ms after navigation. The bare page presents its first frame at about
- * 35-50 ms and wins that race (~0.63 s); a first screen with the header, the
- * hero and its form presents at about 60-170 ms on this 2-core machine and
- * loses it most of the time, and then all ~167 kB of JavaScript lands in LCP
- * (1.6-2.7 s). The same page with nothing but the hero lost 6 of 6 runs; with
- * the hero minus the form, 3 of 6. So the figure is printed with the observed
- * LCP beside it; QUALITY_ENFORCE_LCP=1 enforces it.
- */
-const LCP_ENFORCED = process.env.QUALITY_ENFORCE_LCP === '1';
+const rows = [];
+/** One budget: `ok` decides the verdict; the rest is what the table shows. */
+const row = (figure, project, bare, versus, budget, ok) => rows.push({ figure, project, bare, versus, budget, ok });
+const ratio = (a, b) => (b > 0 ? a / b : Infinity);
+const signed = (n, digits = 0) => `${n >= 0 ? '+' : ''}${n.toFixed(digits)}`;
 
 const appEnv = {
   NEXT_PUBLIC_SITE_URL: `http://127.0.0.1:${APP_PORT}`,
   NEXT_PUBLIC_GA_MEASUREMENT_ID: '',
   NEXT_PUBLIC_GOOGLE_ADS_ID: '',
+  NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL: '',
   NEXT_PUBLIC_CHAT_WIDGET_SRC: '',
   NEXT_PUBLIC_RECAPTCHA_SITE_KEY: '',
 };
 
+const started = Date.now();
 build(root, appEnv);
-const bareDir = makeBareApp();
+const bareDir = makeBareApp(root);
+let applied;
+let simulated;
 try {
   build(bareDir, {});
-  const appUrl = await start(root, APP_PORT, appEnv);
-  const bareUrl = await start(bareDir, BARE_PORT, {});
+  const urls = { app: await start(root, APP_PORT, appEnv), bare: await start(bareDir, BARE_PORT, {}) };
 
-  const app = await pageWeight(appUrl);
-  const bare = await pageWeight(bareUrl);
-  console.log('\nPage weight (bytes)');
-  console.log(JSON.stringify({ app, bare }, null, 2));
+  const app = await pageWeight(urls.app);
+  const bare = await pageWeight(urls.bare);
+  console.log(`\nPage weight, bytes: ${JSON.stringify({ app, bare })}`);
+  row('JS a first visit downloads, gzip B', app.js.gzip, bare.js.gzip, signed(app.js.gzip - bare.js.gzip), `<= +${BUDGET.jsOverBare}`, app.js.gzip - bare.js.gzip <= BUDGET.jsOverBare);
   const sharedTool = path.resolve(root, '..', 'shared', 'tools', 'page-weight.mjs');
   if (existsSync(sharedTool)) {
-    const shared = JSON.parse(spawnSync('node', [sharedTool, appUrl], { encoding: 'utf8' }).stdout);
-    console.log(`shared/tools/page-weight.mjs: JS gzip ${shared.js.gzip} (this script: ${app.js.gzip})`);
-    check('JS gzip agrees with shared/tools/page-weight.mjs', shared.js.gzip, app.js.gzip, shared.js.gzip === app.js.gzip);
+    const shared = JSON.parse(spawnSync('node', [sharedTool, urls.app], { encoding: 'utf8' }).stdout);
+    row('  same by shared/tools/page-weight.mjs', shared.js.gzip, '', '', `= ${app.js.gzip}`, shared.js.gzip === app.js.gzip);
   }
-  check('JS gzip above the bare page', app.js.gzip - bare.js.gzip, `<= ${BUDGET.jsOverBare}`, app.js.gzip - bare.js.gzip <= BUDGET.jsOverBare);
-  check('HTML of / gzip', app.html.gzip, `< ${BUDGET.htmlGzip}`, app.html.gzip < BUDGET.htmlGzip);
+  row('HTML of /, gzip B', app.html.gzip, bare.html.gzip, signed(app.html.gzip - bare.html.gzip), `< ${BUDGET.htmlGzip}`, app.html.gzip < BUDGET.htmlGzip);
 
-  console.log(`\nLighthouse, mobile preset, ${RUNS} runs each...`);
-  const appLh = await lighthouseRuns(appUrl);
-  const bareLh = await lighthouseRuns(bareUrl);
-  const figures = ({ performance, accessibility, bestPractices, seo, lcpMs, fcpMs, observedLcpMs, cls, tbtMs }) => ({
-    performance,
-    accessibility,
-    bestPractices,
-    seo,
-    lcpMs: Math.round(lcpMs),
-    fcpMs: Math.round(fcpMs),
-    observedLcpMs,
-    cls,
-    tbtMs: Math.round(tbtMs),
-  });
-  console.log('app runs :', JSON.stringify(appLh.runs.map((r) => ({ ...figures(r), failedAudits: r.failed }))));
-  console.log('bare runs:', JSON.stringify(bareLh.runs.map(figures)));
-  const m = appLh.median;
-  check('Lighthouse performance (median)', m.performance, `>= ${BUDGET.performance} (bare ${bareLh.median.performance})`, m.performance >= BUDGET.performance);
-  check('Lighthouse accessibility (median)', m.accessibility, BUDGET.accessibility, m.accessibility >= BUDGET.accessibility);
-  check('Lighthouse best practices (median)', m.bestPractices, BUDGET.bestPractices, m.bestPractices >= BUDGET.bestPractices);
-  check('Lighthouse SEO (median)', m.seo, BUDGET.seo, m.seo >= BUDGET.seo);
-  check('LCP ms (median)', Math.round(m.lcpMs), `<= ${BUDGET.lcpMs} (bare ${Math.round(bareLh.median.lcpMs)})`, m.lcpMs <= BUDGET.lcpMs, LCP_ENFORCED);
-  check('CLS (median)', Number(m.cls.toFixed(4)), `<= ${BUDGET.cls}`, m.cls <= BUDGET.cls);
-  check('TBT ms (median)', Math.round(m.tbtMs), `<= ${BUDGET.tbtMs} (bare ${Math.round(bareLh.median.tbtMs)})`, m.tbtMs <= BUDGET.tbtMs);
-  const blocking = [...new Set(appLh.runs.flatMap((r) => r.renderBlocking))];
-  const foreignBlocking = blocking.filter((url) => !/^http:\/\/127\.0\.0\.1:\d+\/_next\/static\/.+\.css/.test(url));
-  check('render-blocking requests besides own CSS', foreignBlocking.length ? foreignBlocking.join(' ') : 0, 0, foreignBlocking.length === 0);
+  console.log(`\nLighthouse, mobile preset, applied throttling (devtools), ${RUNS} runs each, interleaved:`);
+  applied = await interleaved(urls, RUNS, 'devtools');
+  console.log(`\nLighthouse, mobile preset, simulated throttling (what PageSpeed Insights shows), ${SIMULATED_RUNS} runs each:`);
+  simulated = await interleaved(urls, SIMULATED_RUNS, 'simulate');
 
-  const htmlErrors = validateHtml([appUrl, `${appUrl}aviso-de-privacidad`, `${appUrl}gracias`]);
+  const a = applied.app;
+  const b = applied.bare;
+  row('LCP ms, applied (median)', a.lcpMs, b.lcpMs, `x${ratio(a.lcpMs, b.lcpMs).toFixed(2)}`, `<= x${BUDGET.lcpRatio}`, ratio(a.lcpMs, b.lcpMs) <= BUDGET.lcpRatio);
+  row('LCP ms, applied (median), backstop', a.lcpMs, '', '', `<= ${BUDGET.lcpMs}`, a.lcpMs <= BUDGET.lcpMs);
+  row('FCP ms, applied (median)', a.fcpMs, b.fcpMs, `x${ratio(a.fcpMs, b.fcpMs).toFixed(2)}`, `<= x${BUDGET.fcpRatio}`, ratio(a.fcpMs, b.fcpMs) <= BUDGET.fcpRatio);
+  row('TBT ms, applied (median)', a.tbtMs, b.tbtMs, signed(a.tbtMs - b.tbtMs), `<= +${BUDGET.tbtOverBareMs}`, a.tbtMs - b.tbtMs <= BUDGET.tbtOverBareMs);
+  row('Performance score, applied (median)', a.performance, b.performance, signed(a.performance - b.performance, 2), `>= -${BUDGET.performanceUnderBare}`, a.performance - b.performance >= -BUDGET.performanceUnderBare - 1e-9);
+  const cls = Math.max(a.cls, simulated.app.cls);
+  row('CLS (worse median of both methods)', cls, Math.max(b.cls, simulated.bare.cls), '', `<= ${BUDGET.cls}`, cls <= BUDGET.cls);
+  const s = simulated.app;
+  row('Accessibility score (simulated median)', s.accessibility, simulated.bare.accessibility, '', '= 1', s.accessibility === 1);
+  row('Best practices score (simulated median)', s.bestPractices, simulated.bare.bestPractices, '', '= 1', s.bestPractices === 1);
+  row('SEO score (simulated median)', s.seo, simulated.bare.seo, '', '= 1', s.seo === 1);
+  const blocking = [...new Set(simulated.runs.app.flatMap((r) => r.renderBlocking))];
+  // The page's own CSS is inlined; a stylesheet of its own would still be allowed.
+  const foreign = blocking.filter((url) => !/^http:\/\/127\.0\.0\.1:\d+\/_next\/static\/.+\.css/.test(url));
+  row('Render-blocking requests besides own CSS', foreign.length, '', foreign.join(' '), '= 0', foreign.length === 0);
+
+  const htmlErrors = validateHtml([urls.app, `${urls.app}aviso-de-privacidad`, `${urls.app}gracias`]);
   for (const error of htmlErrors) console.log(`  vnu: ${error.url} ${error.lastLine}:${error.firstColumn} ${error.message}`);
-  check('Nu HTML checker errors', htmlErrors.length, 0, htmlErrors.length === 0);
+  row('Nu HTML checker errors (/, notice, thanks)', htmlErrors.length, '', '', '= 0', htmlErrors.length === 0);
 } finally {
   children.forEach((child) => child.kill('SIGTERM'));
   rmSync(bareDir, { recursive: true, force: true });
 }
 
-console.log('\nQuality budgets');
-for (const { name, measured, budget, ok, enforced } of checks) {
-  const status = ok ? 'ok  ' : enforced ? 'FAIL' : 'over';
-  console.log(`  ${status}  ${name}: ${measured} (budget ${budget})${enforced ? '' : ' [reported, not enforced]'}`);
+if (simulated) {
+  console.log('\nSimulated throttling, printed only (from 127.0.0.1 its timings race the scripts against the first paint):');
+  for (const key of ['lcpMs', 'fcpMs', 'tbtMs', 'performance']) {
+    console.log(`  ${key}: project ${simulated.app[key]}, bare ${simulated.bare[key]}`);
+  }
 }
-const failed = checks.filter((c) => !c.ok && c.enforced).length;
-console.log(`${checks.filter((c) => c.enforced).length - failed} passed, ${failed} failed`);
+
+const table = [['Figure', 'Project', 'Bare', 'vs bare', 'Budget', 'Verdict'], ...rows.map((r) => [r.figure, r.project, r.bare, r.versus, r.budget, r.ok ? 'ok' : 'FAIL'])].map((cells) => cells.map(String));
+const widths = table[0].map((_, i) => Math.max(...table.map((cells) => cells[i].length)));
+console.log('\nQuality budgets');
+for (const cells of table) console.log(`  ${cells.map((cell, i) => cell.padEnd(widths[i])).join('  ')}`.trimEnd());
+const failed = rows.filter((r) => !r.ok).length;
+console.log(`(${Math.round((Date.now() - started) / 1000)} s)`);
+console.log(`${rows.length - failed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -1,0 +1,48 @@
+'use client';
+
+import Autoplay from 'embla-carousel-autoplay';
+import useEmblaCarousel, { type UseEmblaCarouselType } from 'embla-carousel-react';
+import { useEffect, useState } from 'react';
+import { AUTOPLAY_DELAY_MS } from './autoplay';
+
+export type EmblaApi = NonNullable<UseEmblaCarouselType[1]>;
+
+type Props = {
+  /** The carousel's server-rendered viewport, already in the page. */
+  viewport: HTMLElement;
+  onApi: (api: EmblaApi | undefined) => void;
+};
+
+/**
+ * Embla and its autoplay plugin, attached to a carousel that is already on
+ * screen. Loaded on its own (see Carousel): the library reaches the browser
+ * when the carousel comes near the viewport or the page is idle, never with
+ * the first visit's JavaScript.
+ */
+export default function CarouselEngine({ viewport, onApi }: Props) {
+  // Embla's own hover/focus/interaction stops are off: they cannot tell a
+  // visitor's pause from a hover, and stopOnInteraction would stop for good
+  // after one drag. The Carousel's holds decide.
+  const [plugins] = useState(() => [
+    Autoplay({
+      delay: AUTOPLAY_DELAY_MS,
+      playOnInit: false,
+      stopOnInteraction: false,
+      stopOnMouseEnter: false,
+      stopOnFocusIn: false,
+    }),
+  ]);
+  const [attach, api] = useEmblaCarousel({ loop: true, align: 'center' }, plugins);
+
+  useEffect(() => {
+    attach(viewport);
+    return () => attach(null);
+  }, [attach, viewport]);
+
+  useEffect(() => {
+    onApi(api);
+    return () => onApi(undefined);
+  }, [api, onApi]);
+
+  return null;
+}
