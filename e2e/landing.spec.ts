@@ -83,12 +83,22 @@ test.describe('the landing page', () => {
     await expect.poll(transform).toMatch(/^matrix3d\(-1, 0, /);
   });
 
-  test('shows the icons as inline SVG rendered on the server', async ({ page }) => {
+  test('shows the icons as server-rendered SVG drawn from the icon sprite', async ({ page, request }) => {
     await page.goto('/');
     for (const name of [/twitter/i, /facebook/i]) {
       await expect(page.getByRole('link', { name }).locator('svg')).toHaveCount(1);
     }
     await expect(page.locator('a[href^="mailto:"]').locator('..').locator('svg')).toHaveCount(1);
+
+    const sprite = await request.get('/icons.svg');
+    expect(sprite.headers()['content-type']).toContain('image/svg+xml');
+    const symbols = new Set([...(await sprite.text()).matchAll(/<symbol id="([^"]+)"/g)].map((match) => match[1]));
+    const uses = await page.locator('svg use').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('href') ?? ''));
+    expect(uses.length).toBeGreaterThanOrEqual(12);
+    for (const href of uses) expect([href, symbols.has(href.split('#')[1])]).toEqual([href, true]);
+    // Drawn for real: the phone icon in the hero has a size and its sprite arrived.
+    const phone = page.locator('a[href^="tel:"]').locator('..').locator('svg');
+    await expect.poll(() => phone.evaluate((svg) => svg.getBoundingClientRect().width)).toBeGreaterThan(8);
   });
 
   test('footer: dark, with the brand and a teal privacy link opening in a new tab', async ({ page, context }) => {

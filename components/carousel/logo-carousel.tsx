@@ -1,15 +1,13 @@
-import { FaChevronLeft, FaChevronRight, FaPause, FaPlay } from 'react-icons/fa';
+import { Icon } from '@/components/icon';
 import { SvgImage } from '@/components/svg-image';
 import type { Slide } from '@/lib/content';
 import { Carousel, type CarouselIcons } from './carousel';
 
-const hidden = { 'aria-hidden': true, focusable: 'false' } as const;
-
 const icons: CarouselIcons = {
-  previous: <FaChevronLeft {...hidden} />,
-  next: <FaChevronRight {...hidden} />,
-  pause: <FaPause {...hidden} />,
-  play: <FaPlay {...hidden} />,
+  previous: <Icon name="chevron-left" />,
+  next: <Icon name="chevron-right" />,
+  pause: <Icon name="pause" />,
+  play: <Icon name="play" />,
 };
 
 /**

@@ -1,5 +1,5 @@
 import { Fragment } from 'react';
-import { FaWhatsapp } from 'react-icons/fa';
+import { Icon } from '@/components/icon';
 import { ANALYTICS_EVENT_ATTRIBUTE } from '@/lib/analytics';
 import { floatingChat } from '@/lib/content';
 import styles from './floating-chat.module.css';
@@ -18,7 +18,7 @@ export function FloatingChat({ whatsappUrl }: { whatsappUrl: string }) {
       title={floatingChat.description}
       {...{ [ANALYTICS_EVENT_ATTRIBUTE]: 'whatsapp' }}
     >
-      <FaWhatsapp className={styles.icon} aria-hidden="true" focusable="false" />
+      <Icon name="whatsapp" className={styles.icon} />
       <span className={styles.label}>
         {/* Break after the slash so the label wraps inside the circle. */}
         {floatingChat.label.split('/').map((part, index) => (

@@ -1,9 +1,8 @@
-import { FaFacebookF, FaTwitter } from 'react-icons/fa';
+import { Icon } from '@/components/icon';
 import { SvgImage } from '@/components/svg-image';
 import { brand, footer } from '@/lib/content';
 import styles from './footer.module.css';
 
-const socialIcons = { twitter: FaTwitter, facebook: FaFacebookF };
 
 export function Footer({ privacyNoticeUrl }: { privacyNoticeUrl: string }) {
   return (
@@ -15,11 +14,10 @@ export function Footer({ privacyNoticeUrl }: { privacyNoticeUrl: string }) {
         </div>
         <ul className={styles.social} aria-label="Redes sociales">
           {footer.social.map(({ network, label, href }) => {
-            const Icon = socialIcons[network];
             return (
               <li key={network}>
                 <a href={href} target="_blank" rel="noopener noreferrer" aria-label={label} className={styles.socialLink}>
-                  <Icon aria-hidden="true" focusable="false" />
+                  <Icon name={network} />
                 </a>
               </li>
             );

@@ -1,9 +1,10 @@
-import { FaCompactDisc, FaSearch } from 'react-icons/fa';
 import { LogoCarousel } from '@/components/carousel/logo-carousel';
+import { Icon } from '@/components/icon';
 import { digital } from '@/lib/content';
+import type { IconName } from '@/lib/icons';
 import styles from './digital.module.css';
 
-const comparisonIcons = [FaCompactDisc, FaSearch];
+const comparisonIcons: IconName[] = ['compact-disc', 'search'];
 
 export function Digital() {
   return (
@@ -22,11 +23,10 @@ export function Digital() {
           </div>
           <dl className={styles.comparison}>
             {digital.comparison.map(({ label, text }, index) => {
-              const Icon = comparisonIcons[index] ?? FaSearch;
               return (
                 <div key={label} className={styles.item}>
                   <dt>
-                    <Icon className={styles.icon} aria-hidden="true" focusable="false" />
+                    <Icon name={comparisonIcons[index] ?? 'search'} className={styles.icon} />
                     {label}
                   </dt>
                   <dd>{text}</dd>

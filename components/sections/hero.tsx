@@ -1,5 +1,5 @@
-import { FaEnvelopeOpen, FaMapMarkerAlt, FaPaperPlane, FaPhone } from 'react-icons/fa';
 import { ContactForm } from '@/components/contact/contact-form';
+import { Icon } from '@/components/icon';
 import { contactDetails, formattedAddress, hero } from '@/lib/content';
 import { publicEnv } from '@/lib/env/public';
 import styles from './hero.module.css';
@@ -17,15 +17,15 @@ export function Hero() {
           <h2 className="visually-hidden">{hero.contactHeading}</h2>
           <ul className={styles.contact}>
             <li>
-              <FaEnvelopeOpen className={styles.icon} aria-hidden="true" focusable="false" />
+              <Icon name="envelope-open" className={styles.icon} />
               <a href={`mailto:${contactDetails.email}`}>{contactDetails.email}</a>
             </li>
             <li>
-              <FaPhone className={styles.icon} aria-hidden="true" focusable="false" />
+              <Icon name="phone" className={styles.icon} />
               <a href={`tel:${contactDetails.phoneE164}`}>{contactDetails.phoneDisplay}</a>
             </li>
             <li>
-              <FaMapMarkerAlt className={styles.icon} aria-hidden="true" focusable="false" />
+              <Icon name="map-marker-alt" className={styles.icon} />
               <address>{formattedAddress}</address>
             </li>
           </ul>
@@ -33,7 +33,7 @@ export function Hero() {
         <div id="contacto" className={styles.formCard} tabIndex={-1}>
           <h2 className={styles.formTitle}>{hero.formHeading}</h2>
           <ContactForm
-            submitIcon={<FaPaperPlane aria-hidden="true" focusable="false" />}
+            submitIcon={<Icon name="paper-plane" />}
             recaptchaSiteKey={publicEnv.recaptchaSiteKey}
             thankYouUrl={publicEnv.thankYouUrl}
             whatsappUrl={publicEnv.whatsappUrl}

@@ -1,12 +1,12 @@
-import type { IconType } from 'react-icons';
-import { FaFacebookF, FaPencilRuler, FaSearch } from 'react-icons/fa';
+import { Icon } from '@/components/icon';
+import type { IconName } from '@/lib/icons';
 import { services, type ServiceIcon } from '@/lib/content';
 import styles from './services.module.css';
 
-const icons: Record<ServiceIcon, IconType> = {
-  'pencil-ruler': FaPencilRuler,
-  search: FaSearch,
-  facebook: FaFacebookF,
+const icons: Record<ServiceIcon, IconName> = {
+  'pencil-ruler': 'pencil-ruler',
+  search: 'search',
+  facebook: 'facebook',
 };
 
 export function Services() {
@@ -18,11 +18,10 @@ export function Services() {
         </h2>
         <ul className={styles.grid}>
           {services.items.map(({ icon, title, text }) => {
-            const Icon = icons[icon];
             return (
               <li key={title} className={styles.card}>
                 <span className={styles.icon} data-icon={icon}>
-                  <Icon aria-hidden="true" focusable="false" />
+                  <Icon name={icons[icon]} />
                 </span>
                 <h3 className={styles.title}>{title}</h3>
                 <p className={styles.text}>{text}</p>
