@@ -1,6 +1,5 @@
 import type { Metadata, Viewport } from 'next';
 import localFont from 'next/font/local';
-import { Suspense } from 'react';
 import { Footer } from '@/components/layout/footer';
 import { FloatingChat } from '@/components/layout/floating-chat';
 import { Header } from '@/components/layout/header';
@@ -57,15 +56,10 @@ export default function RootLayout({ children }: Readonly<{ children: React.Reac
         <a className="skip-link" href="#contacto">
           Saltar al formulario de contacto
         </a>
-        {/* Hydrated apart from the page, like its sections (app/page.tsx). */}
-        <Suspense>
-          <Header />
-        </Suspense>
+        <Header />
         <main id="contenido">{children}</main>
-        <Suspense>
-          <Footer privacyNoticeUrl={publicEnv.privacyNoticeUrl} />
-          <FloatingChat whatsappUrl={publicEnv.whatsappUrl} />
-        </Suspense>
+        <Footer privacyNoticeUrl={publicEnv.privacyNoticeUrl} />
+        <FloatingChat whatsappUrl={publicEnv.whatsappUrl} />
         <ThirdPartyScripts
           gaMeasurementId={publicEnv.gaMeasurementId}
           googleAdsId={publicEnv.googleAdsId}

@@ -1,4 +1,3 @@
-import { Suspense } from 'react';
 import { Benefits } from '@/components/sections/benefits';
 import { Clients } from '@/components/sections/clients';
 import { Digital } from '@/components/sections/digital';
@@ -14,24 +13,11 @@ export default function HomePage() {
   return (
     <>
       <StructuredData />
-      {/* Each boundary hydrates in a task of its own, at low priority and in
-          slices, instead of one long task for the whole page; nothing here
-          suspends, so the server HTML is complete either way. */}
-      <Suspense>
-        <Hero />
-      </Suspense>
-      <Suspense>
-        <Benefits />
-      </Suspense>
-      <Suspense>
-        <Clients />
-      </Suspense>
-      <Suspense>
-        <Services />
-      </Suspense>
-      <Suspense>
-        <Digital />
-      </Suspense>
+      <Hero />
+      <Benefits />
+      <Clients />
+      <Services />
+      <Digital />
     </>
   );
 }

@@ -38,6 +38,22 @@ test.describe('the landing page', () => {
     expect(partnersTop).toBeGreaterThan(tops[4] ?? 0);
   });
 
+  test('is whole in the server HTML: every section shows without JavaScript', async ({ browser, baseURL, request }) => {
+    // React moves a large Suspense boundary to the end of the document and
+    // reveals it with a script; none of the page may depend on that.
+    const html = await (await request.get('/')).text();
+    expect(html).not.toContain('<!--$?-->');
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${baseURL}/`);
+    for (const name of [/nuevos clientes/i, /atrae clientes/i, /disfrutan los beneficios/i, /nuestros servicios/i, /marketing digital contra/i]) {
+      await expect(page.getByRole('heading', { name })).toBeVisible();
+    }
+    await expect(page.getByRole('region', { name: 'Certificaciones y socios' })).toBeVisible();
+    await expect(page.locator('footer')).toBeVisible();
+    await context.close();
+  });
+
   test('hero has the contact details and the form slot', async ({ page }) => {
     await page.goto('/');
     const hero = page.locator('section').filter({ has: page.getByRole('heading', { level: 1 }) });
@@ -96,9 +112,9 @@ test.describe('the landing page', () => {
     const uses = await page.locator('svg use').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('href') ?? ''));
     expect(uses.length).toBeGreaterThanOrEqual(12);
     for (const href of uses) expect([href, symbols.has(href.split('#')[1])]).toEqual([href, true]);
-    // Drawn for real: the phone icon in the hero has a size and its sprite arrived.
-    const phone = page.locator('a[href^="tel:"]').locator('..').locator('svg');
-    await expect.poll(() => phone.evaluate((svg) => svg.getBoundingClientRect().width)).toBeGreaterThan(8);
+    // Drawn for real: the phone icon's <use> has content once the sprite has arrived.
+    const phone = page.locator('a[href^="tel:"]').locator('..').locator('svg use');
+    await expect.poll(() => phone.evaluate((use) => (use as SVGUseElement).getBBox().width)).toBeGreaterThan(0);
   });
 
   test('footer: dark, with the brand and a teal privacy link opening in a new tab', async ({ page, context }) => {

@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import { SvgImage } from '@/components/svg-image';
 import { brand } from '@/lib/content';
 import { HeaderScrollWatcher } from './header-scroll-watcher';
@@ -9,8 +10,8 @@ export function Header() {
   return (
     <header id={HEADER_ID} className={styles.header}>
       <div className={styles.inner}>
-        {/* A plain link: next/link would prefetch this very page's RSC data on every visit. */}
-        <a href="/" className={styles.logoLink}>
+        {/* No prefetch: it would download this very page's RSC data on every visit. */}
+        <Link href="/" prefetch={false} className={styles.logoLink}>
           <SvgImage
             className={styles.logo}
             src={brand.logo.src}
@@ -19,7 +20,7 @@ export function Header() {
             height={brand.logo.height}
             eager
           />
-        </a>
+        </Link>
         {/* Lazy: hidden below 768px, and a hidden lazy image is never downloaded. */}
         <SvgImage
           className={styles.promo}
