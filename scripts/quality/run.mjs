@@ -18,7 +18,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 // Applied-throttling runs per page (median); 5 is the least that a single
 // disturbed run cannot move. Simulated runs only feed scores that barely vary.
 const RUNS = Math.max(5, Number(process.env.QUALITY_RUNS ?? 5));
-const SIMULATED_RUNS = Math.max(1, Number(process.env.QUALITY_SIMULATED_RUNS ?? 3));
+const SIMULATED_RUNS = Math.max(1, Number(process.env.QUALITY_SIMULATED_RUNS ?? 2));
 const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
 const APP_PORT = 3401 + OFFSET;
 const BARE_PORT = 3402 + OFFSET;
@@ -98,7 +98,7 @@ async function interleaved(urls, runs, method) {
       const run = await lighthouseRun(url, method);
       results[name].push(run);
       console.log(
-        `  ${method} ${name} #${i + 1}: LCP ${run.lcpMs} ms, FCP ${run.fcpMs} ms, TBT ${run.tbtMs} ms, CLS ${run.cls}, performance ${run.performance}` +
+        `  ${method} ${name} #${i + 1}: LCP ${run.lcpMs} ms, FCP ${run.fcpMs} ms, TBT ${run.tbtMs} ms, CLS ${run.cls}, performance ${run.performance} (${run.seconds} s)` +
           (run.failedAudits.length ? `, failed audits: ${run.failedAudits.join(' ')}` : ''),
       );
     }
