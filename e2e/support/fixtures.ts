@@ -13,10 +13,13 @@ export type ThirdPartyLog = {
 };
 
 type Fixtures = { thirdParty: ThirdPartyLog; cspGuard: void; clientIp: string };
+/** Set per Playwright project: whether the server under test has an outbox (CONTACT_OUTBOX). */
+export type Options = { outbox: 'auto' | 'off' };
 
 let ipCounter = 0;
 
-export const test = base.extend<Fixtures>({
+export const test = base.extend<Fixtures & Options>({
+  outbox: ['auto', { option: true }],
   thirdParty: [
     async ({ page, baseURL }, use) => {
       const origin = new URL(baseURL ?? 'http://127.0.0.1').origin;
