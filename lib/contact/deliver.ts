@@ -25,7 +25,7 @@ export async function deliverEnquiry(enquiry: ContactEnquiry): Promise<ContactSt
     try {
       const file = await saveToInbox(enquiry, config.dir, idempotencyKey);
       console.info(`[contacto] Sin CONTACT_API_BASE_URL: solicitud ${idempotencyKey} guardada en la bandeja local ${file}`);
-      return { status: 'sent' };
+      return { status: 'sent', key: idempotencyKey };
     } catch (error) {
       console.error(`[contacto] No se pudo guardar la solicitud ${idempotencyKey} en la bandeja local:`, errorName(error));
       return { status: 'failed' };
@@ -43,7 +43,7 @@ export async function deliverEnquiry(enquiry: ContactEnquiry): Promise<ContactSt
   switch (report.result.outcome) {
     case 'accepted':
       if (report.failures.length) console.warn(`[contacto] Entregada tras fallos (${report.failures.join(', ')}) ${summary}`);
-      return { status: 'sent' };
+      return { status: 'sent', key: idempotencyKey };
     case 'rejected':
       console.warn(`[contacto] La API rechazó la solicitud ${summary}`);
       return { status: 'failed', mes: report.result.mes };
