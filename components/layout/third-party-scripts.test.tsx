@@ -3,7 +3,10 @@ import { leaveAfterLead } from '@/lib/lead';
 import { LOADED_DELAY_MS, ThirdPartyScripts } from './third-party-scripts';
 
 jest.mock('next/navigation', () => ({ usePathname: jest.fn(() => '/') }));
+// jsdom has no performance timeline for the web-vitals library to read.
+jest.mock('@/lib/web-vitals', () => ({ reportWebVitals: jest.fn(async () => undefined) }));
 const { usePathname } = jest.requireMock('next/navigation') as { usePathname: jest.Mock };
+const { reportWebVitals } = jest.requireMock('@/lib/web-vitals') as { reportWebVitals: jest.Mock };
 
 const thirdPartyScripts = () =>
   Array.from(document.querySelectorAll<HTMLScriptElement>('script[src]')).map((script) => script.src);
@@ -14,6 +17,7 @@ describe('third-party scripts and the loaded flag', () => {
     delete window.dataLayer;
     document.querySelectorAll('script').forEach((script) => script.remove());
     usePathname.mockReturnValue('/');
+    reportWebVitals.mockClear();
   });
 
   afterEach(() => {
@@ -31,6 +35,7 @@ describe('third-party scripts and the loaded flag', () => {
     act(() => jest.advanceTimersByTime(LOADED_DELAY_MS - 1));
     expect(LOADED_DELAY_MS).toBe(6000);
     expect(thirdPartyScripts()).toEqual([]);
+    expect(reportWebVitals).not.toHaveBeenCalled();
   });
 
   it('adds analytics, the Ads tag and the chat widget once the flag turns true', async () => {
@@ -48,8 +53,16 @@ describe('third-party scripts and the loaded flag', () => {
     );
     const commands = (window.dataLayer ?? []).map((entry) => Array.from(entry as IArguments));
     expect(commands).toContainEqual(['config', 'AW-987654321']);
+    // The vitals are measured with the tags, never before the flag.
+    expect(reportWebVitals).toHaveBeenCalledWith('G-TEST123');
   });
 
+  it('measures no vitals without GA', async () => {
+    render(<ThirdPartyScripts googleAdsId="AW-333" />);
+    act(() => jest.advanceTimersByTime(LOADED_DELAY_MS));
+    await waitFor(() => expect(thirdPartyScripts()).toContain('https://www.googletagmanager.com/gtag/js?id=AW-333'));
+    expect(reportWebVitals).not.toHaveBeenCalled();
+  });
 
   it('leaves out every script whose variable is empty', () => {
     render(<ThirdPartyScripts />);

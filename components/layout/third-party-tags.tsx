@@ -6,6 +6,7 @@ import { useEffect, useRef } from 'react';
 import { gtag } from '@/lib/analytics';
 import { sendLeadEvents } from '@/lib/conversion';
 import type { Lead } from '@/lib/lead';
+import { reportWebVitals } from '@/lib/web-vitals';
 
 export type ThirdPartyTagsProps = {
   gaMeasurementId?: string;
@@ -20,9 +21,9 @@ type Props = ThirdPartyTagsProps & {
 };
 
 /**
- * Analytics pageview, the Ads tag, the chat widget and the conversion events
- * of confirmed enquiries. Loaded only once the 'loaded' flag is true, or at once
- * when an enquiry is confirmed.
+ * Analytics pageview, the Ads tag, the chat widget, the conversion events of
+ * confirmed enquiries and the field Core Web Vitals. Loaded only once the
+ * 'loaded' flag is true, or at once when an enquiry is confirmed.
  */
 export default function ThirdPartyTags({ gaMeasurementId, googleAdsId, googleAdsConversionLabel, chatWidgetSrc, leads = [] }: Props) {
   const handled = useRef(new WeakSet<Lead>());
@@ -41,6 +42,11 @@ export default function ThirdPartyTags({ gaMeasurementId, googleAdsId, googleAds
       sendLeadEvents({ gaMeasurementId, googleAdsId, googleAdsConversionLabel }, lead.key, lead.sent);
     }
   }, [leads, gaMeasurementId, googleAdsId, googleAdsConversionLabel]);
+
+  useEffect(() => {
+    // Measuring is best effort: a chunk that fails to load changes nothing for the visitor.
+    if (gaMeasurementId) reportWebVitals(gaMeasurementId).catch(() => undefined);
+  }, [gaMeasurementId]);
 
   return (
     <>
