@@ -1,6 +1,15 @@
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './scripts/chromium.mjs';
-import { E2E_BUILD_ENV, E2E_PORT, SERVER_LOG, STUB_PORT, STUB_URL } from './e2e/support/test-env';
+import {
+  E2E_BUILD_ENV,
+  E2E_PORT,
+  NO_TAGS_BUILD_ENV,
+  NO_TAGS_PORT,
+  NO_TAGS_URL,
+  SERVER_LOG,
+  STUB_PORT,
+  STUB_URL,
+} from './e2e/support/test-env';
 
 /*
  * End-to-end tests run against the production build (next build + next start),
@@ -52,6 +61,17 @@ export default defineConfig({
           command: `npm run build && npm run start -- --port ${E2E_PORT} --hostname 127.0.0.1 > ${SERVER_LOG} 2>&1`,
           url: `${baseURL}/`,
           env: E2E_BUILD_ENV,
+          timeout: 300_000,
+          reuseExistingServer: false,
+          stdout: 'ignore',
+          stderr: 'pipe',
+        },
+        {
+          // The same site with every third-party ID empty (conversions.spec.ts):
+          // built after the one above (web servers start in order), into .next/no-tags.
+          command: `npm run build && npm run start -- --port ${NO_TAGS_PORT} --hostname 127.0.0.1`,
+          url: `${NO_TAGS_URL}/`,
+          env: NO_TAGS_BUILD_ENV,
           timeout: 300_000,
           reuseExistingServer: false,
           stdout: 'ignore',
