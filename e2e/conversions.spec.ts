@@ -105,6 +105,7 @@ test.describe('conversions', () => {
 
   test('a blocked gtag.js holds the redirect at most about 1 s', async ({ page }) => {
     await standInGtag(page, { callBack: false });
+    const left = watchLeaving(page);
     const visitor = visitorWith('blocked');
     await setScenario(visitor.mail, [{ success: true }]);
     await open(page);
@@ -112,9 +113,11 @@ test.describe('conversions', () => {
     await expect(thanks(page)).toBeVisible();
     const thanksAt = Date.now();
     await page.waitForURL((url) => url.pathname === E2E_CONFIG.thankYouUrl, { timeout: 6000 });
-    const elapsed = Date.now() - thanksAt;
-    expect(elapsed).toBeGreaterThanOrEqual(2600);
-    expect(elapsed).toBeLessThan(4000);
+    // From the thanks to the browser asking for the next page (not its load, which a busy machine slows).
+    const elapsed = (left[0] ?? 0) - thanksAt;
+    // 3 s less the lag in seeing the thanks; without the hold it would be 2 s less that lag.
+    expect(elapsed).toBeGreaterThanOrEqual(2400);
+    expect(elapsed).toBeLessThan(3600);
   });
 
   const notLeads: Array<{ name: string; steps: StubStep[]; sees: RegExp }> = [
@@ -161,7 +164,8 @@ test.describe('conversions', () => {
         .filter((url) => url.endsWith('.js')),
     );
     for (const url of scripts.filter((script) => script.startsWith(baseURL ?? ''))) {
-      expect(await (await page.request.get(url)).text(), url).not.toContain('largest-contentful-paint');
+      const code = await (await page.request.get(url)).text();
+      expect(code.includes('largest-contentful-paint'), `${url} has the web-vitals code`).toBe(false);
     }
 
     await expect.poll(gtag.loaded, { timeout: 5000 }).toBe(true);
@@ -199,6 +203,7 @@ test.describe('with every third-party ID empty', () => {
     page,
     thirdParty,
   }) => {
+    const left = watchLeaving(page);
     const visitor = visitorWith('no-tags');
     await setScenario(visitor.mail, [{ success: true }]);
     // Nothing intercepted here but by the fixture, which records every third-party request.
@@ -208,7 +213,8 @@ test.describe('with every third-party ID empty', () => {
     await expect(thanks(page)).toBeVisible();
     const thanksAt = Date.now();
     await page.waitForURL((url) => url.pathname === E2E_CONFIG.thankYouUrl, { timeout: 5000 });
-    expect(Date.now() - thanksAt).toBeLessThan(2700);
+    // 2 s less the lag in seeing the thanks; held, it would be 3 s less that lag.
+    expect((left[0] ?? Infinity) - thanksAt).toBeLessThan(2500);
     expect((await records(visitor.mail)).stored).toHaveLength(1);
     await page.waitForTimeout(1000);
     expect(thirdParty.urls).toEqual([]);
