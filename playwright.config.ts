@@ -7,6 +7,9 @@ import {
   E2E_OFF_ENV,
   E2E_OFF_PORT,
   E2E_PORT,
+  NO_TAGS_BUILD_ENV,
+  NO_TAGS_PORT,
+  NO_TAGS_URL,
   OFF_SERVER_LOG,
   SERVER_LOG,
   SMTP_HTTP_PORT,
@@ -23,7 +26,8 @@ import {
  * Two servers of the same build: the main one with the outbox (files under
  * e2e/.data/main, alerts to the SMTP sink), and one with CONTACT_OUTBOX=off
  * for today's failure path. Server-only variables are read at start, so one
- * build serves both.
+ * build serves both. A second build, with every third-party ID empty, serves
+ * the conversion tests that must see nothing requested from Google.
  */
 const externalBaseUrl = process.env.PLAYWRIGHT_BASE_URL;
 const baseURL = externalBaseUrl ?? `http://127.0.0.1:${E2E_PORT}`;
@@ -92,6 +96,17 @@ export default defineConfig<Options>({
           url: `http://127.0.0.1:${E2E_OFF_PORT}/`,
           env: E2E_OFF_ENV,
           timeout: 60_000,
+          reuseExistingServer: false,
+          stdout: 'ignore',
+          stderr: 'pipe',
+        },
+        {
+          // The same site with every third-party ID empty (conversions.spec.ts):
+          // built after the one above (web servers start in order), into .next/no-tags.
+          command: `npm run build && npm run start -- --port ${NO_TAGS_PORT} --hostname 127.0.0.1`,
+          url: `${NO_TAGS_URL}/`,
+          env: NO_TAGS_BUILD_ENV,
+          timeout: 300_000,
           reuseExistingServer: false,
           stdout: 'ignore',
           stderr: 'pipe',

@@ -12,6 +12,9 @@ export const STUB_URL = `http://127.0.0.1:${STUB_PORT}`;
 export const E2E_OFF_PORT = 3101 + OFFSET;
 /** The crash test starts and kills its own server here. */
 export const CRASH_PORT = 3102 + OFFSET;
+/** A second build with every third-party variable empty (see NO_TAGS_BUILD_ENV). */
+export const NO_TAGS_PORT = 3103 + OFFSET;
+export const NO_TAGS_URL = `http://127.0.0.1:${NO_TAGS_PORT}`;
 /** The agency's mail server (e2e/smtp-sink.mjs), and where the tests read what it received. */
 export const SMTP_PORT = 3196 + OFFSET;
 export const SMTP_HTTP_PORT = 3195 + OFFSET;
@@ -25,6 +28,7 @@ export const DATA_DIR = 'e2e/.data';
 export const E2E_CONFIG = {
   gaMeasurementId: 'G-E2ETEST1',
   googleAdsId: 'AW-123456789',
+  googleAdsConversionLabel: 'e2eLead-Label_1',
   chatWidgetSrc: 'https://chat.e2e.test/widget.js',
   whatsappUrl: 'https://wa.me/5215500001111',
   privacyNoticeUrl: '/aviso-de-privacidad',
@@ -41,6 +45,7 @@ export const E2E_BUILD_ENV: Record<string, string> = {
   NEXT_PUBLIC_SITE_URL: `http://127.0.0.1:${E2E_PORT}`,
   NEXT_PUBLIC_GA_MEASUREMENT_ID: E2E_CONFIG.gaMeasurementId,
   NEXT_PUBLIC_GOOGLE_ADS_ID: E2E_CONFIG.googleAdsId,
+  NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL: E2E_CONFIG.googleAdsConversionLabel,
   NEXT_PUBLIC_CHAT_WIDGET_SRC: E2E_CONFIG.chatWidgetSrc,
   NEXT_PUBLIC_WHATSAPP_URL: E2E_CONFIG.whatsappUrl,
   NEXT_PUBLIC_PRIVACY_NOTICE_URL: E2E_CONFIG.privacyNoticeUrl,
@@ -62,3 +67,19 @@ export const E2E_OFF_ENV: Record<string, string> = { ...E2E_BUILD_ENV, CONTACT_O
 
 /** True when the suite runs against a deployment it did not build. */
 export const AGAINST_DEPLOYMENT = Boolean(process.env.PLAYWRIGHT_BASE_URL);
+
+/**
+ * The same site with the third-party variables empty, as the quality budgets
+ * build it: nothing may be requested from Google or anyone else. Built into
+ * .next/no-tags so it can run beside the main test build.
+ */
+export const NO_TAGS_BUILD_ENV: Record<string, string> = {
+  ...E2E_BUILD_ENV,
+  NEXT_DIST_DIR: '.next/no-tags',
+  NEXT_PUBLIC_SITE_URL: NO_TAGS_URL,
+  NEXT_PUBLIC_GA_MEASUREMENT_ID: '',
+  NEXT_PUBLIC_GOOGLE_ADS_ID: '',
+  NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL: '',
+  NEXT_PUBLIC_CHAT_WIDGET_SRC: '',
+  NEXT_PUBLIC_RECAPTCHA_SITE_KEY: '',
+};

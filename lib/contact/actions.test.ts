@@ -22,6 +22,9 @@ const visitor = {
   reason: 'Necesito anuncios para mi florería.',
 };
 
+/** The sent state carries the enquiry's idempotency key, for the Ads conversion. */
+const SENT = { status: 'sent', key: expect.stringMatching(/^[0-9a-f-]{36}$/) };
+
 function form(fields: Record<string, string>) {
   const data = new FormData();
   for (const [key, value] of Object.entries(fields)) data.append(key, value);
@@ -124,7 +127,7 @@ describe('submitContact (the Server Action)', () => {
   it('ignores the $ACTION entries React adds to its forms', async () => {
     fetchMock.mockResolvedValue(json(200, { success: true }));
     const submit = loadAction(API);
-    expect(await submit(idle, form({ ...visitor, captcha: 't', '$ACTION_ID_abc': '' }))).toEqual({ status: 'sent' });
+    expect(await submit(idle, form({ ...visitor, captcha: 't', '$ACTION_ID_abc': '' }))).toEqual(SENT);
   });
 
   it('sends a valid enquiry, trimmed, to the contact API and reports it sent', async () => {
@@ -132,12 +135,14 @@ describe('submitContact (the Server Action)', () => {
     const submit = loadAction(API);
     const state = await submit(idle, form({ ...visitor, name: `  ${visitor.name} `, captcha: 'tok' }));
 
-    expect(state).toEqual({ status: 'sent' });
     expect(fetchMock).toHaveBeenCalledTimes(1);
     const [url, init] = fetchMock.mock.calls[0] as [URL, RequestInit];
     expect(String(url)).toBe('http://127.0.0.1:9/api/contact?siteKey=secret-site-key');
     expect(JSON.parse(String(init.body))).toEqual({ ...visitor, captcha: 'tok' });
-    expect((init.headers as Record<string, string>)['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
+    const key = (init.headers as Record<string, string>)['Idempotency-Key'];
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+    // The form gets the same key: the Ads conversion's transaction id.
+    expect(state).toEqual({ status: 'sent', key });
   });
 
   it('shows the mes of an answer with success: false', async () => {
@@ -171,8 +176,8 @@ describe('submitContact (the Server Action)', () => {
   it('without a contact API, saves the enquiry to the local inbox and says where', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'inbox-'));
     const submit = loadAction({ CONTACT_INBOX_DIR: dir });
-    expect(await submit(idle, form({ ...visitor, captcha: '' }))).toEqual({ status: 'sent' });
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent' });
+    expect(await submit(idle, form({ ...visitor, captcha: '' }))).toEqual(SENT);
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
 
     const lines = readFileSync(path.join(dir, 'enquiries.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
     expect(lines).toHaveLength(2);
@@ -186,12 +191,12 @@ describe('submitContact (the Server Action)', () => {
     fetchMock.mockImplementation(async () => json(200, { success: true }));
     const submit = loadAction(API);
     requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.77' });
-    for (let i = 0; i < 5; i++) expect(await submit(idle, form(visitor))).toEqual({ status: 'sent' });
+    for (let i = 0; i < 5; i++) expect(await submit(idle, form(visitor))).toEqual(SENT);
     expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited' });
     expect(fetchMock).toHaveBeenCalledTimes(5);
     // Another visitor still gets through.
     requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.78' });
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent' });
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
     expectNoPersonalData();
   });
 
@@ -200,7 +205,7 @@ describe('submitContact (the Server Action)', () => {
     const submit = loadAction({ ...API, CONTACT_RATE_LIMIT_MAX: '1' });
     requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.79' });
     for (let i = 0; i < 3; i++) expect((await submit(idle, form({ ...visitor, mail: 'x' }))).status).toBe('invalid');
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent' });
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
     expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited' });
   });
 

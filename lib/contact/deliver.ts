@@ -35,7 +35,7 @@ export async function deliverEnquiry(enquiry: ContactEnquiry): Promise<ContactSt
     try {
       const file = await saveToInbox(enquiry, config.dir, idempotencyKey);
       console.info(`[contacto] Sin CONTACT_API_BASE_URL: solicitud ${idempotencyKey} guardada en la bandeja local ${file}`);
-      return { status: 'sent' };
+      return { status: 'sent', key: idempotencyKey };
     } catch (error) {
       console.error(`[contacto] No se pudo guardar la solicitud ${idempotencyKey} en la bandeja local:`, errorName(error));
       return { status: 'failed' };
@@ -61,7 +61,7 @@ export async function deliverEnquiry(enquiry: ContactEnquiry): Promise<ContactSt
     case 'accepted':
       if (report.failures.length) console.warn(`[contacto] Entregada tras fallos (${report.failures.join(', ')}) ${summary}`);
       if (stored) await letGo(outbox, idempotencyKey, holder);
-      return { status: 'sent' };
+      return { status: 'sent', key: idempotencyKey };
     case 'rejected':
       console.warn(`[contacto] La API rechazó la solicitud ${summary}`);
       if (stored) await letGo(outbox, idempotencyKey, holder);
@@ -76,7 +76,8 @@ export async function deliverEnquiry(enquiry: ContactEnquiry): Promise<ContactSt
       );
       // After the visitor has their answer: one more try, then the alert.
       after(() => keepTrying(outbox, entry, holder, config));
-      return { status: 'sent' };
+      // Safely kept: a confirmed lead for the visitor and for the Ads conversion.
+      return { status: 'sent', key: idempotencyKey };
   }
 }
 

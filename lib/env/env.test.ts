@@ -10,6 +10,7 @@ describe('public environment', () => {
       thankYouUrl: '/gracias',
       gaMeasurementId: undefined,
       googleAdsId: undefined,
+      googleAdsConversionLabel: undefined,
       chatWidgetSrc: undefined,
       recaptchaSiteKey: undefined,
     });
@@ -34,6 +35,7 @@ describe('public environment', () => {
       NEXT_PUBLIC_THANK_YOU_URL: 'https://www.example.mx/gracias',
       NEXT_PUBLIC_GA_MEASUREMENT_ID: 'G-ABC123',
       NEXT_PUBLIC_GOOGLE_ADS_ID: 'AW-123456789',
+      NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL: 'AbC-D_efG-h12',
       NEXT_PUBLIC_CHAT_WIDGET_SRC: 'https://chat.example.com/widget.js',
     });
     expect(env).toEqual({
@@ -43,6 +45,7 @@ describe('public environment', () => {
       thankYouUrl: 'https://www.example.mx/gracias',
       gaMeasurementId: 'G-ABC123',
       googleAdsId: 'AW-123456789',
+      googleAdsConversionLabel: 'AbC-D_efG-h12',
       chatWidgetSrc: 'https://chat.example.com/widget.js',
       recaptchaSiteKey: undefined,
     });
@@ -64,6 +67,12 @@ describe('public environment', () => {
       }),
     ).toThrow(
       /NEXT_PUBLIC_WHATSAPP_URL[\s\S]*NEXT_PUBLIC_PRIVACY_NOTICE_URL[\s\S]*NEXT_PUBLIC_GA_MEASUREMENT_ID[\s\S]*NEXT_PUBLIC_CHAT_WIDGET_SRC/,
+    );
+  });
+
+  it('takes only the label of the Ads conversion, not the whole send_to', () => {
+    expect(() => parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL: 'AW-123456789/AbC-D_efG-h12' })).toThrow(
+      /NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL/,
     );
   });
 

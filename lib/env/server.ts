@@ -4,7 +4,8 @@ import { formatIssues, httpUrl, optional, withDefault, type Source } from './pub
 
 /**
  * The server half of the env module (lib/env/): values that must never reach
- * the browser. The only other place that reads process.env is lib/env/public.ts.
+ * the browser. The only other places that read process.env are lib/env/public.ts
+ * and lib/env/build.ts (next.config.ts's own settings).
  */
 
 /* ---------- Server-only: the contact API ---------- */
