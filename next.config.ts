@@ -1,10 +1,12 @@
 import type { NextConfig } from 'next';
 import { PHASE_DEVELOPMENT_SERVER } from 'next/constants';
+import { buildDistDir } from './lib/env/build';
 import { publicEnv } from './lib/env/public';
 import { securityHeaders } from './lib/security-headers';
 
 export default function nextConfig(phase: string): NextConfig {
   return {
+    distDir: buildDistDir,
     reactStrictMode: true,
     poweredByHeader: false,
     experimental: {

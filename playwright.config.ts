@@ -1,17 +1,42 @@
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './scripts/chromium.mjs';
-import { E2E_BUILD_ENV, E2E_PORT, SERVER_LOG, STUB_PORT, STUB_URL } from './e2e/support/test-env';
+import type { Options } from './e2e/support/fixtures';
+import {
+  DATA_DIR,
+  E2E_BUILD_ENV,
+  E2E_OFF_ENV,
+  E2E_OFF_PORT,
+  E2E_PORT,
+  NO_TAGS_BUILD_ENV,
+  NO_TAGS_PORT,
+  NO_TAGS_URL,
+  OFF_SERVER_LOG,
+  SERVER_LOG,
+  SMTP_HTTP_PORT,
+  SMTP_PORT,
+  STUB_PORT,
+  STUB_URL,
+} from './e2e/support/test-env';
 
 /*
  * End-to-end tests run against the production build (next build + next start),
  * started here. With PLAYWRIGHT_BASE_URL set (a Vercel preview, say) no server
  * is started and the same flows run against that address.
+ *
+ * Two servers of the same build: the main one with the outbox (files under
+ * e2e/.data/main, alerts to the SMTP sink), and one with CONTACT_OUTBOX=off
+ * for today's failure path. Server-only variables are read at start, so one
+ * build serves both. A second build, with every third-party ID empty, serves
+ * the conversion tests that must see nothing requested from Google.
  */
 const externalBaseUrl = process.env.PLAYWRIGHT_BASE_URL;
 const baseURL = externalBaseUrl ?? `http://127.0.0.1:${E2E_PORT}`;
+const chromium = {
+  ...devices['Desktop Chrome'],
+  launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
+};
 
-
-export default defineConfig({
+export default defineConfig<Options>({
   testDir: './e2e',
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
@@ -27,12 +52,12 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
+    { name: 'chromium', use: { ...chromium, outbox: 'auto' } },
     {
-      name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
-      },
+      // The flows whose outcome depends on the outbox, again without one.
+      name: 'outbox-off',
+      testMatch: ['faults.spec.ts', 'contact-form.spec.ts'],
+      use: { ...chromium, outbox: 'off', baseURL: externalBaseUrl ?? `http://127.0.0.1:${E2E_OFF_PORT}` },
     },
   ],
   webServer: externalBaseUrl
@@ -47,11 +72,40 @@ export default defineConfig({
           stdout: 'ignore',
         },
         {
+          // The agency's mail server, receiving the alert e-mails.
+          command: 'node e2e/smtp-sink.mjs',
+          url: `http://127.0.0.1:${SMTP_HTTP_PORT}/__health`,
+          env: { SMTP_PORT: String(SMTP_PORT), SMTP_HTTP_PORT: String(SMTP_HTTP_PORT) },
+          reuseExistingServer: false,
+          stdout: 'ignore',
+        },
+        {
           // The server's output goes to e2e/.server.log: a test reads it to check
           // that no visitor's personal data is ever logged.
-          command: `npm run build && npm run start -- --port ${E2E_PORT} --hostname 127.0.0.1 > ${SERVER_LOG} 2>&1`,
+          command: `rm -rf ${DATA_DIR} && npm run build && npm run start -- --port ${E2E_PORT} --hostname 127.0.0.1 > ${SERVER_LOG} 2>&1`,
           url: `${baseURL}/`,
           env: E2E_BUILD_ENV,
+          timeout: 300_000,
+          reuseExistingServer: false,
+          stdout: 'ignore',
+          stderr: 'pipe',
+        },
+        {
+          // Started after the build above (web servers start in order).
+          command: `npm run start -- --port ${E2E_OFF_PORT} --hostname 127.0.0.1 > ${OFF_SERVER_LOG} 2>&1`,
+          url: `http://127.0.0.1:${E2E_OFF_PORT}/`,
+          env: E2E_OFF_ENV,
+          timeout: 60_000,
+          reuseExistingServer: false,
+          stdout: 'ignore',
+          stderr: 'pipe',
+        },
+        {
+          // The same site with every third-party ID empty (conversions.spec.ts):
+          // built after the one above (web servers start in order), into .next/no-tags.
+          command: `npm run build && npm run start -- --port ${NO_TAGS_PORT} --hostname 127.0.0.1`,
+          url: `${NO_TAGS_URL}/`,
+          env: NO_TAGS_BUILD_ENV,
           timeout: 300_000,
           reuseExistingServer: false,
           stdout: 'ignore',

@@ -44,6 +44,13 @@ describe('proxy redirect rules', () => {
     expect(redirectTarget('GET', new URL(`${BASE}/aviso-de-privacidad`))).toBeNull();
     expect(redirectTarget('GET', new URL(`${BASE}/aviso-de-privacidad/`))).toBeNull();
   });
+
+  it('lets the route handlers under /api/ answer, such as the outbox flush', () => {
+    expect(redirectTarget('GET', new URL(`${BASE}/api/outbox/flush`))).toBeNull();
+    expect(matches('/api/outbox/flush')).toBe(false);
+    // Only the /api/ folder: a page merely starting with "api" is still unknown.
+    expect(redirectTarget('GET', new URL(`${BASE}/apis`))?.href).toBe(`${BASE}/`);
+  });
 });
 
 describe('proxy matcher', () => {

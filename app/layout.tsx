@@ -63,6 +63,7 @@ export default function RootLayout({ children }: Readonly<{ children: React.Reac
         <ThirdPartyScripts
           gaMeasurementId={publicEnv.gaMeasurementId}
           googleAdsId={publicEnv.googleAdsId}
+          googleAdsConversionLabel={publicEnv.googleAdsConversionLabel}
           chatWidgetSrc={publicEnv.chatWidgetSrc}
         />
       </body>

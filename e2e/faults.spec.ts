@@ -7,20 +7,28 @@ test.skip(AGAINST_DEPLOYMENT, 'Faults are played by the stub contact API.');
 
 /** The action must answer within 9 s whatever the contact API does (Vercel's limit is 10 s). */
 const ACTION_DEADLINE_MS = 9000;
+/** With an outbox the visitor is thanked within 4 s even when the API hangs (issue #10). */
+const OUTBOX_DEADLINE_MS = 4000;
 
 type Expected = { sees: RegExp; attempts: number | [number, number]; stored: number };
+/**
+ * With an outbox, an API that gives no usable answer no longer costs the
+ * lead: the visitor is thanked and the outbox delivers later. The retry in
+ * after() may already be adding attempts while the test reads them.
+ */
+const KEPT: Expected = { sees: /gracias por contactarnos/i, attempts: [1, 8], stored: 0 };
 
-const scenarios: Array<{ name: string; steps: StubStep[]; expected: Expected }> = [
-  { name: 'drops every connection', steps: [{ destroy: true }], expected: { sees: /no pudimos enviar/i, attempts: 4, stored: 0 } },
-  { name: 'hangs without answering', steps: [{ hang: true }], expected: { sees: /no pudimos enviar/i, attempts: [3, 4], stored: 0 } },
+const scenarios: Array<{ name: string; steps: StubStep[]; expected: Expected; withOutbox?: Expected }> = [
+  { name: 'drops every connection', steps: [{ destroy: true }], expected: { sees: /no pudimos enviar/i, attempts: 4, stored: 0 }, withOutbox: KEPT },
+  { name: 'hangs without answering', steps: [{ hang: true }], expected: { sees: /no pudimos enviar/i, attempts: [3, 4], stored: 0 }, withOutbox: KEPT },
   { name: 'answers slowly but within the deadline', steps: [{ delayMs: 2000, success: true }], expected: { sees: /gracias por contactarnos/i, attempts: 1, stored: 1 } },
-  { name: 'answers 503 on every attempt', steps: [{ status: 503 }], expected: { sees: /no pudimos enviar/i, attempts: 4, stored: 0 } },
+  { name: 'answers 503 on every attempt', steps: [{ status: 503 }], expected: { sees: /no pudimos enviar/i, attempts: 4, stored: 0 }, withOutbox: KEPT },
   { name: 'answers 503 then success', steps: [{ status: 503 }, { success: true }], expected: { sees: /gracias por contactarnos/i, attempts: 2, stored: 1 } },
   { name: 'answers success: false with a mes', steps: [{ success: false, mes: 'Ya recibimos una solicitud con este correo hoy.' }], expected: { sees: /ya recibimos una solicitud con este correo hoy/i, attempts: 1, stored: 0 } },
   { name: 'answers a 4xx with a mes', steps: [{ status: 400, mes: 'Token de captcha vencido, intenta de nuevo.' }], expected: { sees: /token de captcha vencido/i, attempts: 1, stored: 0 } },
-  { name: 'answers HTML instead of JSON', steps: [{ status: 200, raw: '<!doctype html><h1>Mantenimiento</h1>' }], expected: { sees: /no pudimos enviar/i, attempts: 1, stored: 0 } },
-  { name: 'answers truncated JSON', steps: [{ status: 200, raw: '{"success": true, "mes": "Recib' }], expected: { sees: /no pudimos enviar/i, attempts: 1, stored: 0 } },
-  { name: 'answers a 10 MB body', steps: [{ status: 200, bytes: 10 * 1024 * 1024 }], expected: { sees: /no pudimos enviar/i, attempts: 1, stored: 0 } },
+  { name: 'answers HTML instead of JSON', steps: [{ status: 200, raw: '<!doctype html><h1>Mantenimiento</h1>' }], expected: { sees: /no pudimos enviar/i, attempts: 1, stored: 0 }, withOutbox: KEPT },
+  { name: 'answers truncated JSON', steps: [{ status: 200, raw: '{"success": true, "mes": "Recib' }], expected: { sees: /no pudimos enviar/i, attempts: 1, stored: 0 }, withOutbox: KEPT },
+  { name: 'answers a 10 MB body', steps: [{ status: 200, bytes: 10 * 1024 * 1024 }], expected: { sees: /no pudimos enviar/i, attempts: 1, stored: 0 }, withOutbox: KEPT },
 ];
 
 async function submit(page: Page, values: Record<string, string>) {
@@ -30,9 +38,12 @@ async function submit(page: Page, values: Record<string, string>) {
 }
 
 test.describe('contact API faults', () => {
-  for (const { name, steps, expected } of scenarios) {
-    test(`the contact API ${name}`, async ({ page }) => {
+  for (const scenario of scenarios) {
+    const { name, steps } = scenario;
+    test(`the contact API ${name}`, async ({ page, outbox }) => {
       test.setTimeout(40_000);
+      const expected = outbox === 'auto' ? (scenario.withOutbox ?? scenario.expected) : scenario.expected;
+      const deadline = outbox === 'auto' && scenario.withOutbox ? OUTBOX_DEADLINE_MS : ACTION_DEADLINE_MS;
       const values = { name: 'Ana Fallas', mail: uniqueMail('fault'), phone: '5512345678', reason: 'Quiero más clientes este mes.' };
       await setScenario(values.mail, steps);
       await page.route('**/gracias', (route) => route.abort());
@@ -55,12 +66,14 @@ test.describe('contact API faults', () => {
       expect(attempts.length).toBeLessThanOrEqual(max);
       expect(new Set(attempts.map((a) => a.idempotencyKey)).size).toBe(1);
       expect(stored).toHaveLength(expected.stored);
-      expect(took).toBeLessThan(ACTION_DEADLINE_MS);
-      if (expected.stored === 0) {
+      expect(took).toBeLessThan(deadline);
+      if (expected.stored === 0 && expected !== KEPT) {
         for (const [field, value] of Object.entries(values)) {
           await expect(page.locator(`#contacto [name="${field}"]`)).toHaveValue(value);
         }
       }
+      // Kept in the outbox: let a later flush deliver it instead of retrying a fault forever.
+      if (expected === KEPT) await setScenario(values.mail, [{ success: true }]);
       test.info().annotations.push({ type: 'figures', description: `${name}: ${attempts.length} attempt(s), ${took} ms` });
       console.log(`[fault] ${name}: visitor sees ${expected.sees}; ${attempts.length} attempt(s); action ${took} ms; stored ${stored.length}`);
     });

@@ -7,7 +7,8 @@
 //
 //   POST /__scenarios  {"mail": "...", "steps": [step, ...]}   the last step repeats
 //   GET  /__records?mail=...   -> {"attempts": [...], "stored": [...]}
-//   GET  /__summary   -> {"attempts": n, "storedByMail": {mail: count}}   (for the load test)
+//   GET  /__summary   -> {"attempts": n, "storedByMail": {mail: count}, "storedAtByMail": {mail: ms}}   (for the load test)
+//   POST /__outage  {"ms": 20000}   every attempt answers 503 for that long (a full outage)
 //   GET  /__health
 // STUB_FAIL_RATE=0.3 makes 30% of attempts without a script answer 503 (nothing stored).
 //
@@ -21,6 +22,8 @@ const failRate = Number(process.env.STUB_FAIL_RATE ?? 0);
 const scenarios = new Map();
 const attempts = [];
 const stored = new Map(); // Idempotency-Key -> enquiry
+const storedAt = new Map(); // Idempotency-Key -> Date.now() when first stored
+let outageUntil = 0;
 
 const send = (res, status, body, type = 'application/json') => {
   res.writeHead(status, { 'Content-Type': type });
@@ -57,7 +60,10 @@ async function answer(res, step, enquiry, key) {
   const status = step.status ?? 200;
   if (status >= 400) return send(res, status, step.mes ? { success: false, mes: step.mes } : { error: 'stub' });
   if (step.success === false) return send(res, status, { success: false, mes: step.mes });
-  if (!stored.has(key)) stored.set(key, enquiry);
+  if (!stored.has(key)) {
+    stored.set(key, enquiry);
+    storedAt.set(key, Date.now());
+  }
   return send(res, status, { success: true, mes: step.mes ?? 'Solicitud recibida' });
 }
 
@@ -78,8 +84,17 @@ const server = http.createServer(async (req, res) => {
   }
   if (req.method === 'GET' && url.pathname === '/__summary') {
     const storedByMail = {};
-    for (const enquiry of stored.values()) storedByMail[enquiry?.mail] = (storedByMail[enquiry?.mail] ?? 0) + 1;
-    return send(res, 200, { attempts: attempts.length, storedByMail });
+    const storedAtByMail = {};
+    for (const [key, enquiry] of stored) {
+      storedByMail[enquiry?.mail] = (storedByMail[enquiry?.mail] ?? 0) + 1;
+      storedAtByMail[enquiry?.mail] = storedAt.get(key);
+    }
+    return send(res, 200, { attempts: attempts.length, storedByMail, storedAtByMail });
+  }
+  if (req.method === 'POST' && url.pathname === '/__outage') {
+    const { ms } = JSON.parse(await readBody(req));
+    outageUntil = Date.now() + Number(ms);
+    return send(res, 200, { ok: true });
   }
   if (req.method === 'POST' && url.pathname === '/api/contact') {
     const raw = await readBody(req);
@@ -96,6 +111,7 @@ const server = http.createServer(async (req, res) => {
       body,
     };
     attempts.push(attempt);
+    if (Date.now() < outageUntil) return send(res, 503, { error: 'stub: outage' });
     const scripted = scenarios.get(body?.mail);
     if (!scripted && failRate > 0 && Math.random() < failRate) return send(res, 503, { error: 'stub: random failure' });
     const steps = scripted ?? [{ success: true }];

@@ -16,6 +16,10 @@ export type CspInput = {
 
 export function contentSecurityPolicy(input: CspInput): string {
   const google = Boolean(input.gaMeasurementId || input.googleAdsId);
+  // Ads conversions and remarketing: gtag also loads scripts from, and sends
+  // pixels and beacons to, googleadservices.com, doubleclick, googlesyndication,
+  // google.com and the visitor's own Google domain (google.com.mx here).
+  const adsScripts = input.googleAdsId && 'https://www.googleadservices.com https://googleads.g.doubleclick.net https://www.google.com';
   const chat = input.chatWidgetSrc ? new URL(input.chatWidgetSrc).origin : undefined;
   const list = (...sources: Array<string | false | undefined>) => sources.filter(Boolean).join(' ');
 
@@ -26,6 +30,7 @@ export function contentSecurityPolicy(input: CspInput): string {
       "'unsafe-inline'",
       input.development && "'unsafe-eval'",
       google && 'https://www.googletagmanager.com',
+      adsScripts,
       input.recaptchaSiteKey && 'https://www.google.com/recaptcha/ https://www.gstatic.com/recaptcha/',
       chat,
     ),
@@ -35,6 +40,7 @@ export function contentSecurityPolicy(input: CspInput): string {
       'data:',
       'blob:',
       google && 'https://www.googletagmanager.com https://*.google-analytics.com https://*.g.doubleclick.net https://www.google.com https://www.google.com.mx',
+      input.googleAdsId && 'https://www.googleadservices.com https://pagead2.googlesyndication.com',
       chat,
     ),
     'font-src': list("'self'", chat),
@@ -43,13 +49,14 @@ export function contentSecurityPolicy(input: CspInput): string {
       input.development && 'ws: wss:',
       google &&
         'https://www.googletagmanager.com https://*.google-analytics.com https://*.analytics.google.com https://*.g.doubleclick.net https://www.google.com',
+      input.googleAdsId && 'https://www.googleadservices.com https://pagead2.googlesyndication.com https://www.google.com.mx',
       input.recaptchaSiteKey && 'https://www.google.com/recaptcha/',
       chat,
       chat && chat.replace(/^https:/, 'wss:'),
     ),
     'frame-src': list(
       input.recaptchaSiteKey && 'https://www.google.com/recaptcha/ https://recaptcha.google.com/recaptcha/',
-      input.googleAdsId && 'https://td.doubleclick.net https://www.googletagmanager.com',
+      input.googleAdsId && 'https://td.doubleclick.net https://bid.g.doubleclick.net https://www.googletagmanager.com',
       chat,
     ) || "'none'",
     'worker-src': "'self' blob:",

@@ -130,7 +130,7 @@ describe('ContactForm', () => {
       reason: 'Quiero una página web.',
       captcha: '',
     });
-    await action.answer({ status: 'sent' });
+    await action.answer({ status: 'sent', key: 'clave-1' });
   });
 
   it("sends the 'formulario' event, queued before analytics has loaded", async () => {
@@ -174,7 +174,7 @@ describe('ContactForm', () => {
     const retry = deferredAction();
     await user.click(submitButton());
     await waitFor(() => expect(submitContact).toHaveBeenCalledTimes(2));
-    await retry.answer({ status: 'sent' });
+    await retry.answer({ status: 'sent', key: 'clave-2' });
   });
 
   it('without a mes, says it did not go through and offers WhatsApp', async () => {
@@ -208,7 +208,7 @@ describe('ContactForm', () => {
     await user.click(submitButton());
     jest.useFakeTimers();
     try {
-      await action.answer({ status: 'sent' });
+      await action.answer({ status: 'sent', key: 'clave-3' });
       expect(screen.getByRole('heading', { name: /gracias por contactarnos/i })).toBeInTheDocument();
       expect(screen.getByText(/un asesor se pondrá en contacto contigo muy pronto/i)).toBeInTheDocument();
       expect(screen.queryByRole('textbox')).not.toBeInTheDocument();

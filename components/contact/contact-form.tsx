@@ -8,6 +8,7 @@ import { submitContact } from '@/lib/contact/actions';
 import { CONTACT_FIELDS, type ContactField, type ContactValues, type FieldErrors } from '@/lib/contact/fields';
 import { INITIAL_CONTACT_STATE, type ContactState } from '@/lib/contact/state';
 import { contactForm as copy } from '@/lib/content';
+import { leaveAfterLead } from '@/lib/lead';
 import { navigateTo, reloadPage } from '@/lib/navigation';
 import { getRecaptchaToken } from '@/lib/recaptcha';
 import styles from './contact-form.module.css';
@@ -108,8 +109,8 @@ export function ContactForm({ submitIcon, recaptchaSiteKey, thankYouUrl, whatsap
   useEffect(() => {
     if (state.status === 'sent') {
       thanksRef.current?.focus();
-      const timer = setTimeout(() => navigateTo(thankYouUrl), REDIRECT_DELAY_MS);
-      return () => clearTimeout(timer);
+      // The redirect waits up to 1 s more for the lead's Ads conversion and GA event.
+      return leaveAfterLead(state.key, REDIRECT_DELAY_MS, () => navigateTo(thankYouUrl));
     }
     if (!isPending) inFlight.current = false;
   }, [state, isPending, thankYouUrl]);

@@ -1,5 +1,12 @@
 import { act, render, waitFor } from '@testing-library/react';
+import { leaveAfterLead } from '@/lib/lead';
 import { LOADED_DELAY_MS, ThirdPartyScripts } from './third-party-scripts';
+
+jest.mock('next/navigation', () => ({ usePathname: jest.fn(() => '/') }));
+// jsdom has no performance timeline for the web-vitals library to read.
+jest.mock('@/lib/web-vitals', () => ({ reportWebVitals: jest.fn(async () => undefined) }));
+const { usePathname } = jest.requireMock('next/navigation') as { usePathname: jest.Mock };
+const { reportWebVitals } = jest.requireMock('@/lib/web-vitals') as { reportWebVitals: jest.Mock };
 
 const thirdPartyScripts = () =>
   Array.from(document.querySelectorAll<HTMLScriptElement>('script[src]')).map((script) => script.src);
@@ -9,6 +16,8 @@ describe('third-party scripts and the loaded flag', () => {
     jest.useFakeTimers();
     delete window.dataLayer;
     document.querySelectorAll('script').forEach((script) => script.remove());
+    usePathname.mockReturnValue('/');
+    reportWebVitals.mockClear();
   });
 
   afterEach(() => {
@@ -26,6 +35,7 @@ describe('third-party scripts and the loaded flag', () => {
     act(() => jest.advanceTimersByTime(LOADED_DELAY_MS - 1));
     expect(LOADED_DELAY_MS).toBe(6000);
     expect(thirdPartyScripts()).toEqual([]);
+    expect(reportWebVitals).not.toHaveBeenCalled();
   });
 
   it('adds analytics, the Ads tag and the chat widget once the flag turns true', async () => {
@@ -43,6 +53,15 @@ describe('third-party scripts and the loaded flag', () => {
     );
     const commands = (window.dataLayer ?? []).map((entry) => Array.from(entry as IArguments));
     expect(commands).toContainEqual(['config', 'AW-987654321']);
+    // The vitals are measured with the tags, never before the flag.
+    expect(reportWebVitals).toHaveBeenCalledWith('G-TEST123');
+  });
+
+  it('measures no vitals without GA', async () => {
+    render(<ThirdPartyScripts googleAdsId="AW-333" />);
+    act(() => jest.advanceTimersByTime(LOADED_DELAY_MS));
+    await waitFor(() => expect(thirdPartyScripts()).toContain('https://www.googletagmanager.com/gtag/js?id=AW-333'));
+    expect(reportWebVitals).not.toHaveBeenCalled();
   });
 
   it('leaves out every script whose variable is empty', () => {
@@ -82,5 +101,37 @@ describe('third-party scripts and the loaded flag', () => {
     const events = (window.dataLayer ?? []).map((entry) => Array.from(entry as IArguments));
     expect(events).toEqual([['event', 'whatsapp', {}]]);
     expect(thirdPartyScripts()).toEqual([]);
+  });
+
+  it('loads the tags at once when an enquiry is confirmed, and queues its events after the Ads config', async () => {
+    // next/script never inserts the same script twice per page: fresh IDs.
+    render(<ThirdPartyScripts gaMeasurementId="G-LEAD1" googleAdsId="AW-111" googleAdsConversionLabel="etiqueta" />);
+    act(() => jest.advanceTimersByTime(1000));
+    const leave = jest.fn();
+    act(() => {
+      leaveAfterLead('clave-lead', 2000, leave);
+    });
+    await waitFor(() => expect(thirdPartyScripts()).toContain('https://www.googletagmanager.com/gtag/js?id=AW-111'));
+    const commands = (window.dataLayer ?? []).map((entry) => Array.from(entry as IArguments).slice(0, 2));
+    const conversion = commands.findIndex(([command, name]) => command === 'event' && name === 'conversion');
+    expect(conversion).toBeGreaterThan(commands.findIndex(([command, id]) => command === 'config' && id === 'AW-111'));
+    expect(commands.filter(([, name]) => name === 'conversion')).toHaveLength(1);
+    expect(commands.filter(([, name]) => name === 'generate_lead')).toHaveLength(1);
+  });
+
+  it('does not load the tags early for a confirmed enquiry when there is nothing to measure', () => {
+    render(<ThirdPartyScripts googleAdsId="AW-222" chatWidgetSrc="https://chat.example.com/lead.js" />);
+    act(() => {
+      leaveAfterLead('clave-sin-medicion', 2000, () => {});
+    });
+    act(() => jest.advanceTimersByTime(LOADED_DELAY_MS - 1));
+    expect(thirdPartyScripts()).toEqual([]);
+  });
+
+  it('adds the tags without the 6 second wait on the default thank-you page', async () => {
+    usePathname.mockReturnValue('/gracias');
+    render(<ThirdPartyScripts gaMeasurementId="G-GRACIAS1" />);
+    act(() => jest.advanceTimersByTime(0));
+    await waitFor(() => expect(thirdPartyScripts()).toContain('https://www.googletagmanager.com/gtag/js?id=G-GRACIAS1'));
   });
 });

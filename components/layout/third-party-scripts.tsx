@@ -1,7 +1,9 @@
 'use client';
 
+import { usePathname } from 'next/navigation';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { ANALYTICS_EVENT_ATTRIBUTE, trackEvent, type AnalyticsEvent } from '@/lib/analytics';
+import { useLeads } from '@/lib/lead';
 import type { ThirdPartyTagsProps } from './third-party-tags';
 
 // Their code (and @next/third-parties') is fetched only when the flag turns
@@ -12,6 +14,9 @@ const ThirdPartyTags = lazy(() => import('./third-party-tags'));
 /** Spec: the 'loaded' flag turns true 6000 ms after the page is first shown. */
 export const LOADED_DELAY_MS = 6000;
 
+/** The default thank-you page: a visitor may read it and close the tab at once, so its tags do not wait. */
+const NO_WAIT_PATHS = new Set(['/gracias']);
+
 type Props = ThirdPartyTagsProps;
 
 /**
@@ -21,7 +26,12 @@ type Props = ThirdPartyTagsProps;
  * data-analytics-event, so those links can stay server-rendered.
  */
 export function ThirdPartyScripts(props: Props) {
-  const loaded = useLoadedFlag(LOADED_DELAY_MS);
+  const flag = useLoadedFlag(NO_WAIT_PATHS.has(usePathname() ?? '') ? 0 : LOADED_DELAY_MS);
+  // A confirmed enquiry loads the tags at once: the flag keeps them from
+  // competing with the first paint, and that is long past; the thank-you
+  // redirect follows in 2 s and must not take the conversion with it.
+  const leads = useLeads(Boolean(props.gaMeasurementId || (props.googleAdsId && props.googleAdsConversionLabel)));
+  const loaded = flag || leads.length > 0;
 
   useEffect(() => {
     const onClick = (event: MouseEvent) => {
@@ -36,7 +46,7 @@ export function ThirdPartyScripts(props: Props) {
   const anyTag = Boolean(props.gaMeasurementId || props.googleAdsId || props.chatWidgetSrc);
   return loaded && anyTag ? (
     <Suspense fallback={null}>
-      <ThirdPartyTags {...props} />
+      <ThirdPartyTags {...props} leads={leads} />
     </Suspense>
   ) : null;
 }

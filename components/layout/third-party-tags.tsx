@@ -2,22 +2,51 @@
 
 import { GoogleAnalytics } from '@next/third-parties/google';
 import Script from 'next/script';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { gtag } from '@/lib/analytics';
+import { sendLeadEvents } from '@/lib/conversion';
+import type { Lead } from '@/lib/lead';
+import { reportWebVitals } from '@/lib/web-vitals';
 
 export type ThirdPartyTagsProps = {
   gaMeasurementId?: string;
   googleAdsId?: string;
+  googleAdsConversionLabel?: string;
   chatWidgetSrc?: string;
 };
 
-/** Analytics pageview, the Ads tag and the chat widget. Loaded only once the 'loaded' flag is true. */
-export default function ThirdPartyTags({ gaMeasurementId, googleAdsId, chatWidgetSrc }: ThirdPartyTagsProps) {
+type Props = ThirdPartyTagsProps & {
+  /** Enquiries confirmed on this page: each sends its conversion events once. */
+  leads?: readonly Lead[];
+};
+
+/**
+ * Analytics pageview, the Ads tag, the chat widget, the conversion events of
+ * confirmed enquiries and the field Core Web Vitals. Loaded only once the
+ * 'loaded' flag is true, or at once when an enquiry is confirmed.
+ */
+export default function ThirdPartyTags({ gaMeasurementId, googleAdsId, googleAdsConversionLabel, chatWidgetSrc, leads = [] }: Props) {
+  const handled = useRef(new WeakSet<Lead>());
+
+  // Effects run in order: the Ads config is queued before any lead's events.
   useEffect(() => {
     if (!googleAdsId) return;
     gtag('js', new Date());
     gtag('config', googleAdsId);
   }, [googleAdsId]);
+
+  useEffect(() => {
+    for (const lead of leads) {
+      if (handled.current.has(lead)) continue;
+      handled.current.add(lead);
+      sendLeadEvents({ gaMeasurementId, googleAdsId, googleAdsConversionLabel }, lead.key, lead.sent);
+    }
+  }, [leads, gaMeasurementId, googleAdsId, googleAdsConversionLabel]);
+
+  useEffect(() => {
+    // Measuring is best effort: a chunk that fails to load changes nothing for the visitor.
+    if (gaMeasurementId) reportWebVitals(gaMeasurementId).catch(() => undefined);
+  }, [gaMeasurementId]);
 
   return (
     <>

@@ -2,7 +2,8 @@ import { test as base, expect, type Page } from '@playwright/test';
 
 /**
  * Every request that leaves the site under test is intercepted: answered with
- * an empty script (so the page behaves as if the third party loaded) and
+ * an empty script, or for gtag.js one that only calls event callbacks (so the
+ * page behaves as if the third party loaded), and
  * recorded, so tests can tell which third parties were asked for and when.
  */
 export type ThirdPartyLog = {
@@ -12,11 +13,36 @@ export type ThirdPartyLog = {
   hosts: () => string[];
 };
 
+/**
+ * What the empty stand-in for gtag.js must still do: call each event's
+ * event_callback, as gtag.js does once it has sent the event, or the page
+ * would hold its thank-you redirect the full extra second waiting for it.
+ * (e2e/support/gtag.ts has a stand-in that also records the events.)
+ */
+const GTAG_CALLS_BACK = `(function () {
+  if (window.__gtagCallsBack) return;
+  window.__gtagCallsBack = true;
+  var layer = (window.dataLayer = window.dataLayer || []);
+  function handle(entry) {
+    var params = entry && entry[0] === 'event' ? entry[2] : undefined;
+    if (params && typeof params.event_callback === 'function') setTimeout(params.event_callback);
+  }
+  layer.forEach(handle);
+  var push = layer.push;
+  layer.push = function () {
+    for (var i = 0; i < arguments.length; i++) handle(arguments[i]);
+    return push.apply(layer, arguments);
+  };
+})();`;
+
 type Fixtures = { thirdParty: ThirdPartyLog; cspGuard: void; clientIp: string };
+/** Set per Playwright project: whether the server under test has an outbox (CONTACT_OUTBOX). */
+export type Options = { outbox: 'auto' | 'off' };
 
 let ipCounter = 0;
 
-export const test = base.extend<Fixtures>({
+export const test = base.extend<Fixtures & Options>({
+  outbox: ['auto', { option: true }],
   thirdParty: [
     async ({ page, baseURL }, use) => {
       const origin = new URL(baseURL ?? 'http://127.0.0.1').origin;
@@ -27,7 +53,8 @@ export const test = base.extend<Fixtures>({
         async (route) => {
           urls.push(route.request().url());
           times.push(Date.now());
-          await route.fulfill({ status: 200, contentType: 'application/javascript', body: '/* intercepted */' });
+          const gtag = route.request().url().startsWith('https://www.googletagmanager.com/gtag/js');
+          await route.fulfill({ status: 200, contentType: 'application/javascript', body: gtag ? GTAG_CALLS_BACK : '/* intercepted */' });
         },
       );
       await use({ urls, times, hosts: () => [...new Set(urls.map((url) => new URL(url).host))] });

@@ -8,12 +8,27 @@ const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
 export const E2E_PORT = 3100 + OFFSET;
 export const STUB_PORT = 3199 + OFFSET;
 export const STUB_URL = `http://127.0.0.1:${STUB_PORT}`;
+/** The same build, started with CONTACT_OUTBOX=off (Playwright project `outbox-off`). */
+export const E2E_OFF_PORT = 3101 + OFFSET;
+/** The crash test starts and kills its own server here. */
+export const CRASH_PORT = 3102 + OFFSET;
+/** A second build with every third-party variable empty (see NO_TAGS_BUILD_ENV). */
+export const NO_TAGS_PORT = 3103 + OFFSET;
+export const NO_TAGS_URL = `http://127.0.0.1:${NO_TAGS_PORT}`;
+/** The agency's mail server (e2e/smtp-sink.mjs), and where the tests read what it received. */
+export const SMTP_PORT = 3196 + OFFSET;
+export const SMTP_HTTP_PORT = 3195 + OFFSET;
+export const SMTP_URL = `http://127.0.0.1:${SMTP_HTTP_PORT}`;
 /** Where the e2e server's stdout and stderr go (relative to the project). */
 export const SERVER_LOG = 'e2e/.server.log';
+export const OFF_SERVER_LOG = 'e2e/.server-off.log';
+/** The servers' CONTACT_INBOX_DIR (the file outbox is in outbox/ inside it); emptied before each run. */
+export const DATA_DIR = 'e2e/.data';
 
 export const E2E_CONFIG = {
   gaMeasurementId: 'G-E2ETEST1',
   googleAdsId: 'AW-123456789',
+  googleAdsConversionLabel: 'e2eLead-Label_1',
   chatWidgetSrc: 'https://chat.e2e.test/widget.js',
   whatsappUrl: 'https://wa.me/5215500001111',
   privacyNoticeUrl: '/aviso-de-privacidad',
@@ -21,6 +36,8 @@ export const E2E_CONFIG = {
   recaptchaSiteKey: 'e2e-recaptcha-key',
   // Server-only: must never reach the browser (see contact-form.spec.ts).
   contactSiteKey: 'e2e-site-key-7f3a9c51d2',
+  cronSecret: 'e2e-cron-secret-4b1d8e',
+  alertTo: 'ventas@agencia.e2e.test',
 };
 
 export const E2E_BUILD_ENV: Record<string, string> = {
@@ -28,6 +45,7 @@ export const E2E_BUILD_ENV: Record<string, string> = {
   NEXT_PUBLIC_SITE_URL: `http://127.0.0.1:${E2E_PORT}`,
   NEXT_PUBLIC_GA_MEASUREMENT_ID: E2E_CONFIG.gaMeasurementId,
   NEXT_PUBLIC_GOOGLE_ADS_ID: E2E_CONFIG.googleAdsId,
+  NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL: E2E_CONFIG.googleAdsConversionLabel,
   NEXT_PUBLIC_CHAT_WIDGET_SRC: E2E_CONFIG.chatWidgetSrc,
   NEXT_PUBLIC_WHATSAPP_URL: E2E_CONFIG.whatsappUrl,
   NEXT_PUBLIC_PRIVACY_NOTICE_URL: E2E_CONFIG.privacyNoticeUrl,
@@ -35,7 +53,33 @@ export const E2E_BUILD_ENV: Record<string, string> = {
   NEXT_PUBLIC_RECAPTCHA_SITE_KEY: E2E_CONFIG.recaptchaSiteKey,
   CONTACT_API_BASE_URL: `${STUB_URL}/api/`,
   CONTACT_SITE_KEY: E2E_CONFIG.contactSiteKey,
+  // Server-only values are read when the server starts: the same build serves every configuration below.
+  CONTACT_INBOX_DIR: `${DATA_DIR}/main`,
+  CRON_SECRET: E2E_CONFIG.cronSecret,
+  CONTACT_OUTBOX_BACKOFF_SECONDS: '1',
+  ALERT_SMTP_URL: `smtp://avisos:secreto-e2e@127.0.0.1:${SMTP_PORT}`,
+  ALERT_EMAIL_TO: E2E_CONFIG.alertTo,
+  ALERT_EMAIL_FROM: 'Formulario e2e <avisos@agencia.e2e.test>',
 };
+
+/** Today's behaviour: no outbox, a failed delivery shows the retry message. */
+export const E2E_OFF_ENV: Record<string, string> = { ...E2E_BUILD_ENV, CONTACT_OUTBOX: 'off', CONTACT_INBOX_DIR: `${DATA_DIR}/off` };
 
 /** True when the suite runs against a deployment it did not build. */
 export const AGAINST_DEPLOYMENT = Boolean(process.env.PLAYWRIGHT_BASE_URL);
+
+/**
+ * The same site with the third-party variables empty, as the quality budgets
+ * build it: nothing may be requested from Google or anyone else. Built into
+ * .next/no-tags so it can run beside the main test build.
+ */
+export const NO_TAGS_BUILD_ENV: Record<string, string> = {
+  ...E2E_BUILD_ENV,
+  NEXT_DIST_DIR: '.next/no-tags',
+  NEXT_PUBLIC_SITE_URL: NO_TAGS_URL,
+  NEXT_PUBLIC_GA_MEASUREMENT_ID: '',
+  NEXT_PUBLIC_GOOGLE_ADS_ID: '',
+  NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL: '',
+  NEXT_PUBLIC_CHAT_WIDGET_SRC: '',
+  NEXT_PUBLIC_RECAPTCHA_SITE_KEY: '',
+};

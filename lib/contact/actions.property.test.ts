@@ -98,7 +98,7 @@ describe('the action against generated input', () => {
         const expected = oracle(input);
         if (expected) {
           accepted += 1;
-          expect(state).toEqual({ status: 'sent' });
+          expect(state).toEqual({ status: 'sent', key: expect.any(String) });
           expect(fetchMock).toHaveBeenCalledTimes(1);
           const [, init] = fetchMock.mock.calls[0] as unknown as [URL, RequestInit];
           expect(JSON.parse(String(init.body))).toEqual(expected);

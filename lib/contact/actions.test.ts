@@ -1,7 +1,7 @@
 /**
  * @jest-environment node
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ContactState } from './state';
@@ -11,6 +11,9 @@ type Submit = (previous: ContactState, formData: FormData) => Promise<ContactSta
 // The request's headers, as next/headers would give them inside a request.
 let requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.10' });
 jest.mock('next/headers', () => ({ headers: async () => requestHeaders }));
+// after() from next/server needs a request scope: here its tasks are kept and run by the test.
+const mockAfterTasks: Array<() => Promise<void>> = [];
+jest.mock('next/server', () => ({ after: (task: () => Promise<void>) => void mockAfterTasks.push(task) }));
 
 const visitor = {
   name: 'Ana Visitante',
@@ -18,6 +21,9 @@ const visitor = {
   phone: '5587654321',
   reason: 'Necesito anuncios para mi florería.',
 };
+
+/** The sent state carries the enquiry's idempotency key, for the Ads conversion. */
+const SENT = { status: 'sent', key: expect.stringMatching(/^[0-9a-f-]{36}$/) };
 
 function form(fields: Record<string, string>) {
   const data = new FormData();
@@ -28,22 +34,41 @@ function form(fields: Record<string, string>) {
 /** Loads the action with a fresh environment (the env module reads it once). */
 function loadAction(env: Record<string, string>): Submit {
   const saved = { ...process.env };
-  for (const key of ['CONTACT_API_BASE_URL', 'CONTACT_SITE_KEY', 'CONTACT_INBOX_DIR', 'VERCEL', 'CONTACT_RATE_LIMIT_MAX', 'REDIS_URL']) {
+  for (const key of [
+    'CONTACT_API_BASE_URL',
+    'CONTACT_SITE_KEY',
+    'CONTACT_INBOX_DIR',
+    'VERCEL',
+    'CONTACT_RATE_LIMIT_MAX',
+    'REDIS_URL',
+    'CONTACT_OUTBOX',
+    'CONTACT_OUTBOX_BACKOFF_SECONDS',
+    'ALERT_SMTP_URL',
+    'ALERT_EMAIL_TO',
+    'ALERT_EMAIL_FROM',
+  ]) {
     delete process.env[key];
   }
   Object.assign(process.env, env);
   let action: Submit | undefined;
+  let closeOutbox: () => Promise<void> = async () => {};
   jest.isolateModules(() => {
     action = (jest.requireActual('./actions') as { submitContact: Submit }).submitContact;
+    const { getOutbox } = jest.requireActual('./outbox') as typeof import('./outbox');
+    // A Redis client would keep reconnecting after the test.
+    closeOutbox = async () => getOutbox()?.store.close();
   });
+  afterEachClose.push(() => closeOutbox());
   afterEachRestore.push(() => {
     process.env = saved;
   });
   return action as Submit;
 }
 const afterEachRestore: Array<() => void> = [];
+const afterEachClose: Array<() => Promise<void>> = [];
 
-const API = { CONTACT_API_BASE_URL: 'http://127.0.0.1:9/api/', CONTACT_SITE_KEY: 'secret-site-key' };
+// Today's path, with no outbox in front of the API (the outbox has its own tests below).
+const API = { CONTACT_API_BASE_URL: 'http://127.0.0.1:9/api/', CONTACT_SITE_KEY: 'secret-site-key', CONTACT_OUTBOX: 'off' };
 const idle: ContactState = { status: 'idle' };
 
 let fetchMock: jest.Mock;
@@ -60,7 +85,9 @@ beforeEach(() => {
   }
 });
 
-afterEach(() => {
+afterEach(async () => {
+  await Promise.all(afterEachClose.splice(0).map((close) => close()));
+  mockAfterTasks.splice(0);
   afterEachRestore.splice(0).forEach((restore) => restore());
   jest.restoreAllMocks();
 });
@@ -100,7 +127,7 @@ describe('submitContact (the Server Action)', () => {
   it('ignores the $ACTION entries React adds to its forms', async () => {
     fetchMock.mockResolvedValue(json(200, { success: true }));
     const submit = loadAction(API);
-    expect(await submit(idle, form({ ...visitor, captcha: 't', '$ACTION_ID_abc': '' }))).toEqual({ status: 'sent' });
+    expect(await submit(idle, form({ ...visitor, captcha: 't', '$ACTION_ID_abc': '' }))).toEqual(SENT);
   });
 
   it('sends a valid enquiry, trimmed, to the contact API and reports it sent', async () => {
@@ -108,12 +135,14 @@ describe('submitContact (the Server Action)', () => {
     const submit = loadAction(API);
     const state = await submit(idle, form({ ...visitor, name: `  ${visitor.name} `, captcha: 'tok' }));
 
-    expect(state).toEqual({ status: 'sent' });
     expect(fetchMock).toHaveBeenCalledTimes(1);
     const [url, init] = fetchMock.mock.calls[0] as [URL, RequestInit];
     expect(String(url)).toBe('http://127.0.0.1:9/api/contact?siteKey=secret-site-key');
     expect(JSON.parse(String(init.body))).toEqual({ ...visitor, captcha: 'tok' });
-    expect((init.headers as Record<string, string>)['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
+    const key = (init.headers as Record<string, string>)['Idempotency-Key'];
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+    // The form gets the same key: the Ads conversion's transaction id.
+    expect(state).toEqual({ status: 'sent', key });
   });
 
   it('shows the mes of an answer with success: false', async () => {
@@ -147,8 +176,8 @@ describe('submitContact (the Server Action)', () => {
   it('without a contact API, saves the enquiry to the local inbox and says where', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'inbox-'));
     const submit = loadAction({ CONTACT_INBOX_DIR: dir });
-    expect(await submit(idle, form({ ...visitor, captcha: '' }))).toEqual({ status: 'sent' });
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent' });
+    expect(await submit(idle, form({ ...visitor, captcha: '' }))).toEqual(SENT);
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
 
     const lines = readFileSync(path.join(dir, 'enquiries.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
     expect(lines).toHaveLength(2);
@@ -162,12 +191,12 @@ describe('submitContact (the Server Action)', () => {
     fetchMock.mockImplementation(async () => json(200, { success: true }));
     const submit = loadAction(API);
     requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.77' });
-    for (let i = 0; i < 5; i++) expect(await submit(idle, form(visitor))).toEqual({ status: 'sent' });
+    for (let i = 0; i < 5; i++) expect(await submit(idle, form(visitor))).toEqual(SENT);
     expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited' });
     expect(fetchMock).toHaveBeenCalledTimes(5);
     // Another visitor still gets through.
     requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.78' });
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent' });
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
     expectNoPersonalData();
   });
 
@@ -176,7 +205,7 @@ describe('submitContact (the Server Action)', () => {
     const submit = loadAction({ ...API, CONTACT_RATE_LIMIT_MAX: '1' });
     requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.79' });
     for (let i = 0; i < 3; i++) expect((await submit(idle, form({ ...visitor, mail: 'x' }))).status).toBe('invalid');
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent' });
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
     expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited' });
   });
 
@@ -186,5 +215,101 @@ describe('submitContact (the Server Action)', () => {
     expect(fetchMock).not.toHaveBeenCalled();
     expect(logs.join('\n')).toMatch(/CONTACT_API_BASE_URL/);
     expectNoPersonalData();
+  });
+});
+
+describe('submitContact with an outbox (files)', () => {
+  const withOutbox = (extra: Record<string, string> = {}) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'outbox-'));
+    const submit = loadAction({ ...API, CONTACT_OUTBOX: 'auto', CONTACT_INBOX_DIR: dir, ...extra });
+    const entries = () =>
+      readdirSync(path.join(dir, 'outbox'))
+        .filter((name) => name.endsWith('.json'))
+        .map((name) => JSON.parse(readFileSync(path.join(dir, 'outbox', name), 'utf8')));
+    return { submit, entries };
+  };
+
+  it('stores the enquiry before the first attempt and removes it once the API has it', async () => {
+    const { submit, entries } = withOutbox();
+    let storedDuringAttempt: unknown[] = [];
+    fetchMock.mockImplementation(async () => {
+      storedDuringAttempt = entries();
+      return json(200, { success: true });
+    });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent' });
+    expect(storedDuringAttempt).toEqual([expect.objectContaining({ state: 'pending', enquiry: expect.objectContaining(visitor) })]);
+    expect(entries()).toEqual([]);
+    expect(mockAfterTasks).toHaveLength(0);
+  });
+
+  it('a refusal shows the mes and keeps nothing: the API said no', async () => {
+    const { submit, entries } = withOutbox();
+    fetchMock.mockResolvedValue(json(422, { success: false, mes: 'Captcha inválido' }));
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', mes: 'Captcha inválido' });
+    expect(entries()).toEqual([]);
+  });
+
+  it('API down: the visitor is thanked within the short deadline, the entry stays pending, retried after the answer', async () => {
+    const { submit, entries } = withOutbox({ CONTACT_OUTBOX_BACKOFF_SECONDS: '5,10' });
+    fetchMock.mockImplementation(async () => json(503, {}));
+    const started = Date.now();
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent' });
+    expect(Date.now() - started).toBeLessThan(3500);
+    const [stored] = entries();
+    expect(stored).toMatchObject({ state: 'pending', rounds: 0, enquiry: visitor });
+    const attemptsLive = fetchMock.mock.calls.length;
+
+    // after(): one more round, still down: released with its backoff.
+    expect(mockAfterTasks).toHaveLength(1);
+    await mockAfterTasks[0]?.();
+    expect(fetchMock.mock.calls.length).toBeGreaterThan(attemptsLive);
+    const keys = fetchMock.mock.calls.map(([, init]) => (init as RequestInit & { headers: Record<string, string> }).headers['Idempotency-Key']);
+    expect(new Set(keys)).toEqual(new Set([stored.key]));
+    const [kept] = entries();
+    expect(kept).toMatchObject({ key: stored.key, state: 'pending', rounds: 1, lastFailure: expect.stringContaining('http-503') });
+    expect(kept.lease).toBeUndefined();
+    expect(kept.nextAttemptAt - Date.now()).toBeGreaterThan(3000);
+    expect(logs.join('\n')).toMatch(/queda en la bandeja de salida/);
+    expectNoPersonalData();
+  });
+
+  it('the retry after the answer delivers it when the API is back', async () => {
+    const { submit, entries } = withOutbox();
+    fetchMock.mockImplementation(async () => json(503, {}));
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent' });
+    fetchMock.mockImplementation(async () => json(200, { success: true }));
+    await mockAfterTasks[0]?.();
+    expect(entries()).toEqual([]);
+  });
+
+  it('a slow but working API (1.5 s) still succeeds live', async () => {
+    const { submit, entries } = withOutbox();
+    fetchMock.mockImplementation(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      return json(200, { success: true });
+    });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent' });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(entries()).toEqual([]);
+    expect(mockAfterTasks).toHaveLength(0);
+  });
+
+  it('when the outbox cannot be written (Redis down), delivers live as today and says so loudly', async () => {
+    const submit = loadAction({ ...API, CONTACT_OUTBOX: 'auto', REDIS_URL: 'redis://127.0.0.1:9' });
+    fetchMock.mockImplementation(async () => json(503, {}));
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed' });
+    expect(fetchMock).toHaveBeenCalledTimes(4);
+    expect(logs.join('\n')).toMatch(/ERROR: no se pudo guardar la solicitud .* en la bandeja de salida/);
+    fetchMock.mockImplementation(async () => json(200, { success: true }));
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent' });
+    expectNoPersonalData();
+  });
+
+  it('CONTACT_OUTBOX=off: the failure path of today, nothing stored', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'outbox-'));
+    const submit = loadAction({ ...API, CONTACT_OUTBOX: 'off', CONTACT_INBOX_DIR: dir });
+    fetchMock.mockImplementation(async () => json(503, {}));
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed' });
+    expect(readdirSync(dir)).toEqual([]);
   });
 });

@@ -1,19 +1,28 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
+import { after } from 'next/server';
 import { getContactConfig } from '@/lib/env/server';
+import { sendAlert } from './alert';
 import { saveToInbox } from './inbox';
+import { getOutbox, type Outbox } from './outbox';
+import type { OutboxEntry } from './outbox-entry';
+import { BACKGROUND_DEADLINE_MS, LIVE_DEADLINE_MS, newEntry, owedAlert, settle } from './policy';
 import type { ContactEnquiry } from './schema';
 import type { ContactState } from './state';
 import { postEnquiry } from './upstream';
 
+type Api = { baseUrl: string; siteKey: string };
+
 /**
  * Sends a valid enquiry where the configuration says, and turns the outcome
- * into the state the form renders. Logs say what happened without any of the
+ * into the state the form renders. With an outbox the enquiry is stored
+ * first, so when the API is down the visitor is thanked anyway and the
+ * outbox delivers it later. Logs say what happened without any of the
  * visitor's personal data.
  */
 export async function deliverEnquiry(enquiry: ContactEnquiry): Promise<ContactState> {
   const config = getContactConfig();
-  // One key for every attempt of this submission: the API never stores a retry twice.
+  // One key for every attempt of this submission, now or replayed later: the API never stores it twice.
   const idempotencyKey = randomUUID();
 
   if (config.mode === 'misconfigured') {
@@ -22,34 +31,98 @@ export async function deliverEnquiry(enquiry: ContactEnquiry): Promise<ContactSt
   }
 
   if (config.mode === 'inbox') {
+    // The local inbox is itself a durable file on this machine: nothing to retry, so no outbox in front of it.
     try {
       const file = await saveToInbox(enquiry, config.dir, idempotencyKey);
       console.info(`[contacto] Sin CONTACT_API_BASE_URL: solicitud ${idempotencyKey} guardada en la bandeja local ${file}`);
-      return { status: 'sent' };
+      return { status: 'sent', key: idempotencyKey };
     } catch (error) {
       console.error(`[contacto] No se pudo guardar la solicitud ${idempotencyKey} en la bandeja local:`, errorName(error));
       return { status: 'failed' };
     }
   }
 
+  const outbox = getOutbox();
+  const holder = randomUUID();
+  const entry = newEntry(idempotencyKey, enquiry, Date.now(), holder);
+  const stored = outbox !== null && (await storeFirst(outbox, entry));
+
   const started = Date.now();
   const report = await postEnquiry(enquiry, {
     baseUrl: config.baseUrl,
     siteKey: config.siteKey,
     idempotencyKey,
+    // The outbox takes over after a short wait; without one, the visitor's only chance is this call.
+    ...(stored ? { deadlineMs: LIVE_DEADLINE_MS } : {}),
   });
   const summary = `${idempotencyKey}: ${report.attempts} intento(s) en ${Date.now() - started} ms`;
 
   switch (report.result.outcome) {
     case 'accepted':
       if (report.failures.length) console.warn(`[contacto] Entregada tras fallos (${report.failures.join(', ')}) ${summary}`);
-      return { status: 'sent' };
+      if (stored) await letGo(outbox, idempotencyKey, holder);
+      return { status: 'sent', key: idempotencyKey };
     case 'rejected':
       console.warn(`[contacto] La API rechazó la solicitud ${summary}`);
+      if (stored) await letGo(outbox, idempotencyKey, holder);
       return { status: 'failed', mes: report.result.mes };
     case 'unavailable':
-      console.error(`[contacto] Solicitud no entregada, la API no respondió bien (${report.failures.join(', ')}) ${summary}`);
-      return { status: 'failed' };
+      if (!stored) {
+        console.error(`[contacto] Solicitud no entregada, la API no respondió bien (${report.failures.join(', ')}) ${summary}`);
+        return { status: 'failed' };
+      }
+      console.warn(
+        `[contacto] La API no respondió bien (${report.failures.join(', ')}) ${summary}; la solicitud queda en la bandeja de salida`,
+      );
+      // After the visitor has their answer: one more try, then the alert.
+      after(() => keepTrying(outbox, entry, holder, config));
+      // Safely kept: a confirmed lead for the visitor and for the Ads conversion.
+      return { status: 'sent', key: idempotencyKey };
+  }
+}
+
+async function storeFirst(outbox: Outbox, entry: OutboxEntry): Promise<boolean> {
+  try {
+    await outbox.store.add(entry);
+    return true;
+  } catch (error) {
+    // The safety net being down must never fail a visitor: deliver live as without an outbox.
+    console.error(
+      `[contacto] ERROR: no se pudo guardar la solicitud ${entry.key} en la bandeja de salida (${errorName(error)}); se entrega sin red de seguridad`,
+    );
+    return false;
+  }
+}
+
+/** The API has it, or said no to the visitor: nothing left to keep. */
+async function letGo(outbox: Outbox | null, key: string, holder: string) {
+  try {
+    await outbox?.store.remove(key, holder);
+  } catch (error) {
+    // Left pending, it is replayed with the same key, which the API stores only once.
+    console.error(`[contacto] No se pudo quitar ${key} de la bandeja de salida (${errorName(error)})`);
+  }
+}
+
+/** Runs in after(): a second round while the function still has time, then the agency is told. */
+async function keepTrying(outbox: Outbox, entry: OutboxEntry, holder: string, api: Api): Promise<void> {
+  try {
+    const report = await postEnquiry(entry.enquiry, { ...api, idempotencyKey: entry.key, deadlineMs: BACKGROUND_DEADLINE_MS });
+    let kept = settle(entry, report, 'replay', Date.now(), outbox.config.backoffSeconds);
+    if (!kept) {
+      await outbox.store.remove(entry.key, holder);
+      console.info(`[contacto] Solicitud ${entry.key} entregada en segundo plano`);
+      return;
+    }
+    console.warn(`[contacto] Solicitud ${entry.key} ${kept.state === 'dead' ? 'rechazada al reintentar' : 'pendiente'} (${kept.lastFailure})`);
+    const alert = owedAlert(kept);
+    if (alert && outbox.config.alert && (await sendAlert(alert, kept, outbox.config.alert))) {
+      kept = { ...kept, alerted: { pending: true, dead: alert === 'dead' } };
+    }
+    await outbox.store.release(kept, holder);
+  } catch (error) {
+    // The lease runs out and the next flush picks the entry up.
+    console.error(`[contacto] Falló el reintento en segundo plano de ${entry.key} (${errorName(error)})`);
   }
 }
 

@@ -1,11 +1,42 @@
 import 'server-only';
-import { getContactConfig } from '@/lib/env/server';
+import { getContactConfig, getOutboxConfig } from '@/lib/env/server';
 
+/** The start-up report: where enquiries go, where they wait when the API is down, and who is told. */
 export function describeContactConfig(): void {
   const config = getContactConfig();
   if (config.mode === 'misconfigured') {
     console.error(`[contacto] ERROR DE CONFIGURACIÓN: ${config.problem} El formulario mostrará un error a cada visitante.`);
-  } else if (config.mode === 'inbox') {
-    console.info(`[contacto] Sin CONTACT_API_BASE_URL: las solicitudes se guardan en la bandeja local ${config.dir}/enquiries.jsonl`);
+    return;
   }
+  if (config.mode === 'inbox') {
+    console.info(`[contacto] Sin CONTACT_API_BASE_URL: las solicitudes se guardan en la bandeja local ${config.dir}/enquiries.jsonl`);
+    return;
+  }
+
+  let outbox;
+  try {
+    outbox = getOutboxConfig();
+  } catch (error) {
+    console.error(`[contacto] ERROR DE CONFIGURACIÓN de la bandeja de salida: ${error instanceof Error ? error.message : error}`);
+    return;
+  }
+  const { store } = outbox;
+  if (store.kind === 'redis') {
+    console.info('[contacto] Bandeja de salida en Redis (REDIS_URL): cada solicitud se guarda antes de enviarla.');
+  } else if (store.kind === 'files') {
+    console.info(`[contacto] Bandeja de salida en archivos (${store.dir}/outbox/): cada solicitud se guarda antes de enviarla.`);
+  } else if (store.why === 'vercel-without-redis') {
+    console.warn(
+      '[contacto] Sin bandeja de salida: en Vercel sin REDIS_URL no hay dónde guardar las solicitudes; si la API de contacto falla, el visitante verá el error.',
+    );
+  } else {
+    console.info('[contacto] Bandeja de salida desactivada (CONTACT_OUTBOX=off): si la API de contacto falla, el visitante verá el error.');
+  }
+  if (store.kind === 'none') return;
+
+  console.info(
+    `[contacto] Reintentos: GET /api/outbox/flush ${outbox.cronSecret ? 'con CRON_SECRET' : 'desactivado (falta CRON_SECRET)'}, esperas de ${outbox.backoffSeconds.join(', ')} s.`,
+  );
+  if (outbox.alert) console.info(`[contacto] Avisos por correo activados: solicitudes pendientes y no entregadas a ${outbox.alert.to}.`);
+  else console.warn(`[contacto] Avisos por correo desactivados${outbox.alertProblem ? `: ${outbox.alertProblem}` : ' (sin ALERT_SMTP_URL)'}.`);
 }

@@ -3,7 +3,11 @@ import type { FieldErrors } from './fields';
 /** What the server action answers and the form renders. */
 export type ContactState =
   | { status: 'idle' }
-  | { status: 'sent' }
+  /**
+   * Delivered. `key` is the enquiry's idempotency key (a random UUID, nothing
+   * personal): the Ads conversion's transaction id, so a lead counts once.
+   */
+  | { status: 'sent'; key: string }
   /** The input broke a rule: nothing was sent anywhere. */
   | { status: 'invalid'; fieldErrors: FieldErrors }
   /**

@@ -30,6 +30,10 @@ const publicSchema = z.object({
   NEXT_PUBLIC_THANK_YOU_URL: withDefault(link, '/gracias'),
   NEXT_PUBLIC_GA_MEASUREMENT_ID: optional(z.string().regex(/^G-[A-Z0-9]+$/, 'debe tener la forma G-XXXXXXX')),
   NEXT_PUBLIC_GOOGLE_ADS_ID: optional(z.string().regex(/^AW-[0-9]+$/, 'debe tener la forma AW-123456789')),
+  // Only the label: the part of the Ads "send_to" after the slash.
+  NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL: optional(
+    z.string().regex(/^[\w-]+$/, 'debe ser solo la etiqueta de conversión (lo que va después de "AW-…/" en send_to)'),
+  ),
   NEXT_PUBLIC_CHAT_WIDGET_SRC: optional(z.url({ protocol: /^https$/, message: 'debe ser una URL https' })),
   NEXT_PUBLIC_RECAPTCHA_SITE_KEY: optional(z.string().regex(/^[\w-]+$/, 'no parece una clave de reCAPTCHA')),
   // Set by Vercel itself; used only to derive a default site URL.
@@ -43,6 +47,8 @@ export type PublicEnv = {
   thankYouUrl: string;
   gaMeasurementId?: string;
   googleAdsId?: string;
+  /** Used only with googleAdsId: the conversion sent on every confirmed enquiry. */
+  googleAdsConversionLabel?: string;
   chatWidgetSrc?: string;
   recaptchaSiteKey?: string;
 };
@@ -67,6 +73,7 @@ export function parsePublicEnv(source: Source): PublicEnv {
     thankYouUrl: env.NEXT_PUBLIC_THANK_YOU_URL,
     gaMeasurementId: env.NEXT_PUBLIC_GA_MEASUREMENT_ID,
     googleAdsId: env.NEXT_PUBLIC_GOOGLE_ADS_ID,
+    googleAdsConversionLabel: env.NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL,
     chatWidgetSrc: env.NEXT_PUBLIC_CHAT_WIDGET_SRC,
     recaptchaSiteKey: env.NEXT_PUBLIC_RECAPTCHA_SITE_KEY,
   };

@@ -1,0 +1,83 @@
+import type { Page } from '@playwright/test';
+
+/** One event gtag was given, as the stand-in sent it on. */
+export type Hit = {
+  name: string;
+  params: Record<string, unknown>;
+  /** Date.now() when the hit reached the test, and when it was answered (gtag's event_callback follows). */
+  at: number;
+  answeredAt: number;
+};
+
+export type GtagOptions = {
+  /** How long each hit takes to be answered: gtag calls event_callback only after. */
+  hitDelayMs?: number;
+  /** false: never call event_callback, like a gtag.js that never arrives. */
+  callBack?: boolean;
+};
+
+const COLLECT_URL = 'https://region1.google-analytics.com/g/collect';
+
+/**
+ * A stand-in for gtag.js that records every event it is given: it replays
+ * the dataLayer queue and then every push, as gtag.js does, and sends each
+ * event (without its functions) to a Google Analytics address the test
+ * answers, then calls the event's event_callback, as gtag.js does once a hit
+ * is sent. Hits arrive in the test even when the page has left since.
+ */
+function standInScript(callBack: boolean): string {
+  return `(function () {
+  if (window.__gtagStandIn) return; // GA and Ads each load gtag.js: one instance, as with the real one
+  window.__gtagStandIn = true;
+  var layer = (window.dataLayer = window.dataLayer || []);
+  function handle(entry) {
+    var args = Array.prototype.slice.call(entry);
+    if (args[0] !== 'event') return;
+    var params = args[2] || {};
+    var copy = {};
+    for (var key in params) if (typeof params[key] !== 'function') copy[key] = params[key];
+    fetch(${JSON.stringify(COLLECT_URL)}, {
+      method: 'POST', mode: 'no-cors', keepalive: true,
+      body: JSON.stringify({ name: args[1], params: copy })
+    }).then(function () {
+      if (${callBack} && typeof params.event_callback === 'function') params.event_callback();
+    }, function () {});
+  }
+  layer.forEach(handle);
+  var push = layer.push;
+  layer.push = function () {
+    for (var i = 0; i < arguments.length; i++) handle(arguments[i]);
+    return push.apply(layer, arguments);
+  };
+})();`;
+}
+
+/** Serves the stand-in for every gtag.js request of `page` and collects what it sends. */
+export async function standInGtag(page: Page, options: GtagOptions = {}) {
+  const hits: Hit[] = [];
+  /** Date.now() of every gtag.js request. */
+  const scriptRequests: number[] = [];
+  const body = standInScript(options.callBack ?? true);
+
+  // Page routes take precedence over the fixture's catch-all for third parties.
+  await page.route('https://www.googletagmanager.com/gtag/js**', async (route) => {
+    scriptRequests.push(Date.now());
+    await route.fulfill({ status: 200, contentType: 'application/javascript', body });
+  });
+  await page.route(`${COLLECT_URL}**`, async (route) => {
+    const at = Date.now();
+    const sent = JSON.parse(route.request().postData() ?? '{}') as { name: string; params: Record<string, unknown> };
+    if (options.hitDelayMs) await new Promise((resolve) => setTimeout(resolve, options.hitDelayMs));
+    hits.push({ ...sent, at, answeredAt: Date.now() });
+    // The page may have left (keepalive hits outlive it): nothing to answer then.
+    await route.fulfill({ status: 204 }).catch(() => undefined);
+  });
+
+  return {
+    hits,
+    scriptRequests,
+    named: (name: string) => hits.filter((hit) => hit.name === name),
+    /** True once the stand-in runs on the current page. */
+    loaded: () => page.evaluate(() => (window as { __gtagStandIn?: boolean }).__gtagStandIn === true),
+  };
+}

@@ -1,0 +1,143 @@
+import 'server-only';
+import { randomUUID } from 'node:crypto';
+import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import type { OutboxStore } from './outbox';
+import { isOutboxEntry, type OutboxEntry } from './outbox-entry';
+
+/**
+ * The outbox in files, for a self-hosted single server and `npm run dev`:
+ * one JSON file per entry in `{CONTACT_INBOX_DIR}/outbox/`, each written to
+ * a temporary file, fsynced and renamed over the old one, so a crash leaves
+ * either the old entry or the new one, never half of one, and never touches
+ * another entry. A lock file per entry (created exclusively) makes
+ * claim/release/remove atomic between processes (the server and
+ * `npm run outbox`).
+ */
+
+// Keys are our own UUIDs; anything else must never become a path.
+const KEY = /^[0-9a-f-]{36}$/;
+// A lock older than this was left by a crash: the critical sections last milliseconds.
+const STALE_LOCK_MS = 10_000;
+
+export class FileOutboxStore implements OutboxStore {
+  readonly folder: string;
+
+  constructor(dir: string) {
+    this.folder = path.resolve(/* turbopackIgnore: true */ process.cwd(), dir, 'outbox');
+  }
+
+  async add(entry: OutboxEntry): Promise<void> {
+    await mkdir(this.folder, { recursive: true });
+    await this.write(entry);
+  }
+
+  async keys(): Promise<string[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    return names.filter((name) => name.endsWith('.json')).map((name) => name.slice(0, -'.json'.length));
+  }
+
+  async get(key: string): Promise<OutboxEntry | null> {
+    if (!KEY.test(key)) return null;
+    let raw: string;
+    try {
+      raw = await readFile(this.file(key), 'utf8');
+    } catch {
+      return null; // removed meanwhile
+    }
+    try {
+      const entry: unknown = JSON.parse(raw);
+      if (isOutboxEntry(entry) && entry.key === key) return entry;
+    } catch {}
+    // Left in place for a person to look at; every other entry goes on as usual.
+    console.error(`[contacto] Entrada ilegible en la bandeja de salida, se omite: ${key}.json`);
+    return null;
+  }
+
+  async claim(key: string, holder: string, now: number, until: number): Promise<OutboxEntry | null> {
+    return this.locked(key, async () => {
+      const entry = await this.get(key);
+      if (!entry || (entry.lease && entry.lease.holder !== holder && entry.lease.until > now)) return null;
+      const claimed = { ...entry, lease: { holder, until } };
+      await this.write(claimed);
+      return claimed;
+    });
+  }
+
+  async release(entry: OutboxEntry, holder: string): Promise<boolean> {
+    const released = await this.locked(entry.key, async () => {
+      const current = await this.get(entry.key);
+      if (current?.lease?.holder !== holder) return false;
+      const { lease: _lease, ...rest } = entry;
+      await this.write(rest);
+      return true;
+    });
+    return released ?? false;
+  }
+
+  async remove(key: string, holder: string): Promise<boolean> {
+    const removed = await this.locked(key, async () => {
+      const current = await this.get(key);
+      if (current?.lease?.holder !== holder) return false;
+      await unlink(this.file(key));
+      return true;
+    });
+    return removed ?? false;
+  }
+
+  async close(): Promise<void> {}
+
+  private file(key: string) {
+    return path.join(this.folder, `${key}.json`);
+  }
+
+  private async write(entry: OutboxEntry) {
+    if (!KEY.test(entry.key)) throw new Error('clave de entrada inválida');
+    const temporary = path.join(this.folder, `.${entry.key}.${randomUUID()}.tmp`);
+    const handle = await open(temporary, 'w');
+    try {
+      await handle.writeFile(JSON.stringify(entry), 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, this.file(entry.key));
+    // The rename itself is durable only once the folder is synced.
+    const folder = await open(this.folder, 'r');
+    try {
+      await folder.sync();
+    } finally {
+      await folder.close();
+    }
+  }
+
+  private async locked<T>(key: string, work: () => Promise<T | null>): Promise<T | null> {
+    if (!KEY.test(key)) return null;
+    const lock = path.join(this.folder, `.${key}.lock`);
+    for (let tries = 0; ; tries++) {
+      try {
+        const handle = await open(lock, 'wx');
+        await handle.close();
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null; // no folder, no entry
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        const age = await stat(lock).then((info) => Date.now() - info.mtimeMs, () => 0);
+        if (age > STALE_LOCK_MS) await rm(lock, { force: true });
+        else if (tries > 200) return null; // busy for 2 s: someone else is on it
+        else await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
+    try {
+      return await work();
+    } finally {
+      await rm(lock, { force: true });
+    }
+  }
+}

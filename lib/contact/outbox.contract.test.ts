@@ -1,0 +1,227 @@
+/**
+ * @jest-environment node
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Redis from 'ioredis';
+import { flushStore, type FlushOptions } from './flush';
+import type { OutboxStore } from './outbox';
+import type { OutboxEntry } from './outbox-entry';
+import { FileOutboxStore } from './outbox-file-store';
+import { RedisOutboxStore } from './outbox-redis-store';
+import { DEAD_AFTER_MS, KEEP_DEAD_MS, LEASE_MS, newEntry } from './policy';
+import { startRedisServer } from './testing/redis-server';
+
+/** The same contract, run against every store. */
+
+const API = { baseUrl: 'http://127.0.0.1:9/api/', siteKey: 'clave-de-sitio' };
+const BACKOFF = [60, 300];
+const T0 = Date.UTC(2025, 0, 15, 16, 0, 0);
+
+const enquiry = (n = 1) => ({
+  name: `Mariana Peña ${n}`,
+  mail: `mariana.${n}@example.mx`,
+  phone: '5512345678',
+  reason: 'Quiero una página para mi cafetería en Coyoacán.',
+  captcha: 'token',
+});
+
+/** A stored entry nobody holds, as the live request leaves it after a failed round. */
+const pendingEntry = (overrides: Partial<OutboxEntry> = {}): OutboxEntry => {
+  const { lease: _lease, ...entry } = newEntry(randomUUID(), enquiry(), T0, 'live');
+  return { ...entry, rounds: 1, nextAttemptAt: T0 + 60_000, ...overrides };
+};
+
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status });
+
+/** A contact API answering `answer` after a short pause, counting the attempts per Idempotency-Key. */
+function fakeApi(answer: () => Response = () => json(200, { success: true })) {
+  const attempts = new Map<string, number>();
+  const fetchImpl = (async (_url: URL, init: RequestInit) => {
+    const key = (init.headers as Record<string, string>)['Idempotency-Key'] as string;
+    attempts.set(key, (attempts.get(key) ?? 0) + 1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return answer();
+  }) as unknown as typeof fetch;
+  return { attempts, fetchImpl };
+}
+
+type StoreFactory = { name: string; make: () => Promise<OutboxStore> };
+
+let redis: Awaited<ReturnType<typeof startRedisServer>> | undefined;
+const opened: OutboxStore[] = [];
+
+const factories: StoreFactory[] = [
+  { name: 'files', make: async () => new FileOutboxStore(mkdtempSync(path.join(tmpdir(), 'outbox-'))) },
+  {
+    name: 'Redis',
+    make: async () => {
+      redis ??= await startRedisServer();
+      // A fresh database number per test keeps the tests apart.
+      const client = new Redis(redis.url, { db: opened.length % 16, maxRetriesPerRequest: 1 });
+      await client.flushdb();
+      return new RedisOutboxStore(client);
+    },
+  },
+];
+
+afterAll(async () => {
+  await Promise.all(opened.map((store) => store.close()));
+  redis?.stop();
+});
+
+afterEach(() => jest.restoreAllMocks());
+
+describe.each(factories)('outbox in $name', ({ make }) => {
+  let store: OutboxStore;
+  const flush = (options: Partial<FlushOptions> & { at: number }) =>
+    flushStore({ store, config: { backoffSeconds: BACKOFF }, api: API, now: () => options.at, ...options });
+
+  beforeEach(async () => {
+    for (const level of ['info', 'warn'] as const) jest.spyOn(console, level).mockImplementation(() => {});
+    store = await make();
+    opened.push(store);
+  });
+
+  it('stores an entry with its key, received time and state, accents intact', async () => {
+    const entry = newEntry(randomUUID(), enquiry(), T0, 'live');
+    await store.add(entry);
+    expect(await store.keys()).toEqual([entry.key]);
+    expect(await store.get(entry.key)).toEqual(entry);
+  });
+
+  it('claims with a lease: nobody else gets the entry until the lease runs out', async () => {
+    const entry = newEntry(randomUUID(), enquiry(), T0, 'live');
+    await store.add(entry);
+    expect(await store.claim(entry.key, 'flush-a', T0 + 1000, T0 + 1000 + LEASE_MS)).toBeNull();
+    // The live request crashed: its lease runs out and a flush may take over.
+    const claimed = await store.claim(entry.key, 'flush-a', T0 + LEASE_MS + 1, T0 + 2 * LEASE_MS);
+    expect(claimed?.lease).toEqual({ holder: 'flush-a', until: T0 + 2 * LEASE_MS });
+    expect(await store.claim(entry.key, 'flush-b', T0 + LEASE_MS + 2, T0 + 3 * LEASE_MS)).toBeNull();
+    // The old holder can neither write nor delete any more.
+    expect(await store.release({ ...entry, rounds: 9 }, 'live')).toBe(false);
+    expect(await store.remove(entry.key, 'live')).toBe(false);
+    expect((await store.get(entry.key))?.rounds).toBe(0);
+  });
+
+  it('release writes the entry back and lets go; remove deletes it, each only for the holder', async () => {
+    const entry = newEntry(randomUUID(), enquiry(), T0, 'live');
+    await store.add(entry);
+    expect(await store.release({ ...entry, rounds: 1, lastFailure: 'http-503' }, 'live')).toBe(true);
+    const released = await store.get(entry.key);
+    expect(released).toMatchObject({ rounds: 1, lastFailure: 'http-503' });
+    expect(released?.lease).toBeUndefined();
+    expect(await store.claim(entry.key, 'flush', T0, T0 + LEASE_MS)).not.toBeNull();
+    expect(await store.remove(entry.key, 'other')).toBe(false);
+    expect(await store.remove(entry.key, 'flush')).toBe(true);
+    expect(await store.keys()).toEqual([]);
+    expect(await store.get(entry.key)).toBeNull();
+  });
+
+  it('redelivers a due entry with its original body and key, and removes it', async () => {
+    const entry = pendingEntry();
+    await store.add(entry);
+    const api = fakeApi();
+    expect(await flush({ at: T0 + 30_000, fetchImpl: api.fetchImpl })).toEqual({ delivered: 0, pending: 1, dead: 0 });
+    expect(api.attempts.size).toBe(0);
+    expect(await flush({ at: T0 + 60_000, fetchImpl: api.fetchImpl })).toEqual({ delivered: 1, pending: 0, dead: 0 });
+    expect([...api.attempts]).toEqual([[entry.key, 1]]);
+  });
+
+  it('backs off: the next try waits the next configured interval, the last one repeating', async () => {
+    const entry = pendingEntry();
+    await store.add(entry);
+    const api = fakeApi(() => json(503, {}));
+    await flush({ at: T0 + 60_000, fetchImpl: api.fetchImpl });
+    const after2 = await store.get(entry.key);
+    expect(after2).toMatchObject({ state: 'pending', rounds: 2, lastFailure: expect.stringContaining('http-503') });
+    const second = (after2 as OutboxEntry).nextAttemptAt;
+    expect(second - (T0 + 60_000)).toBeGreaterThanOrEqual(300_000);
+    expect(second - (T0 + 60_000)).toBeLessThan(310_000);
+    await flush({ at: second, fetchImpl: api.fetchImpl });
+    const after3 = (await store.get(entry.key)) as OutboxEntry;
+    expect(after3.nextAttemptAt - second).toBeGreaterThanOrEqual(300_000);
+    expect(after3.rounds).toBe(3);
+  });
+
+  it('makes a dead letter of an entry refused on replay, and of one undelivered after 24 hours', async () => {
+    const refused = pendingEntry();
+    const old = pendingEntry({ key: randomUUID(), receivedAt: T0 - DEAD_AFTER_MS, nextAttemptAt: T0 });
+    await store.add(refused);
+    await store.add(old);
+    const refusing = fakeApi(() => json(400, { success: false, mes: 'Captcha vencido' }));
+    await store.release({ ...old }, 'nobody'); // not held: no-op
+    const counts = await flush({
+      at: T0 + 60_000,
+      fetchImpl: ((url: URL, init: RequestInit) =>
+        (init.headers as Record<string, string>)['Idempotency-Key'] === old.key
+          ? Promise.resolve(json(503, {}))
+          : refusing.fetchImpl(url, init)) as unknown as typeof fetch,
+    });
+    expect(counts).toEqual({ delivered: 0, pending: 0, dead: 2 });
+    expect(await store.get(refused.key)).toMatchObject({ state: 'dead', deadReason: 'refused', refusal: 'Captcha vencido' });
+    expect(await store.get(old.key)).toMatchObject({ state: 'dead', deadReason: 'expired' });
+    // Dead letters are never sent again.
+    const api = fakeApi();
+    await flush({ at: T0 + 10 * DEAD_AFTER_MS, fetchImpl: api.fetchImpl });
+    expect(api.attempts.size).toBe(0);
+  });
+
+  it('purges dead letters 30 days after they died, not before', async () => {
+    const dead = pendingEntry({ state: 'dead', deadAt: T0, deadReason: 'expired' });
+    await store.add(dead);
+    expect(await flush({ at: T0 + KEEP_DEAD_MS - 1000 })).toEqual({ delivered: 0, pending: 0, dead: 1 });
+    expect(await flush({ at: T0 + KEEP_DEAD_MS })).toEqual({ delivered: 0, pending: 0, dead: 0 });
+    expect(await store.keys()).toEqual([]);
+  });
+
+  it('two flushes at once send each entry exactly once', async () => {
+    const entries = Array.from({ length: 12 }, (_, n) => pendingEntry({ key: randomUUID(), enquiry: enquiry(n) }));
+    for (const entry of entries) await store.add(entry);
+    const api = fakeApi();
+    const [a, b] = await Promise.all([
+      flush({ at: T0 + 60_000, fetchImpl: api.fetchImpl }),
+      flush({ at: T0 + 60_000, fetchImpl: api.fetchImpl }),
+    ]);
+    expect(a.delivered + b.delivered).toBe(12);
+    expect(api.attempts.size).toBe(12);
+    expect([...api.attempts.values()].every((count) => count === 1)).toBe(true);
+    expect(await store.keys()).toEqual([]);
+  });
+});
+
+describe('outbox in files, damaged entries', () => {
+  it('skips a corrupted or truncated entry with a log line, and loses nothing else', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'outbox-'));
+    const store = new FileOutboxStore(dir);
+    const good = pendingEntry();
+    await store.add(good);
+    const truncated = randomUUID();
+    const garbage = randomUUID();
+    writeFileSync(path.join(store.folder, `${truncated}.json`), JSON.stringify(pendingEntry({ key: truncated })).slice(0, 80));
+    writeFileSync(path.join(store.folder, `${garbage}.json`), '\u0000\u0000not json');
+    const logs: string[] = [];
+    jest.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logs.push(args.join(' ')));
+    jest.spyOn(console, 'info').mockImplementation(() => {});
+
+    const api = fakeApi();
+    const counts = await flushStore({
+      store,
+      config: { backoffSeconds: BACKOFF },
+      api: API,
+      now: () => T0 + 60_000,
+      fetchImpl: api.fetchImpl,
+    });
+    expect(counts).toEqual({ delivered: 1, pending: 0, dead: 0 });
+    expect([...api.attempts.keys()]).toEqual([good.key]);
+    expect(logs.join('\n')).toContain(`Entrada ilegible en la bandeja de salida, se omite: ${truncated}.json`);
+    expect(logs.join('\n')).toContain(`${garbage}.json`);
+    // Left in place for a person to look at.
+    expect(readdirSync(store.folder).filter((name) => name.endsWith('.json')).sort()).toEqual(
+      [`${truncated}.json`, `${garbage}.json`].sort(),
+    );
+    jest.restoreAllMocks();
+  });
+});

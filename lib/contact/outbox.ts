@@ -1,0 +1,63 @@
+import 'server-only';
+import { getOutboxConfig, type OutboxConfig, type OutboxStoreConfig } from '@/lib/env/server';
+import { FileOutboxStore } from './outbox-file-store';
+import { RedisOutboxStore } from './outbox-redis-store';
+import type { OutboxEntry } from './outbox-entry';
+
+export type { OutboxEntry };
+
+/**
+ * The outbox: every enquiry for the contact API is stored here before the
+ * first attempt and removed once the API has it (or has said no to the
+ * visitor). Whoever works on an entry (the live request, a flush) holds a
+ * lease on it first, so two of them never send it at once; a lease that is
+ * not let go (a crash) simply runs out.
+ */
+
+/** What both stores do, with the same meaning (outbox.contract.test.ts checks it). */
+export interface OutboxStore {
+  /** Stores a new entry as it is (lease included). Throws when it cannot be stored. */
+  add(entry: OutboxEntry): Promise<void>;
+  /** The keys of every stored entry. */
+  keys(): Promise<string[]>;
+  /** One entry, or null when it is gone or unreadable (logged). */
+  get(key: string): Promise<OutboxEntry | null>;
+  /** Takes the entry for `holder` until `until`, unless another holder's lease runs past `now`. */
+  claim(key: string, holder: string, now: number, until: number): Promise<OutboxEntry | null>;
+  /** Writes the entry back and lets go of it, if `holder` still holds it. */
+  release(entry: OutboxEntry, holder: string): Promise<boolean>;
+  /** Deletes the entry, if `holder` still holds it. */
+  remove(key: string, holder: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export type Outbox = { store: OutboxStore; config: OutboxConfig };
+
+export function createOutboxStore(config: OutboxStoreConfig): OutboxStore | null {
+  switch (config.kind) {
+    case 'redis':
+      return new RedisOutboxStore(config.redisUrl);
+    case 'files':
+      return new FileOutboxStore(config.dir);
+    case 'none':
+      return null;
+  }
+}
+
+let outbox: Outbox | null | undefined;
+
+/** The configured outbox, or null when there is none (off, or Vercel without Redis). */
+export function getOutbox(): Outbox | null {
+  if (outbox === undefined) {
+    const config = getOutboxConfig();
+    const store = createOutboxStore(config.store);
+    outbox = store ? { store, config } : null;
+  }
+  return outbox;
+}
+
+/** Every readable entry. */
+export async function listEntries(store: OutboxStore): Promise<OutboxEntry[]> {
+  const entries = await Promise.all((await store.keys()).map((key) => store.get(key)));
+  return entries.filter((entry): entry is OutboxEntry => entry !== null);
+}

@@ -1,0 +1,80 @@
+import type { OutboxEntry } from './outbox-entry';
+import type { ContactEnquiry } from './schema';
+import type { UpstreamReport } from './upstream';
+
+/**
+ * The delivery policy: how long a visitor waits, when an entry is tried
+ * again, and when it is given up. Plain functions of the entry and the clock,
+ * used alike by the live request (deliver.ts) and the flush (flush.ts).
+ */
+
+/**
+ * With an outbox the visitor waits this long at most for the live delivery (the outbox takes over after
+ * it): about 3 s, leaving room under the 4 s promised when the API hangs on a busy server; a slow but
+ * working API (2 s) still gets its one 2.5 s attempt.
+ */
+export const LIVE_DEADLINE_MS = 2700;
+/** One more try in after(), within what is left of the action's 10 s (maxDuration on /). */
+export const BACKGROUND_DEADLINE_MS = 4000;
+/**
+ * A lease covers the longest work done under it: the live request with its
+ * after() (10 s at most on Vercel) or one replay (7.5 s) and its alert e-mail.
+ */
+export const LEASE_MS = 15_000;
+/** Undelivered this long: dead. */
+export const DEAD_AFTER_MS = 24 * 60 * 60 * 1000;
+/** Dead letters are kept this long for manual follow-up, then purged. */
+export const KEEP_DEAD_MS = 30 * 24 * 60 * 60 * 1000;
+
+export function newEntry(key: string, enquiry: ContactEnquiry, now: number, holder: string): OutboxEntry {
+  return {
+    key,
+    enquiry,
+    receivedAt: now,
+    state: 'pending',
+    rounds: 0,
+    nextAttemptAt: now,
+    alerted: { pending: false, dead: false },
+    lease: { holder, until: now + LEASE_MS },
+  };
+}
+
+/**
+ * The entry after a delivery round that ended with `report`, or null when it
+ * is done with: the API has it, or (live only) it said no to the visitor,
+ * who sees its message. A refusal after the visitor was thanked makes a dead
+ * letter: an API that checks reCAPTCHA refuses a token older than 2 minutes.
+ */
+export function settle(
+  entry: OutboxEntry,
+  report: UpstreamReport,
+  round: 'live' | 'replay',
+  now: number,
+  backoffSeconds: readonly number[],
+): OutboxEntry | null {
+  const { result } = report;
+  if (result.outcome === 'accepted') return null;
+  const rounds = entry.rounds + 1;
+  if (result.outcome === 'rejected') {
+    if (round === 'live') return null;
+    return { ...entry, rounds, state: 'dead', deadAt: now, deadReason: 'refused', refusal: result.mes, lastFailure: 'rejected' };
+  }
+  const lastFailure = report.failures.join(',') || 'unavailable';
+  if (now - entry.receivedAt >= DEAD_AFTER_MS) {
+    return { ...entry, rounds, state: 'dead', deadAt: now, deadReason: 'expired', lastFailure };
+  }
+  const wait = backoffSeconds[Math.min(rounds - 1, backoffSeconds.length - 1)] ?? 60;
+  return { ...entry, rounds, lastFailure, nextAttemptAt: now + wait * 1000 };
+}
+
+export const isDue = (entry: OutboxEntry, now: number) => entry.state === 'pending' && entry.nextAttemptAt <= now;
+
+export const isPurgeable = (entry: OutboxEntry, now: number) =>
+  entry.state === 'dead' && (entry.deadAt ?? entry.receivedAt) + KEEP_DEAD_MS <= now;
+
+/** The alert this entry still owes the agency, if any (a failed e-mail is owed until sent). */
+export function owedAlert(entry: OutboxEntry): 'pending' | 'dead' | null {
+  if (entry.state === 'dead') return entry.alerted.dead ? null : 'dead';
+  // A fresh entry owes nothing until its first round has failed.
+  return entry.rounds > 0 && !entry.alerted.pending ? 'pending' : null;
+}

@@ -1,0 +1,33 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { readRawMail, type RawMail } from '@/e2e/support/raw-mail';
+
+/** A real SMTP server on a random 127.0.0.1 port that keeps what it receives. */
+export async function startSmtpSink(credentials = { user: 'avisos', pass: 'secreto-de-prueba' }) {
+  const mails: Array<RawMail & { envelopeTo: string[] }> = [];
+  const server = new SMTPServer({
+    disabledCommands: ['STARTTLS'],
+    allowInsecureAuth: true,
+    logger: false,
+    onAuth(auth, _session, callback) {
+      if (auth.username === credentials.user && auth.password === credentials.pass) callback(null, { user: auth.username });
+      else callback(new Error('credenciales inválidas'));
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        mails.push({ ...readRawMail(Buffer.concat(chunks).toString('utf8')), envelopeTo: session.envelope.rcptTo.map((r) => r.address) });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    port,
+    url: `smtp://${credentials.user}:${credentials.pass}@127.0.0.1:${port}`,
+    mails,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,86 @@
+import { act, renderHook } from '@testing-library/react';
+import { leaveAfterLead, MAX_HOLD_MS, useLeads } from './lead';
+
+const DELAY = 2000;
+let keyCounter = 0;
+const freshKey = () => `clave-${(keyCounter += 1)}`;
+
+describe('leaving after a confirmed enquiry', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('leaves after the delay when no tag listens (no analytics configured)', () => {
+    const leave = jest.fn();
+    leaveAfterLead(freshKey(), DELAY, leave);
+    jest.advanceTimersByTime(DELAY - 1);
+    expect(leave).not.toHaveBeenCalled();
+    jest.advanceTimersByTime(1);
+    expect(leave).toHaveBeenCalledTimes(1);
+  });
+
+  it('hands the lead to the tags and leaves after the delay when its events went out in time', () => {
+    const { result } = renderHook(() => useLeads(true));
+    const leave = jest.fn();
+    const key = freshKey();
+    act(() => {
+      leaveAfterLead(key, DELAY, leave);
+    });
+    expect(result.current.map((lead) => lead.key)).toEqual([key]);
+    act(() => result.current[0]?.sent());
+    jest.advanceTimersByTime(DELAY);
+    expect(leave).toHaveBeenCalledTimes(1);
+  });
+
+  it('holds the redirect until gtag has sent the events', () => {
+    const { result } = renderHook(() => useLeads(true));
+    const leave = jest.fn();
+    act(() => {
+      leaveAfterLead(freshKey(), DELAY, leave);
+    });
+    jest.advanceTimersByTime(DELAY + 400);
+    expect(leave).not.toHaveBeenCalled();
+    act(() => result.current[0]?.sent());
+    expect(leave).toHaveBeenCalledTimes(1);
+  });
+
+  it('never holds it more than MAX_HOLD_MS (a blocked gtag.js)', () => {
+    renderHook(() => useLeads(true));
+    const leave = jest.fn();
+    act(() => {
+      leaveAfterLead(freshKey(), DELAY, leave);
+    });
+    jest.advanceTimersByTime(DELAY + MAX_HOLD_MS - 1);
+    expect(leave).not.toHaveBeenCalled();
+    jest.advanceTimersByTime(1);
+    expect(leave).toHaveBeenCalledTimes(1);
+    expect(MAX_HOLD_MS).toBe(1000);
+  });
+
+  it('announces a lead once, even when the form asks twice (React re-running its effect)', () => {
+    const { result } = renderHook(() => useLeads(true));
+    const key = freshKey();
+    const first = jest.fn();
+    const second = jest.fn();
+    act(() => {
+      const cancel = leaveAfterLead(key, DELAY, first);
+      cancel();
+      leaveAfterLead(key, DELAY, second);
+    });
+    expect(result.current).toHaveLength(1);
+    act(() => result.current[0]?.sent());
+    jest.advanceTimersByTime(DELAY);
+    expect(first).not.toHaveBeenCalled();
+    expect(second).toHaveBeenCalledTimes(1);
+  });
+
+  it('with nothing to measure, keeps no lead and does not hold the redirect', () => {
+    const { result } = renderHook(() => useLeads(false));
+    const leave = jest.fn();
+    act(() => {
+      leaveAfterLead(freshKey(), DELAY, leave);
+    });
+    expect(result.current).toEqual([]);
+    jest.advanceTimersByTime(DELAY);
+    expect(leave).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,82 @@
+import { useEffect, useState } from 'react';
+
+/**
+ * The hand-off between the contact form and the third-party tags when an
+ * enquiry is confirmed. The form knows the lead; only the tags know the IDs
+ * and how to send its events (their code waits in the lazily imported tags
+ * chunk, lib/conversion.ts). Kept this small because it is in the JavaScript
+ * of every first visit.
+ */
+
+/** A confirmed enquiry whose events the tags have to send; `sent` once gtag says they went. */
+export type Lead = { key: string; sent: () => void };
+
+/** How much longer than the spec's 2 s the thanks may stay while gtag sends the lead's events. */
+export const MAX_HOLD_MS = 1000;
+
+let listener: ((lead: Lead) => void) | undefined;
+const leads = new Map<string, { sent: boolean; waiting: Array<() => void> }>();
+
+/** Calls `callback` once the lead's events were sent; at once when no tag listens. */
+function whenSent(key: string, callback: () => void): void {
+  let lead = leads.get(key);
+  if (!lead) {
+    // One announcement per key: React may run the form's effect twice.
+    const entry = { sent: false, waiting: [] as Array<() => void> };
+    leads.set(key, (lead = entry));
+    const sent = () => {
+      entry.sent = true;
+      entry.waiting.splice(0).forEach((waiting) => waiting());
+    };
+    if (listener) listener({ key, sent });
+    else sent();
+  }
+  if (lead.sent) callback();
+  else lead.waiting.push(callback);
+}
+
+/**
+ * Leaves (`leave`) `delayMs` after a confirmed enquiry, or later, once its
+ * analytics events were sent, but never more than MAX_HOLD_MS later: a
+ * blocked gtag.js must not keep the visitor here. Returns a cancel function.
+ */
+export function leaveAfterLead(key: string, delayMs: number, leave: () => void): () => void {
+  let sent = false;
+  let due = false;
+  let done = false;
+  const go = () => {
+    if (done) return;
+    done = true;
+    leave();
+  };
+  const dueTimer = setTimeout(() => {
+    due = true;
+    if (sent) go();
+  }, delayMs);
+  const capTimer = setTimeout(go, delayMs + MAX_HOLD_MS);
+  whenSent(key, () => {
+    sent = true;
+    if (due) go();
+  });
+  return () => {
+    done = true;
+    clearTimeout(dueTimer);
+    clearTimeout(capTimer);
+  };
+}
+
+/**
+ * The leads confirmed on this page, for the tags to send. With `measured`
+ * false (no GA and no Ads conversion configured) a lead has nothing to wait for.
+ */
+export function useLeads(measured: boolean): readonly Lead[] {
+  const [confirmed, setConfirmed] = useState<readonly Lead[]>([]);
+  useEffect(() => {
+    const current = (lead: Lead) => (measured ? setConfirmed((list) => [...list, lead]) : lead.sent());
+    listener = current;
+    return () => {
+      if (listener === current) listener = undefined;
+    };
+  }, [measured]);
+  return confirmed;
+}

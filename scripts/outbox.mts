@@ -1,0 +1,43 @@
+// The outbox, for the agency's developer: `npm run outbox -- status | flush | export [file.csv]`.
+// Uses the same configuration as the server (.env.local and the environment):
+// point REDIS_URL at production's Redis (`vercel env pull`) to work on it.
+import { writeFileSync } from 'node:fs';
+import nextEnv from '@next/env';
+
+nextEnv.loadEnvConfig(process.cwd());
+
+const { getOutbox, listEntries } = await import('../lib/contact/outbox');
+const { flushOutbox } = await import('../lib/contact/flush');
+const { deadLettersCsv } = await import('../lib/contact/dead-letters');
+
+const [command, file = `solicitudes-no-entregadas-${new Date().toISOString().slice(0, 10)}.csv`] = process.argv.slice(2);
+const outbox = getOutbox();
+if (!outbox) {
+  console.error('Sin bandeja de salida: CONTACT_OUTBOX=off, o VERCEL=1 sin REDIS_URL.');
+  process.exit(1);
+}
+
+try {
+  if (command === 'status') {
+    const entries = await listEntries(outbox.store);
+    const now = Date.now();
+    const pending = entries.filter((entry) => entry.state === 'pending');
+    const dead = entries.filter((entry) => entry.state === 'dead');
+    const due = pending.filter((entry) => entry.nextAttemptAt <= now && !(entry.lease && entry.lease.until > now));
+    const oldest = pending.reduce((min, entry) => Math.min(min, entry.receivedAt), Infinity);
+    console.log(`Pendientes:     ${pending.length} (${due.length} por reintentar ya)`);
+    console.log(`No entregadas:  ${dead.length}`);
+    if (pending.length) console.log(`Pendiente más antigua: ${new Date(oldest).toISOString()}`);
+  } else if (command === 'flush') {
+    console.log(JSON.stringify(await flushOutbox()));
+  } else if (command === 'export') {
+    const entries = await listEntries(outbox.store);
+    writeFileSync(file, deadLettersCsv(entries), 'utf8');
+    console.log(`${entries.filter((entry) => entry.state === 'dead').length} solicitud(es) no entregada(s) en ${file}`);
+  } else {
+    console.error('Uso: npm run outbox -- status | flush | export [archivo.csv]');
+    process.exitCode = 2;
+  }
+} finally {
+  await outbox.store.close();
+}
