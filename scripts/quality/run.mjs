@@ -18,7 +18,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 // Applied-throttling runs per page (median); 5 is the least that a single
 // disturbed run cannot move. Simulated runs only feed scores that barely vary.
 const RUNS = Math.max(5, Number(process.env.QUALITY_RUNS ?? 5));
-const SIMULATED_RUNS = Math.max(1, Number(process.env.QUALITY_SIMULATED_RUNS ?? 2));
+const SIMULATED_RUNS = Math.max(1, Number(process.env.QUALITY_SIMULATED_RUNS ?? 3));
 const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
 const APP_PORT = 3401 + OFFSET;
 const BARE_PORT = 3402 + OFFSET;
