@@ -236,7 +236,7 @@ describe('submitContact with an outbox (files)', () => {
       storedDuringAttempt = entries();
       return json(200, { success: true });
     });
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent' });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent', key: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(storedDuringAttempt).toEqual([expect.objectContaining({ state: 'pending', enquiry: expect.objectContaining(visitor) })]);
     expect(entries()).toEqual([]);
     expect(mockAfterTasks).toHaveLength(0);
@@ -253,7 +253,7 @@ describe('submitContact with an outbox (files)', () => {
     const { submit, entries } = withOutbox({ CONTACT_OUTBOX_BACKOFF_SECONDS: '5,10' });
     fetchMock.mockImplementation(async () => json(503, {}));
     const started = Date.now();
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent' });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent', key: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(Date.now() - started).toBeLessThan(3500);
     const [stored] = entries();
     expect(stored).toMatchObject({ state: 'pending', rounds: 0, enquiry: visitor });
@@ -276,7 +276,7 @@ describe('submitContact with an outbox (files)', () => {
   it('the retry after the answer delivers it when the API is back', async () => {
     const { submit, entries } = withOutbox();
     fetchMock.mockImplementation(async () => json(503, {}));
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent' });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent', key: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     fetchMock.mockImplementation(async () => json(200, { success: true }));
     await mockAfterTasks[0]?.();
     expect(entries()).toEqual([]);
@@ -288,7 +288,7 @@ describe('submitContact with an outbox (files)', () => {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       return json(200, { success: true });
     });
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent' });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent', key: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(entries()).toEqual([]);
     expect(mockAfterTasks).toHaveLength(0);
@@ -301,7 +301,7 @@ describe('submitContact with an outbox (files)', () => {
     expect(fetchMock).toHaveBeenCalledTimes(4);
     expect(logs.join('\n')).toMatch(/ERROR: no se pudo guardar la solicitud .* en la bandeja de salida/);
     fetchMock.mockImplementation(async () => json(200, { success: true }));
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent' });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent', key: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expectNoPersonalData();
   });
 
