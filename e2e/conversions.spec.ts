@@ -23,14 +23,14 @@ const form = (page: Page) => page.locator('#contacto form');
 const thanks = (page: Page) => page.getByRole('heading', { name: /gracias por contactarnos/i });
 
 /** Opens the home page, with a reCAPTCHA that answers at once unless told not to intercept it. */
-async function open(page: Page, { recaptcha = true, url = '/' } = {}) {
+async function open(page: Page, { recaptcha = true } = {}) {
   if (recaptcha) {
     await page.route('https://www.google.com/recaptcha/api.js**', (route) =>
       route.fulfill({ contentType: 'application/javascript', body: FAKE_RECAPTCHA }),
     );
   }
   const openedAt = Date.now();
-  await page.goto(url);
+  await page.goto('/');
   await expect(form(page)).toBeVisible();
   return openedAt;
 }
@@ -138,24 +138,27 @@ test.describe('conversions', () => {
 
   // A failed send exists only without an outbox (with one, the enquiry is kept
   // and the visitor thanked): that case runs on the CONTACT_OUTBOX=off server.
-  const notLeads: Array<{ name: string; steps: StubStep[]; sees: RegExp; url?: string }> = [
+  const notLeads: Array<{ name: string; steps: StubStep[]; sees: RegExp; baseURL?: string }> = [
     { name: 'a refusal with a mes', steps: [{ success: false, mes: 'Ya tenemos una solicitud tuya de hoy.' }], sees: /ya tenemos una solicitud/i },
-    { name: 'a failed send', steps: [{ status: 503 }], sees: /no pudimos enviar/i, url: `http://127.0.0.1:${E2E_OFF_PORT}/` },
+    { name: 'a failed send', steps: [{ status: 503 }], sees: /no pudimos enviar/i, baseURL: `http://127.0.0.1:${E2E_OFF_PORT}` },
   ];
-  for (const { name, steps, sees, url } of notLeads) {
-    test(`${name} sends no conversion and no generate_lead`, async ({ page }) => {
-      const gtag = await standInGtag(page);
-      const visitor = visitorWith('no-lead');
-      await setScenario(visitor.mail, steps);
-      await open(page, { url });
-      await send(page, visitor);
-      await expect(form(page).getByRole('status')).toContainText(sees, { timeout: 15_000 });
-      // Nothing to hurry for: the tags wait for the 6 s flag, then get the queue.
-      expect(gtag.scriptRequests).toEqual([]);
-      await expect.poll(() => gtag.named('formulario').length, { timeout: 10_000 }).toBe(1);
-      await page.waitForTimeout(500);
-      expect(gtag.named('conversion')).toEqual([]);
-      expect(gtag.named('generate_lead')).toEqual([]);
+  for (const { name, steps, sees, baseURL } of notLeads) {
+    test.describe(name, () => {
+      if (baseURL) test.use({ baseURL });
+      test(`${name} sends no conversion and no generate_lead`, async ({ page }) => {
+        const gtag = await standInGtag(page);
+        const visitor = visitorWith('no-lead');
+        await setScenario(visitor.mail, steps);
+        await open(page);
+        await send(page, visitor);
+        await expect(form(page).getByRole('status')).toContainText(sees, { timeout: 15_000 });
+        // Nothing to hurry for: the tags wait for the 6 s flag, then get the queue.
+        expect(gtag.scriptRequests).toEqual([]);
+        await expect.poll(() => gtag.named('formulario').length, { timeout: 10_000 }).toBe(1);
+        await page.waitForTimeout(500);
+        expect(gtag.named('conversion')).toEqual([]);
+        expect(gtag.named('generate_lead')).toEqual([]);
+      });
     });
   }
 
