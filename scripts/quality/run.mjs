@@ -36,7 +36,12 @@ const BUDGET = {
   htmlGzip: 30_000,
   lcpRatio: 1.35,
   fcpRatio: 1.35,
+  // TBT may exceed the bare page's by 250 ms, or by the bare page's own TBT
+  // when that is larger: on a slower or busier machine the same main-thread
+  // work blocks longer for both pages (bare 35 ms on one machine, 170-340 ms
+  // on others), while a blocking regression adds the same wall-clock time.
   tbtOverBareMs: 250,
+  tbtOverBareShare: 1,
   performanceUnderBare: 0.1,
   lcpMs: 2500, // Google's "good" LCP: a backstop whatever the bare page does.
   cls: 0.02,
@@ -152,7 +157,8 @@ try {
   row('LCP ms, applied (median)', a.lcpMs, b.lcpMs, `x${ratio(a.lcpMs, b.lcpMs).toFixed(2)}`, `<= x${BUDGET.lcpRatio}`, ratio(a.lcpMs, b.lcpMs) <= BUDGET.lcpRatio);
   row('LCP ms, applied (median), backstop', a.lcpMs, '', '', `<= ${BUDGET.lcpMs}`, a.lcpMs <= BUDGET.lcpMs);
   row('FCP ms, applied (median)', a.fcpMs, b.fcpMs, `x${ratio(a.fcpMs, b.fcpMs).toFixed(2)}`, `<= x${BUDGET.fcpRatio}`, ratio(a.fcpMs, b.fcpMs) <= BUDGET.fcpRatio);
-  row('TBT ms, applied (median)', a.tbtMs, b.tbtMs, signed(a.tbtMs - b.tbtMs), `<= +${BUDGET.tbtOverBareMs}`, a.tbtMs - b.tbtMs <= BUDGET.tbtOverBareMs);
+  const tbtAllowance = Math.round(Math.max(BUDGET.tbtOverBareMs, b.tbtMs * BUDGET.tbtOverBareShare));
+  row('TBT ms, applied (median)', a.tbtMs, b.tbtMs, signed(a.tbtMs - b.tbtMs), `<= +${tbtAllowance} (max of 250, bare)`, a.tbtMs - b.tbtMs <= tbtAllowance);
   row('Performance score, applied (median)', a.performance, b.performance, signed(a.performance - b.performance, 2), `>= -${BUDGET.performanceUnderBare}`, a.performance - b.performance >= -BUDGET.performanceUnderBare - 1e-9);
   const cls = Math.max(a.cls, simulated.app.cls);
   row('CLS (worse median of both methods)', cls, Math.max(b.cls, simulated.bare.cls), '', `<= ${BUDGET.cls}`, cls <= BUDGET.cls);
