@@ -34,8 +34,9 @@ const BARE_PORT = 3402 + OFFSET;
 const BUDGET = {
   jsOverBare: 40_000,
   htmlGzip: 30_000,
-  lcpRatio: 1.35,
-  fcpRatio: 1.35,
+  // Busy core: x1.11-1.30 measured; a 500 ms blocking script: x1.90.
+  lcpRatio: 1.45,
+  fcpRatio: 1.45,
   // TBT may exceed the bare page's by 250 ms, or by the bare page's own TBT
   // when that is larger: on a slower or busier machine the same main-thread
   // work blocks longer for both pages (bare 35 ms on one machine, 170-340 ms
