@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './support/fixtures';
+import { expect, stayOnThankYouView, test } from './support/fixtures';
 import { records, setScenario, uniqueMail, type StubStep } from './support/stub';
 import { AGAINST_DEPLOYMENT } from './support/test-env';
 
@@ -46,7 +46,7 @@ test.describe('contact API faults', () => {
       const deadline = outbox === 'auto' && scenario.withOutbox ? OUTBOX_DEADLINE_MS : ACTION_DEADLINE_MS;
       const values = { name: 'Ana Fallas', mail: uniqueMail('fault'), phone: '5512345678', reason: 'Quiero más clientes este mes.' };
       await setScenario(values.mail, steps);
-      await page.route('**/gracias', (route) => route.abort());
+      await stayOnThankYouView(page);
       await page.goto('/');
 
       // How long the visitor waits: from the action's request leaving the browser to the answer on screen.

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './support/fixtures';
+import { expect, stayOnThankYouView, test } from './support/fixtures';
 import { alertsAbout, flush, keyIn, waitForAlerts } from './support/outbox';
 import { records, setScenario, uniqueMail, type StubStep } from './support/stub';
 import { AGAINST_DEPLOYMENT, E2E_CONFIG } from './support/test-env';
@@ -12,7 +12,7 @@ test.describe.configure({ mode: 'serial' });
 async function sendWhile(page: Page, steps: StubStep[], tag: string) {
   const lead = { name: `Lucía Outbox ${tag}`, mail: uniqueMail(`outbox-${tag}`), phone: '5511223344', reason: 'Quiero vender más en línea.' };
   await setScenario(lead.mail, steps);
-  await page.route('**/gracias', (route) => route.abort());
+  await stayOnThankYouView(page);
   await page.goto('/');
   const form = page.locator('#contacto form');
   for (const [name, value] of Object.entries(lead)) await form.locator(`[name="${name}"]`).fill(value);

@@ -99,3 +99,13 @@ export async function currentSlide(page: Page, carouselName: string): Promise<nu
   const states = await dots.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-current')));
   return states.indexOf('true');
 }
+
+/**
+ * Keeps the page on the thank-you view: the redirect to /gracias is answered
+ * 204 No Content, so the browser stays where it is with no navigation pending.
+ * (A held request leaves the page half-navigated and stalls evaluate; an
+ * aborted one swaps the view for Chromium's error page.)
+ */
+export async function stayOnThankYouView(page: Page): Promise<void> {
+  await page.route('**/gracias', (route) => route.fulfill({ status: 204 }));
+}
