@@ -6,10 +6,6 @@ const createJestConfig = nextJest({ dir: './' });
 const config = {
   testEnvironment: 'jsdom',
   setupFilesAfterEnv: ['<rootDir>/jest.setup.ts'],
-  // The "Redis down" action test points ioredis at a closed port; its clients
-  // keep reconnect and disconnect timers that outlive the test and would keep
-  // Jest (and CI) waiting forever. Every suite closes what it opens otherwise.
-  forceExit: true,
   testPathIgnorePatterns: ['<rootDir>/node_modules/', '<rootDir>/.next/', '<rootDir>/e2e/'],
   moduleNameMapper: {
     '^@/(.*)$': '<rootDir>/$1',

@@ -55,8 +55,12 @@ function loadAction(env: Record<string, string>): Submit {
   jest.isolateModules(() => {
     action = (jest.requireActual('./actions') as { submitContact: Submit }).submitContact;
     const { getOutbox } = jest.requireActual('./outbox') as typeof import('./outbox');
-    // A Redis client would keep reconnecting after the test.
-    closeOutbox = async () => getOutbox()?.store.close();
+    const { closeEnquiryLimiter } = jest.requireActual('./rate-limit') as typeof import('./rate-limit');
+    // Redis clients (outbox, abuse limit) would keep reconnecting after the test.
+    closeOutbox = async () => {
+      closeEnquiryLimiter();
+      await getOutbox()?.store.close();
+    };
   });
   afterEachClose.push(() => closeOutbox());
   afterEachRestore.push(() => {

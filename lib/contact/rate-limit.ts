@@ -15,16 +15,18 @@ export type LimitVerdict = { allowed: true } | { allowed: false; retryAfterSecon
 export function createContactLimiter(config: RateLimitConfig, redis?: Redis): RateLimiterAbstract {
   const options = { keyPrefix: 'contacto', points: config.max, duration: config.windowSeconds };
   if (!config.redisUrl && !redis) return new RateLimiterMemory(options);
-  const client =
-    redis ??
-    new Redis(config.redisUrl as string, {
-      // Fail fast instead of queueing while Redis is away: the insurance limiter answers.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      connectTimeout: 1000,
-    });
+  const client = redis ?? createRedisClient(config.redisUrl as string);
   client.on('error', () => {}); // reported through the limiter's fallback, not as crashes
   return new RateLimiterRedis({ ...options, storeClient: client, insuranceLimiter: new RateLimiterMemory(options) });
+}
+
+function createRedisClient(url: string): Redis {
+  return new Redis(url, {
+    // Fail fast instead of queueing while Redis is away: the insurance limiter answers.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 1000,
+  });
 }
 
 export async function consume(limiter: RateLimiterAbstract, key: string): Promise<LimitVerdict> {
@@ -57,10 +59,21 @@ export function clientIp(headers: Pick<Headers, 'get'>, trustForwardedFor: boole
 }
 
 let limiter: RateLimiterAbstract | undefined;
+let limiterRedis: Redis | undefined;
 
 /** One enquiry from this request's client, against the configured limit. */
 export async function consumeEnquiry(requestHeaders: Pick<Headers, 'get'>): Promise<LimitVerdict> {
   const config = getRateLimitConfig();
-  limiter ??= createContactLimiter(config);
+  if (!limiter) {
+    limiterRedis = config.redisUrl ? createRedisClient(config.redisUrl) : undefined;
+    limiter = createContactLimiter(config, limiterRedis);
+  }
   return consume(limiter, clientIp(requestHeaders, config.trustForwardedFor));
+}
+
+/** Drops the shared limiter and disconnects its Redis client (tests, scripts): nothing keeps the process alive. */
+export function closeEnquiryLimiter(): void {
+  limiterRedis?.disconnect();
+  limiterRedis = undefined;
+  limiter = undefined;
 }
