@@ -6,13 +6,33 @@ const PARTNERS = 'Certificaciones y socios';
 
 const carousel = (page: Page, name: string) => page.getByRole('region', { name });
 
+const START = new Date('2026-11-23T10:00:00-06:00').getTime();
+/** How far the page's clock moves per step while the carousel starts. */
+const START_STEP_MS = 50;
+
+/**
+ * Opens the page with its clock stopped, and moves the clock in small steps
+ * until the carousel has started. From then on only the test moves time
+ * (`page.clock.runFor`): a slow or busy machine cannot make the 5 second wait
+ * run out behind the test's back.
+ */
 async function openAt(page: Page, width: number, name: string) {
   await page.setViewportSize({ width, height: 900 });
-  await page.clock.install();
+  await page.clock.install({ time: START });
+  // A minute ahead: pauseAt refuses a time the running clock has already passed.
+  await page.clock.pauseAt(START + 60_000);
   await page.goto('/');
   const region = carousel(page, name);
   await region.scrollIntoViewIfNeeded();
-  await expect(region).toHaveAttribute('data-ready', 'true');
+  await expect
+    .poll(
+      async () => {
+        await page.clock.runFor(START_STEP_MS);
+        return region.getAttribute('data-ready');
+      },
+      { intervals: [0] },
+    )
+    .toBe('true');
   return region;
 }
 
@@ -58,9 +78,10 @@ for (const name of [CLIENTS, PARTNERS]) {
 
     test('advances by itself after 5 seconds, and not before', async ({ page }) => {
       await openAt(page, 1280, name);
-      await page.clock.runFor(4500);
+      // Only the test moves the clock: the margins are the start-up step, not machine speed.
+      await page.clock.runFor(5000 - 2 * START_STEP_MS);
       expect(await currentSlide(page, name)).toBe(0);
-      await page.clock.runFor(600);
+      await page.clock.runFor(3 * START_STEP_MS);
       await expect.poll(() => currentSlide(page, name)).toBe(1);
     });
 
@@ -69,9 +90,9 @@ for (const name of [CLIENTS, PARTNERS]) {
       await page.clock.runFor(4000);
       await region.getByRole('button', { name: 'Logotipo siguiente' }).click();
       await expect.poll(() => currentSlide(page, name)).toBe(1);
-      await page.clock.runFor(4000);
+      await page.clock.runFor(5000 - 2 * START_STEP_MS);
       expect(await currentSlide(page, name)).toBe(1);
-      await page.clock.runFor(1100);
+      await page.clock.runFor(3 * START_STEP_MS);
       await expect.poll(() => currentSlide(page, name)).toBe(2);
     });
 
