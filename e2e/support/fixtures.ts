@@ -1,4 +1,5 @@
 import { test as base, expect, type Page } from '@playwright/test';
+import { dataLayerReader } from './gtag';
 
 /**
  * Every request that leaves the site under test is intercepted: answered with
@@ -19,21 +20,13 @@ export type ThirdPartyLog = {
  * would hold its thank-you redirect the full extra second waiting for it.
  * (e2e/support/gtag.ts has a stand-in that also records the events.)
  */
-const GTAG_CALLS_BACK = `(function () {
-  if (window.__gtagCallsBack) return;
-  window.__gtagCallsBack = true;
-  var layer = (window.dataLayer = window.dataLayer || []);
-  function handle(entry) {
+const GTAG_CALLS_BACK = dataLayerReader(
+  '__gtagCallsBack',
+  `function handle(entry) {
     var params = entry && entry[0] === 'event' ? entry[2] : undefined;
     if (params && typeof params.event_callback === 'function') setTimeout(params.event_callback);
-  }
-  layer.forEach(handle);
-  var push = layer.push;
-  layer.push = function () {
-    for (var i = 0; i < arguments.length; i++) handle(arguments[i]);
-    return push.apply(layer, arguments);
-  };
-})();`;
+  }`,
+);
 
 type Fixtures = { thirdParty: ThirdPartyLog; cspGuard: void; clientIp: string };
 /** Set per Playwright project: whether the server under test has an outbox (CONTACT_OUTBOX). */

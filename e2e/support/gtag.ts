@@ -19,18 +19,36 @@ export type GtagOptions = {
 const COLLECT_URL = 'https://region1.google-analytics.com/g/collect';
 
 /**
- * A stand-in for gtag.js that records every event it is given: it replays
- * the dataLayer queue and then every push, as gtag.js does, and sends each
+ * A script that reads the dataLayer as gtag.js does: every entry already
+ * queued, then every push, each through `handle(entry)` (JavaScript source
+ * declaring that function). `flag` keeps it to one instance per page: GA and
+ * Ads each load gtag.js, as the real one the stand-in runs once.
+ */
+export function dataLayerReader(flag: string, handle: string): string {
+  return `(function () {
+  if (window.${flag}) return;
+  window.${flag} = true;
+  var layer = (window.dataLayer = window.dataLayer || []);
+  ${handle}
+  layer.forEach(handle);
+  var push = layer.push;
+  layer.push = function () {
+    for (var i = 0; i < arguments.length; i++) handle(arguments[i]);
+    return push.apply(layer, arguments);
+  };
+})();`;
+}
+
+/**
+ * A stand-in for gtag.js that records every event it is given: it sends each
  * event (without its functions) to a Google Analytics address the test
  * answers, then calls the event's event_callback, as gtag.js does once a hit
  * is sent. Hits arrive in the test even when the page has left since.
  */
 function standInScript(callBack: boolean): string {
-  return `(function () {
-  if (window.__gtagStandIn) return; // GA and Ads each load gtag.js: one instance, as with the real one
-  window.__gtagStandIn = true;
-  var layer = (window.dataLayer = window.dataLayer || []);
-  function handle(entry) {
+  return dataLayerReader(
+    '__gtagStandIn',
+    `function handle(entry) {
     var args = Array.prototype.slice.call(entry);
     if (args[0] !== 'event') return;
     var params = args[2] || {};
@@ -42,14 +60,8 @@ function standInScript(callBack: boolean): string {
     }).then(function () {
       if (${callBack} && typeof params.event_callback === 'function') params.event_callback();
     }, function () {});
-  }
-  layer.forEach(handle);
-  var push = layer.push;
-  layer.push = function () {
-    for (var i = 0; i < arguments.length; i++) handle(arguments[i]);
-    return push.apply(layer, arguments);
-  };
-})();`;
+  }`,
+  );
 }
 
 /** Serves the stand-in for every gtag.js request of `page` and collects what it sends. */
