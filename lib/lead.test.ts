@@ -5,6 +5,17 @@ const DELAY = 2000;
 let keyCounter = 0;
 const freshKey = () => `clave-${(keyCounter += 1)}`;
 
+/** The tags listening (`measured`) and a confirmed enquiry whose page should leave after DELAY. */
+function confirmLead(measured: boolean) {
+  const { result } = renderHook(() => useLeads(measured));
+  const leave = jest.fn();
+  const key = freshKey();
+  act(() => {
+    leaveAfterLead(key, DELAY, leave);
+  });
+  return { leads: result, leave, key };
+}
+
 describe('leaving after a confirmed enquiry', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
@@ -19,36 +30,23 @@ describe('leaving after a confirmed enquiry', () => {
   });
 
   it('hands the lead to the tags and leaves after the delay when its events went out in time', () => {
-    const { result } = renderHook(() => useLeads(true));
-    const leave = jest.fn();
-    const key = freshKey();
-    act(() => {
-      leaveAfterLead(key, DELAY, leave);
-    });
-    expect(result.current.map((lead) => lead.key)).toEqual([key]);
-    act(() => result.current[0]?.sent());
+    const { leads, leave, key } = confirmLead(true);
+    expect(leads.current.map((lead) => lead.key)).toEqual([key]);
+    act(() => leads.current[0]?.sent());
     jest.advanceTimersByTime(DELAY);
     expect(leave).toHaveBeenCalledTimes(1);
   });
 
   it('holds the redirect until gtag has sent the events', () => {
-    const { result } = renderHook(() => useLeads(true));
-    const leave = jest.fn();
-    act(() => {
-      leaveAfterLead(freshKey(), DELAY, leave);
-    });
+    const { leads, leave } = confirmLead(true);
     jest.advanceTimersByTime(DELAY + 400);
     expect(leave).not.toHaveBeenCalled();
-    act(() => result.current[0]?.sent());
+    act(() => leads.current[0]?.sent());
     expect(leave).toHaveBeenCalledTimes(1);
   });
 
   it('never holds it more than MAX_HOLD_MS (a blocked gtag.js)', () => {
-    renderHook(() => useLeads(true));
-    const leave = jest.fn();
-    act(() => {
-      leaveAfterLead(freshKey(), DELAY, leave);
-    });
+    const { leave } = confirmLead(true);
     jest.advanceTimersByTime(DELAY + MAX_HOLD_MS - 1);
     expect(leave).not.toHaveBeenCalled();
     jest.advanceTimersByTime(1);
@@ -74,12 +72,8 @@ describe('leaving after a confirmed enquiry', () => {
   });
 
   it('with nothing to measure, keeps no lead and does not hold the redirect', () => {
-    const { result } = renderHook(() => useLeads(false));
-    const leave = jest.fn();
-    act(() => {
-      leaveAfterLead(freshKey(), DELAY, leave);
-    });
-    expect(result.current).toEqual([]);
+    const { leads, leave } = confirmLead(false);
+    expect(leads.current).toEqual([]);
     jest.advanceTimersByTime(DELAY);
     expect(leave).toHaveBeenCalledTimes(1);
   });
