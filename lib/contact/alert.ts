@@ -2,7 +2,7 @@ import 'server-only';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { AlertConfig } from '@/lib/env/server';
 import type { OutboxEntry } from './outbox-entry';
-import { KEEP_DEAD_MS } from './policy';
+import { KEEP_DEAD_MS, owedAlert } from './policy';
 
 /**
  * The e-mail to the agency: at once when an enquiry goes pending (so a person
@@ -71,4 +71,15 @@ export async function sendAlert(kind: 'pending' | 'dead', entry: OutboxEntry, co
     console.error(`[contacto] No se pudo enviar el aviso por correo de ${entry.key} (${code}); se reintentará`);
     return false;
   }
+}
+
+/**
+ * Sends the alert the entry still owes the agency, if any and if alerts are
+ * configured. Returns the entry to store: marked alerted once the e-mail went
+ * out, unchanged otherwise (owed until sent, the flush tries again).
+ */
+export async function alertIfOwed(entry: OutboxEntry, config: AlertConfig | undefined): Promise<OutboxEntry> {
+  const owed = owedAlert(entry);
+  if (!owed || !config || !(await sendAlert(owed, entry, config))) return entry;
+  return { ...entry, alerted: { pending: true, dead: owed === 'dead' } };
 }

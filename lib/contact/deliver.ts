@@ -2,11 +2,11 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { after } from 'next/server';
 import { getContactConfig } from '@/lib/env/server';
-import { sendAlert } from './alert';
+import { alertIfOwed } from './alert';
 import { saveToInbox } from './inbox';
 import { getOutbox, type Outbox } from './outbox';
 import type { OutboxEntry } from './outbox-entry';
-import { BACKGROUND_DEADLINE_MS, LIVE_DEADLINE_MS, newEntry, owedAlert, settle } from './policy';
+import { BACKGROUND_DEADLINE_MS, LIVE_DEADLINE_MS, newEntry, settle } from './policy';
 import type { ContactEnquiry } from './schema';
 import type { ContactState } from './state';
 import { postEnquiry } from './upstream';
@@ -108,18 +108,14 @@ async function letGo(outbox: Outbox | null, key: string, holder: string) {
 async function keepTrying(outbox: Outbox, entry: OutboxEntry, holder: string, api: Api): Promise<void> {
   try {
     const report = await postEnquiry(entry.enquiry, { ...api, idempotencyKey: entry.key, deadlineMs: BACKGROUND_DEADLINE_MS });
-    let kept = settle(entry, report, 'replay', Date.now(), outbox.config.backoffSeconds);
+    const kept = settle(entry, report, 'replay', Date.now(), outbox.config.backoffSeconds);
     if (!kept) {
       await outbox.store.remove(entry.key, holder);
       console.info(`[contacto] Solicitud ${entry.key} entregada en segundo plano`);
       return;
     }
     console.warn(`[contacto] Solicitud ${entry.key} ${kept.state === 'dead' ? 'rechazada al reintentar' : 'pendiente'} (${kept.lastFailure})`);
-    const alert = owedAlert(kept);
-    if (alert && outbox.config.alert && (await sendAlert(alert, kept, outbox.config.alert))) {
-      kept = { ...kept, alerted: { pending: true, dead: alert === 'dead' } };
-    }
-    await outbox.store.release(kept, holder);
+    await outbox.store.release(await alertIfOwed(kept, outbox.config.alert), holder);
   } catch (error) {
     // The lease runs out and the next flush picks the entry up.
     console.error(`[contacto] Falló el reintento en segundo plano de ${entry.key} (${errorName(error)})`);

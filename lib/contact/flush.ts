@@ -1,7 +1,7 @@
 import 'server-only';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { getContactConfig, type OutboxConfig } from '@/lib/env/server';
-import { sendAlert } from './alert';
+import { alertIfOwed } from './alert';
 import { getOutbox, listEntries, type OutboxStore } from './outbox';
 import { isDue, isPurgeable, LEASE_MS, owedAlert, settle } from './policy';
 import { postEnquiry } from './upstream';
@@ -70,11 +70,7 @@ export async function flushStore(options: FlushOptions): Promise<FlushCounts> {
       console.warn(`[contacto] Solicitud ${key} ${next.state === 'dead' ? 'pasa a no entregada' : 'sigue pendiente'} (${next.lastFailure})`);
       entry = next;
     }
-    const alert = owedAlert(entry);
-    if (alert && config.alert && (await sendAlert(alert, entry, config.alert))) {
-      entry = { ...entry, alerted: { pending: true, dead: alert === 'dead' } };
-    }
-    await store.release(entry, holder);
+    await store.release(await alertIfOwed(entry, config.alert), holder);
   };
 
   let next = 0;
