@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, stayOnThankYouView, test } from './support/fixtures';
+import { expect, stayOnThankYouView, test, timeContactAction } from './support/fixtures';
 import { alertsAbout, flush, keyIn, waitForAlerts } from './support/outbox';
 import { records, setScenario, uniqueMail, type StubStep } from './support/stub';
 import { AGAINST_DEPLOYMENT, E2E_CONFIG } from './support/test-env';
@@ -16,12 +16,10 @@ async function sendWhile(page: Page, steps: StubStep[], tag: string) {
   await page.goto('/');
   const form = page.locator('#contacto form');
   for (const [name, value] of Object.entries(lead)) await form.locator(`[name="${name}"]`).fill(value);
-  const sentAt = page
-    .waitForEvent('request', { predicate: (r) => r.method() === 'POST' && Boolean(r.headers()['next-action']) })
-    .then(() => Date.now());
+  const waited = timeContactAction(page);
   await form.getByRole('button', { name: /enviar/i }).click();
   await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible({ timeout: 15_000 });
-  return { lead, waited: Date.now() - (await sentAt) };
+  return { lead, waited: await waited };
 }
 
 /** Flushes until the stub has stored this lead's enquiry (another flush may hold it for a moment). */
