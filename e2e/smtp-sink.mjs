@@ -2,7 +2,7 @@
 // The agency's mail server, for the end-to-end tests: a real SMTP server
 // (the smtp-server package) on 127.0.0.1 that keeps every message it receives,
 // raw, and shows them over HTTP to the tests (which read them with
-// e2e/support/raw-mail.ts).
+// test-support/raw-mail.ts).
 //
 //   GET /__mails   -> [{"to": ["..."], "raw": "..."}]
 //   GET /__health

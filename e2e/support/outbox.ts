@@ -1,5 +1,5 @@
 import { expect } from '@playwright/test';
-import { readRawMail, type RawMail } from './raw-mail';
+import { readRawMail, type RawMail } from '../../test-support/raw-mail';
 import { E2E_CONFIG, SMTP_URL } from './test-env';
 
 /** GET /api/outbox/flush on `base`, with the right secret unless told otherwise. */

@@ -9,7 +9,7 @@ import { flushStore } from './flush';
 import type { OutboxEntry } from './outbox-entry';
 import { FileOutboxStore } from './outbox-file-store';
 import { newEntry } from './policy';
-import { startSmtpSink } from './testing/smtp-sink';
+import { startSmtpSink } from '@/test-support/smtp-sink';
 
 /** The alert e-mails, received by a real SMTP server on 127.0.0.1. */
 

@@ -12,7 +12,7 @@ import type { OutboxEntry } from './outbox-entry';
 import { FileOutboxStore } from './outbox-file-store';
 import { RedisOutboxStore } from './outbox-redis-store';
 import { DEAD_AFTER_MS, KEEP_DEAD_MS, LEASE_MS, newEntry } from './policy';
-import { startRedisServer } from './testing/redis-server';
+import { startRedisServer } from '@/test-support/redis-server';
 
 /** The same contract, run against every store. */
 

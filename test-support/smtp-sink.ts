@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { readRawMail, type RawMail } from '@/e2e/support/raw-mail';
+import { readRawMail, type RawMail } from './raw-mail';
 
 /** A real SMTP server on a random 127.0.0.1 port that keeps what it receives. */
 export async function startSmtpSink(credentials = { user: 'avisos', pass: 'secreto-de-prueba' }) {
