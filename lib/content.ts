@@ -179,6 +179,8 @@ export const contactForm = {
   rateLimited: 'Recibimos varias solicitudes desde tu conexión en poco tiempo. Inténtalo de nuevo en unos minutos o escríbenos por',
   stale: 'Actualizamos el sitio mientras tenías la página abierta. Recárgala para enviar tu mensaje: lo que escribiste se conservará.',
   reload: 'Recargar la página',
+  // A form sent without JavaScript from an older version of the page: the current form, filled in again.
+  staleResend: 'Actualizamos el sitio mientras tenías la página abierta y tu mensaje no se envió. Lo que escribiste sigue aquí: revísalo y envíalo de nuevo.',
   thanksTitle: '¡Gracias por contactarnos!',
   thanksText: 'Un asesor se pondrá en contacto contigo muy pronto.',
 };

@@ -2,21 +2,27 @@
 
 import clsx from 'clsx';
 import { unstable_isUnrecognizedActionError as isUnrecognizedActionError } from 'next/navigation';
-import { startTransition, useActionState, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { startTransition, useActionState, useEffect, useRef, useState, useTransition, type FormEvent, type ReactNode } from 'react';
 import { trackEvent } from '@/lib/analytics';
 import { submitContact } from '@/lib/contact/actions';
 import { CONTACT_FIELDS, type ContactField, type ContactValues, type FieldErrors } from '@/lib/contact/fields';
 import { INITIAL_CONTACT_STATE, type ContactState } from '@/lib/contact/state';
 import { contactForm as copy } from '@/lib/content';
 import { leaveAfterLead } from '@/lib/lead';
-import { navigateTo, reloadPage } from '@/lib/navigation';
+import { navigateTo } from '@/lib/navigation';
 import { getRecaptchaToken } from '@/lib/recaptcha';
+import { useContactRules } from './use-contact-rules';
+import { readValues, restoreDraft, useReloadKeepingValues } from './use-draft';
 import styles from './contact-form.module.css';
 
 /** Spec: the browser leaves for the thank-you page 2000 ms after success. */
 export const REDIRECT_DELAY_MS = 2000;
+/** On submit, how long the rules may take to arrive before the form is sent without them (the server validates anyway). */
+export const RULES_WAIT_MS = 1500;
 
 type Props = {
+  /** The state before any send; the retry page passes a stale form's values. */
+  initialState?: ContactState;
   /** The submit button's icon, rendered on the server. */
   submitIcon?: ReactNode;
   recaptchaSiteKey?: string;
@@ -24,7 +30,11 @@ type Props = {
   whatsappUrl: string;
 };
 
+/** Where a form sent without JavaScript is answered (the form card's anchor). */
+const ANSWER_URL = '/#contacto';
+
 const EMPTY: ContactValues = { name: '', mail: '', phone: '', reason: '' };
+const NO_ERRORS: FieldErrors = {};
 
 const FIELD_PROPS: Record<ContactField, { type?: string; inputMode?: 'tel' | 'email'; autoComplete: string }> = {
   name: { type: 'text', autoComplete: 'name' },
@@ -33,78 +43,72 @@ const FIELD_PROPS: Record<ContactField, { type?: string; inputMode?: 'tel' | 'em
   reason: { autoComplete: 'off' },
 };
 
-/** Where the typed values wait while the page reloads after a new deployment. */
-const DRAFT_KEY = 'contacto-borrador';
-
-type Validate = (values: ContactValues) => FieldErrors;
-let validator: Promise<Validate> | undefined;
-
-/**
- * The rules (the zod schema the Server Action also uses) arrive only once the
- * visitor starts on the form: they are not part of the first visit's
- * JavaScript, and the first keystroke or focus fetches them.
- */
-function loadValidator(): Promise<Validate> {
-  validator ??= import('@/lib/contact/schema').then((schema) => schema.validateFields);
-  return validator;
-}
-
-/**
- * The Server Action, with its transport failures turned into states: the
- * form never breaks, and a page left open across a deployment (whose action
- * id the new server no longer knows) is told to reload.
- */
-async function submit(previous: ContactState, formData: FormData): Promise<ContactState> {
+/** The island's own send: transport failures become states, and a page from an older deployment is told to reload. */
+async function send(formData: FormData): Promise<ContactState> {
   try {
-    return await submitContact(previous, formData);
+    return await submitContact(INITIAL_CONTACT_STATE, formData);
   } catch (error) {
     return { status: 'failed', reason: isUnrecognizedActionError(error) ? 'stale' : undefined };
   }
 }
 
-function readValues(form: HTMLFormElement): ContactValues {
-  const data = new FormData(form);
-  return Object.fromEntries(CONTACT_FIELDS.map((field) => [field, String(data.get(field) ?? '')])) as ContactValues;
-}
+const wait = (ms: number) => new Promise<null>((resolve) => setTimeout(() => resolve(null), ms));
 
-export function ContactForm({ submitIcon, recaptchaSiteKey, thankYouUrl, whatsappUrl }: Props) {
-  const [state, formAction, isPending] = useActionState(submit, INITIAL_CONTACT_STATE);
+/**
+ * The contact form. Its `action` is the Server Action itself, so the server
+ * HTML is a real multipart POST form (with Next's hidden action fields) that
+ * the browser sends on its own before or without JavaScript, and the page
+ * comes back rendered from the action's state: messages, values, thanks.
+ * Once this island runs it sends instead (onSubmit), adding what scripts can
+ * add: validation while typing, the mask, reCAPTCHA, the conversion.
+ */
+export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, recaptchaSiteKey, thankYouUrl, whatsappUrl }: Props) {
+  // The state of a form the browser posted itself (the page is rendered from it). The permalink names
+  // the answer page: the home page, scrolled to the form, whichever page the form was on.
+  const [answered, formAction] = useActionState(submitContact, initialState, ANSWER_URL);
+  // The state of the island's own last send, which replaces it.
+  const [latest, setLatest] = useState<ContactState | null>(null);
+  const state = latest ?? answered;
+  const [isPending, startSending] = useTransition();
+  const [preparing, setPreparing] = useState(false);
+  // False in the server HTML: the button is enabled and the browser posts the form itself.
+  const [island, setIsland] = useState(false);
+  const { validate, request: requestRules } = useContactRules();
   // The inputs are uncontrolled, so text typed before hydration is kept; this
   // mirror of their values drives validation.
   const [values, setValues] = useState<ContactValues>(EMPTY);
   // Fields that are dirty or touched: only these show their error.
   const [shown, setShown] = useState<ReadonlySet<ContactField>>(new Set());
-  const [preparing, setPreparing] = useState(false);
-  const [validate, setValidate] = useState<Validate | null>(null);
   // Set synchronously on submit, so a double click or a held Enter sends once.
   const inFlight = useRef(false);
   const formRef = useRef<HTMLFormElement>(null);
   const thanksRef = useRef<HTMLHeadingElement>(null);
+  const reloadKeepingValues = useReloadKeepingValues(formRef);
 
-  const errors = validate ? validate(values) : {};
-  // Until the rules have arrived nothing can be known valid: the button waits.
-  const invalid = !validate || Object.keys(errors).length > 0;
   const sending = preparing || isPending;
+  const ruleErrors = validate ? validate(values) : null;
+  // Before the rules arrive only an empty field is known to be invalid; the server checks the rest.
+  const invalid = ruleErrors ? Object.keys(ruleErrors).length > 0 : CONTACT_FIELDS.some((field) => values[field].trim() === '');
+  const answerInvalid = state.status === 'invalid' && !sending;
+  const failed = state.status === 'failed' && !sending;
+  const answerErrors = state.status === 'invalid' ? state.fieldErrors : NO_ERRORS;
+  const posted = answered.status === 'invalid' || answered.status === 'failed' ? answered.values : undefined;
 
-  const needValidator = () => {
-    if (!validate) loadValidator().then((loaded) => setValidate(() => loaded));
-  };
-
-  // Pick up anything typed before the page became interactive, or kept
-  // across a reload.
+  // Pick up anything typed or autofilled before the page became interactive,
+  // kept across a reload, or given back by the server's answer.
   useEffect(() => {
     const form = formRef.current;
     if (!form) return;
     restoreDraft(form);
     const typed = readValues(form);
     const dirty = CONTACT_FIELDS.filter((field) => typed[field] !== '');
-    if (dirty.length === 0) return;
-    loadValidator().then((loaded) => setValidate(() => loaded));
+    if (dirty.length > 0) void requestRules();
     startTransition(() => {
+      setIsland(true);
       setValues(typed);
       setShown(new Set(dirty));
     });
-  }, []);
+  }, [requestRules]);
 
   useEffect(() => {
     if (state.status === 'sent') {
@@ -129,11 +133,11 @@ export function ContactForm({ submitIcon, recaptchaSiteKey, thankYouUrl, whatsap
     const form = event.currentTarget;
     inFlight.current = true;
     const current = readValues(form);
-    const validateNow = await loadValidator();
-    setValidate(() => validateNow);
-    if (Object.keys(validateNow(current)).length > 0) {
+    setValues(current);
+    // A rules chunk that fails or is slow never locks the form: it is sent without them.
+    const rules = await Promise.race([requestRules(), wait(RULES_WAIT_MS)]);
+    if (rules && Object.keys(rules(current)).length > 0) {
       inFlight.current = false;
-      setValues(current);
       setShown(new Set(CONTACT_FIELDS));
       return;
     }
@@ -141,21 +145,12 @@ export function ContactForm({ submitIcon, recaptchaSiteKey, thankYouUrl, whatsap
     trackEvent('formulario');
     const formData = new FormData(form);
     formData.set('captcha', recaptchaSiteKey ? await getRecaptchaToken(recaptchaSiteKey, 'formSubmit') : '');
-    startTransition(() => {
+    startSending(async () => {
       setPreparing(false);
-      formAction(formData);
+      const next = await send(formData);
+      startTransition(() => setLatest(next));
     });
   }
-
-  const reloadKeepingValues = () => {
-    const form = formRef.current;
-    try {
-      if (form) sessionStorage.setItem(DRAFT_KEY, JSON.stringify(readValues(form)));
-    } catch {
-      // Storage blocked (some private modes): reload all the same; the values are lost only there.
-    }
-    reloadPage();
-  };
 
   if (state.status === 'sent') {
     return (
@@ -164,12 +159,15 @@ export function ContactForm({ submitIcon, recaptchaSiteKey, thankYouUrl, whatsap
           {copy.thanksTitle}
         </h3>
         <p>{copy.thanksText}</p>
+        {/* Sent by the browser itself: without scripts, a refresh takes the visitor on (with scripts, the effect above does, after the conversion). */}
+        {latest === null ? (
+          <noscript>
+            <meta httpEquiv="refresh" content={`${REDIRECT_DELAY_MS / 1000};url=${thankYouUrl}`} />
+          </noscript>
+        ) : null}
       </div>
     );
   }
-
-  const serverInvalid = state.status === 'invalid' && !sending;
-  const failed = state.status === 'failed' && !sending;
 
   return (
     <form
@@ -177,19 +175,18 @@ export function ContactForm({ submitIcon, recaptchaSiteKey, thankYouUrl, whatsap
       className={styles.form}
       action={formAction}
       onSubmit={onSubmit}
-      onFocus={needValidator}
-      onInput={needValidator}
+      onFocus={() => void requestRules()}
       noValidate
       aria-busy={sending}
     >
       {CONTACT_FIELDS.map((field) => {
         const id = `contacto-${field}`;
-        const error = shown.has(field) || serverInvalid ? errors[field] : undefined;
+        const error = ruleErrors ? (shown.has(field) || answerInvalid ? ruleErrors[field] : undefined) : answerErrors[field];
         const common = {
           id,
           name: field,
           required: true,
-          defaultValue: '',
+          defaultValue: posted?.[field] ?? '',
           'aria-invalid': error ? true : undefined,
           'aria-describedby': error ? `${id}-error` : undefined,
           onChange: (event: { target: { value: string } }) => onChange(field, event.target.value),
@@ -212,18 +209,20 @@ export function ContactForm({ submitIcon, recaptchaSiteKey, thankYouUrl, whatsap
         );
       })}
 
-      <button type="submit" className={styles.submit} disabled={invalid || sending}>
+      <button type="submit" className={styles.submit} disabled={island && (invalid || sending)}>
         {submitIcon}
         {copy.submit}
       </button>
 
       <div role="status" className={styles.status}>
         {sending ? <span className="visually-hidden">{copy.sending}</span> : null}
-        {serverInvalid ? <p className={styles.statusError}>{copy.invalid}</p> : null}
+        {answerInvalid ? <p className={styles.statusError}>{copy.invalid}</p> : null}
         {failed ? (
           <p className={styles.statusError}>
             {state.mes ??
-              (state.reason === 'stale' ? (
+              (state.reason === 'stale' && latest === null ? (
+                copy.staleResend
+              ) : state.reason === 'stale' ? (
                 <>
                   {copy.stale}{' '}
                   <button type="button" className={styles.reload} onClick={reloadKeepingValues}>
@@ -250,22 +249,4 @@ export function ContactForm({ submitIcon, recaptchaSiteKey, thankYouUrl, whatsap
       ) : null}
     </form>
   );
-}
-
-function restoreDraft(form: HTMLFormElement) {
-  let draft: Partial<ContactValues> | null = null;
-  try {
-    draft = JSON.parse(sessionStorage.getItem(DRAFT_KEY) ?? 'null');
-  } catch {
-    // Storage blocked or a broken value: nothing to restore.
-  }
-  if (!draft) return;
-  sessionStorage.removeItem(DRAFT_KEY);
-  for (const field of CONTACT_FIELDS) {
-    const element = form.elements.namedItem(field);
-    const value = draft[field];
-    if ((element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) && typeof value === 'string') {
-      element.value = value;
-    }
-  }
 }

@@ -1,10 +1,12 @@
 import { ContactForm } from '@/components/contact/contact-form';
 import { Icon } from '@/components/icon';
+import type { ContactState } from '@/lib/contact/state';
 import { contactDetails, formattedAddress, hero } from '@/lib/content';
 import { publicEnv } from '@/lib/env/public';
 import styles from './hero.module.css';
 
-export function Hero() {
+/** `contactState`: the form's state before any send (the retry page gives a stale form's values back). */
+export function Hero({ contactState }: { contactState?: ContactState }) {
   return (
     <section className={styles.hero} aria-labelledby="hero-title">
       <div className={styles.inner}>
@@ -33,6 +35,7 @@ export function Hero() {
         <div id="contacto" className={styles.formCard} tabIndex={-1}>
           <h2 className={styles.formTitle}>{hero.formHeading}</h2>
           <ContactForm
+            initialState={contactState}
             submitIcon={<Icon name="paper-plane" />}
             recaptchaSiteKey={publicEnv.recaptchaSiteKey}
             thankYouUrl={publicEnv.thankYouUrl}

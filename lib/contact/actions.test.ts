@@ -22,6 +22,9 @@ const visitor = {
   reason: 'Necesito anuncios para mi florería.',
 };
 
+/** Every state but sent gives the four typed values back. */
+const typed = { ...visitor };
+
 /** The sent state carries the enquiry's idempotency key, for the Ads conversion. */
 const SENT = { status: 'sent', key: expect.stringMatching(/^[0-9a-f-]{36}$/) };
 
@@ -115,6 +118,8 @@ describe('submitContact (the Server Action)', () => {
         phone: 'Este campo es obligatorio',
         reason: 'Este campo debe tener al menos 5 caracteres',
       },
+      // Given back, so a page rendered from this state (no JavaScript) keeps what was typed.
+      values: { name: 'Ana', mail: 'no-es-correo', phone: '', reason: 'hola' },
     });
     expect(fetchMock).not.toHaveBeenCalled();
   });
@@ -152,7 +157,7 @@ describe('submitContact (the Server Action)', () => {
   it('shows the mes of an answer with success: false', async () => {
     fetchMock.mockResolvedValue(json(200, { success: false, mes: 'Ya recibimos tu solicitud' }));
     const submit = loadAction(API);
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', mes: 'Ya recibimos tu solicitud' });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', mes: 'Ya recibimos tu solicitud', values: typed });
   });
 
   it('after 4 failed attempts reports the failure without a mes and logs it without personal data', async () => {
@@ -160,7 +165,7 @@ describe('submitContact (the Server Action)', () => {
     const submit = loadAction(API);
     const state = await submit(idle, form(visitor));
 
-    expect(state).toEqual({ status: 'failed' });
+    expect(state).toEqual({ status: 'failed', values: typed });
     expect(fetchMock).toHaveBeenCalledTimes(4);
     const keys = fetchMock.mock.calls.map(([, init]) => (init as RequestInit & { headers: Record<string, string> }).headers['Idempotency-Key']);
     expect(new Set(keys).size).toBe(1);
@@ -196,7 +201,7 @@ describe('submitContact (the Server Action)', () => {
     const submit = loadAction(API);
     requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.77' });
     for (let i = 0; i < 5; i++) expect(await submit(idle, form(visitor))).toEqual(SENT);
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited' });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited', values: typed });
     expect(fetchMock).toHaveBeenCalledTimes(5);
     // Another visitor still gets through.
     requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.78' });
@@ -210,12 +215,12 @@ describe('submitContact (the Server Action)', () => {
     requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.79' });
     for (let i = 0; i < 3; i++) expect((await submit(idle, form({ ...visitor, mail: 'x' }))).status).toBe('invalid');
     expect(await submit(idle, form(visitor))).toEqual(SENT);
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited' });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited', values: typed });
   });
 
   it('on Vercel without a contact API, fails loudly instead of pretending success', async () => {
     const submit = loadAction({ VERCEL: '1' });
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed' });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', values: typed });
     expect(fetchMock).not.toHaveBeenCalled();
     expect(logs.join('\n')).toMatch(/CONTACT_API_BASE_URL/);
     expectNoPersonalData();
@@ -249,7 +254,7 @@ describe('submitContact with an outbox (files)', () => {
   it('a refusal shows the mes and keeps nothing: the API said no', async () => {
     const { submit, entries } = withOutbox();
     fetchMock.mockResolvedValue(json(422, { success: false, mes: 'Captcha inválido' }));
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', mes: 'Captcha inválido' });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', mes: 'Captcha inválido', values: typed });
     expect(entries()).toEqual([]);
   });
 
@@ -301,7 +306,7 @@ describe('submitContact with an outbox (files)', () => {
   it('when the outbox cannot be written (Redis down), delivers live as today and says so loudly', async () => {
     const submit = loadAction({ ...API, CONTACT_OUTBOX: 'auto', REDIS_URL: 'redis://127.0.0.1:9' });
     fetchMock.mockImplementation(async () => json(503, {}));
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed' });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', values: typed });
     expect(fetchMock).toHaveBeenCalledTimes(4);
     expect(logs.join('\n')).toMatch(/ERROR: no se pudo guardar la solicitud .* en la bandeja de salida/);
     fetchMock.mockImplementation(async () => json(200, { success: true }));
@@ -313,7 +318,7 @@ describe('submitContact with an outbox (files)', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'outbox-'));
     const submit = loadAction({ ...API, CONTACT_OUTBOX: 'off', CONTACT_INBOX_DIR: dir });
     fetchMock.mockImplementation(async () => json(503, {}));
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed' });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', values: typed });
     expect(readdirSync(dir)).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { FieldErrors } from './fields';
+import type { ContactValues, FieldErrors } from './fields';
 
 /** What the server action answers and the form renders. */
 export type ContactState =
@@ -8,13 +8,17 @@ export type ContactState =
    * personal): the Ads conversion's transaction id, so a lead counts once.
    */
   | { status: 'sent'; key: string }
-  /** The input broke a rule: nothing was sent anywhere. */
-  | { status: 'invalid'; fieldErrors: FieldErrors }
+  /**
+   * The input broke a rule: nothing was sent anywhere. `values` are what was
+   * posted, so a page rendered from this state (a form sent without
+   * JavaScript) gives every typed value back.
+   */
+  | { status: 'invalid'; fieldErrors: FieldErrors; values?: Partial<ContactValues> }
   /**
    * Not delivered. `mes` is the contact API's own words, when it gave any;
    * `reason` picks our own message when it did not.
    */
-  | { status: 'failed'; mes?: string; reason?: FailureReason };
+  | { status: 'failed'; mes?: string; reason?: FailureReason; values?: Partial<ContactValues> };
 
 /** rate-limited: too many enquiries from this IP; stale: the page is from an older deployment. */
 export type FailureReason = 'rate-limited' | 'stale';

@@ -1,0 +1,14 @@
+import type { Metadata } from 'next';
+import { headers } from 'next/headers';
+import { redirect } from 'next/navigation';
+import { Hero } from '@/components/sections/hero';
+import { decodeValues, VALUES_HEADER } from '@/lib/contact/stale-form';
+
+// Reached only through the proxy, with a stale form's values (lib/contact/stale-form.ts).
+export const metadata: Metadata = { robots: { index: false, follow: false } };
+
+export default async function RetryPage() {
+  const values = decodeValues((await headers()).get(VALUES_HEADER));
+  if (!values) redirect('/');
+  return <Hero contactState={{ status: 'failed', reason: 'stale', values }} />;
+}

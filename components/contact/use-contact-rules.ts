@@ -1,0 +1,40 @@
+import { useCallback, useState } from 'react';
+import type { ContactValues, FieldErrors } from '@/lib/contact/fields';
+
+export type Validate = (values: ContactValues) => FieldErrors;
+
+let loading: Promise<Validate> | undefined;
+
+/**
+ * The rules (the zod schema the Server Action also uses) arrive only once the
+ * visitor starts on the form: they are not part of the first visit's
+ * JavaScript. A failed download is forgotten, so the next focus or submit
+ * asks again; the form never waits on it (the server validates anyway).
+ */
+function loadRules(): Promise<Validate> {
+  loading ??= import('@/lib/contact/schema').then(
+    (schema) => schema.validateFields,
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/** The rules once they have arrived (null before), and `request`, which resolves to them or to null when the chunk failed. */
+export function useContactRules(): { validate: Validate | null; request: () => Promise<Validate | null> } {
+  const [validate, setValidate] = useState<Validate | null>(null);
+  const request = useCallback(
+    () =>
+      loadRules().then(
+        (loaded) => {
+          setValidate(() => loaded);
+          return loaded;
+        },
+        () => null,
+      ),
+    [],
+  );
+  return { validate, request };
+}
