@@ -20,13 +20,26 @@ describe('leaving after a confirmed enquiry', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
-  it('leaves after the delay when no tag listens (no analytics configured)', () => {
+  it('hands a lead confirmed before the tags listen to them once they do (a page rendered from a form sent without scripts)', () => {
+    const leave = jest.fn();
+    const key = freshKey();
+    leaveAfterLead(key, DELAY, leave);
+    const { result } = renderHook(() => useLeads(true));
+    expect(result.current.map((lead) => lead.key)).toEqual([key]);
+    act(() => result.current[0]?.sent());
+    jest.advanceTimersByTime(DELAY);
+    expect(leave).toHaveBeenCalledTimes(1);
+  });
+
+  it('leaves at most MAX_HOLD_MS after the delay when no tag ever listens', () => {
     const leave = jest.fn();
     leaveAfterLead(freshKey(), DELAY, leave);
-    jest.advanceTimersByTime(DELAY - 1);
+    jest.advanceTimersByTime(DELAY + MAX_HOLD_MS - 1);
     expect(leave).not.toHaveBeenCalled();
     jest.advanceTimersByTime(1);
     expect(leave).toHaveBeenCalledTimes(1);
+    // The tags with nothing to measure take the waiting lead, so the next test starts clean.
+    renderHook(() => useLeads(false));
   });
 
   it('hands the lead to the tags and leaves after the delay when its events went out in time', () => {

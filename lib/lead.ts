@@ -15,9 +15,11 @@ export type Lead = { key: string; sent: () => void };
 export const MAX_HOLD_MS = 1000;
 
 let listener: ((lead: Lead) => void) | undefined;
+/** Leads confirmed before the tags' hook listened (a page rendered from a form sent without scripts). */
+const unheard: Lead[] = [];
 const leads = new Map<string, { sent: boolean; waiting: Array<() => void> }>();
 
-/** Calls `callback` once the lead's events were sent; at once when no tag listens. */
+/** Calls `callback` once the lead's events were sent (at once when the tags have nothing to measure). */
 function whenSent(key: string, callback: () => void): void {
   let lead = leads.get(key);
   if (!lead) {
@@ -29,7 +31,8 @@ function whenSent(key: string, callback: () => void): void {
       entry.waiting.splice(0).forEach((waiting) => waiting());
     };
     if (listener) listener({ key, sent });
-    else sent();
+    // Told as soon as the tags' hook mounts; leaveAfterLead never waits more than MAX_HOLD_MS for it.
+    else unheard.push({ key, sent });
   }
   if (lead.sent) callback();
   else lead.waiting.push(callback);
@@ -74,6 +77,7 @@ export function useLeads(measured: boolean): readonly Lead[] {
   useEffect(() => {
     const current = (lead: Lead) => (measured ? setConfirmed((list) => [...list, lead]) : lead.sent());
     listener = current;
+    unheard.splice(0).forEach(current);
     return () => {
       if (listener === current) listener = undefined;
     };
