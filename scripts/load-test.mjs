@@ -13,6 +13,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isolatedProcessEnv } from '../test-support/isolated-env.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TOTAL = Number(process.env.LOAD_ENQUIRIES ?? 400);
@@ -54,22 +55,22 @@ async function waitFor(url) {
 const nextBin = path.join(root, 'node_modules', '.bin', 'next');
 if (!existsSync(path.join(root, '.next', 'BUILD_ID'))) {
   console.log('> next build');
-  const build = spawnSync(nextBin, ['build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  const build = spawnSync(nextBin, ['build'], { cwd: root, env: isolatedProcessEnv(), stdio: ['ignore', 'ignore', 'inherit'] });
   if (build.status !== 0) process.exit(1);
 }
 
 children.push(
   spawn('node', [path.join(root, 'e2e', 'stub-contact-api.mjs')], {
-    env: { ...process.env, STUB_PORT: String(STUB_PORT), STUB_FAIL_RATE: String(FAIL_RATE) },
+    env: { ...isolatedProcessEnv(), STUB_PORT: String(STUB_PORT), STUB_FAIL_RATE: String(FAIL_RATE) },
     stdio: 'ignore',
   }),
 );
 children.push(
   spawn(nextBin, ['start', '--port', String(APP_PORT), '--hostname', '127.0.0.1'], {
     cwd: root,
-    env: {
-      ...process.env,
-      NEXT_TELEMETRY_DISABLED: '1',
+    // Every variable the site reads is set (test-support/isolated-env.mjs): none from .env.local,
+    // so the flush below can only ever see this run's outbox and this run's stub.
+    env: isolatedProcessEnv({
       CONTACT_API_BASE_URL: `${STUB}/api/`,
       CONTACT_SITE_KEY: 'load-test-key',
       // The abuse limit, raised for this run: every enquiry comes from 127.0.0.1.
@@ -78,8 +79,7 @@ children.push(
       CONTACT_INBOX_DIR: outboxDir,
       CONTACT_OUTBOX_BACKOFF_SECONDS: '1',
       CRON_SECRET,
-      ALERT_SMTP_URL: '',
-    },
+    }),
     stdio: 'ignore',
   }),
 );

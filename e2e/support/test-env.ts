@@ -1,7 +1,10 @@
+import { isolatedEnv } from '../../test-support/isolated-env.mjs';
+
 /**
  * The configuration the end-to-end build is made with. Every third-party
  * address is fake and intercepted in the browser: the test machine has no
- * internet, and the tests must see exactly what the page asks for.
+ * internet, and the tests must see exactly what the page asks for. Built on
+ * isolatedEnv(): nothing comes from a developer's .env.local.
  */
 // TEST_PORT_OFFSET moves every port, so two checkouts can run their tests at once.
 const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
@@ -40,8 +43,7 @@ export const E2E_CONFIG = {
   alertTo: 'ventas@agencia.e2e.test',
 };
 
-export const E2E_BUILD_ENV: Record<string, string> = {
-  NEXT_TELEMETRY_DISABLED: '1',
+export const E2E_BUILD_ENV: Record<string, string> = isolatedEnv({
   NEXT_PUBLIC_SITE_URL: `http://127.0.0.1:${E2E_PORT}`,
   NEXT_PUBLIC_GA_MEASUREMENT_ID: E2E_CONFIG.gaMeasurementId,
   NEXT_PUBLIC_GOOGLE_ADS_ID: E2E_CONFIG.googleAdsId,
@@ -60,7 +62,7 @@ export const E2E_BUILD_ENV: Record<string, string> = {
   ALERT_SMTP_URL: `smtp://avisos:secreto-e2e@127.0.0.1:${SMTP_PORT}`,
   ALERT_EMAIL_TO: E2E_CONFIG.alertTo,
   ALERT_EMAIL_FROM: 'Formulario e2e <avisos@agencia.e2e.test>',
-};
+});
 
 /** Today's behaviour: no outbox, a failed delivery shows the retry message. */
 export const E2E_OFF_ENV: Record<string, string> = { ...E2E_BUILD_ENV, CONTACT_OUTBOX: 'off', CONTACT_INBOX_DIR: `${DATA_DIR}/off` };

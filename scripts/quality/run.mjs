@@ -10,6 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isolatedProcessEnv } from '../../test-support/isolated-env.mjs';
 import { makeBareApp } from './bare-app.mjs';
 import { lighthouseRun, median } from './lighthouse.mjs';
 import { pageWeight } from './page-weight.mjs';
@@ -53,13 +54,15 @@ process.on('exit', () => children.forEach((child) => child.kill('SIGTERM')));
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
 
 // Each project runs its own next, so it loads its own single copy of React.
+// Builds and servers get the isolated environment (test-support/isolated-env.mjs):
+// nothing from .env.local, no Redis, contact API or mail server but the test's.
 const nextBin = (dir) => path.join(dir, 'node_modules', '.bin', 'next');
 
 function build(dir, env) {
   console.log(`> next build (${path.relative(root, dir) || '.'})`);
   const result = spawnSync(nextBin(dir), ['build'], {
     cwd: dir,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
+    env: isolatedProcessEnv(env),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   if (result.status !== 0) throw new Error(`next build failed in ${dir}`);
@@ -70,7 +73,7 @@ async function start(dir, port, env) {
   if (taken) throw new Error(`Port ${port} is already in use: stop what listens there (or set TEST_PORT_OFFSET).`);
   const child = spawn(nextBin(dir), ['start', '--port', String(port), '--hostname', '127.0.0.1'], {
     cwd: dir,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
+    env: isolatedProcessEnv(env),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   children.push(child);

@@ -1,0 +1,247 @@
+// Tests never touch real data: with a production-like .env.local in the
+// project (a Redis, a contact API and a mail server that this test watches,
+// production's cron secret and public IDs), a `next build` and `next start`
+// launched with the isolated environment (test-support/isolated-env.mjs), an
+// enquiry sent while the test's stub API is down, and the flush route called,
+// the watched Redis must see no command (its pending entry untouched), the
+// watched API no attempt and the watched mail server no connection, while the
+// enquiry reaches the test's own stub through the test's own outbox.
+//
+// The .env.local is written only for the run and always removed; a
+// developer's own .env.local waits in .env.env-isolation-backup.local (git-
+// ignored) and is put back, also after a crash (the next run does it).
+// ENV_ISOLATION_DROP=REDIS_URL,... leaves variables out of the isolated
+// environment, to watch this test fail.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
+import Redis from 'ioredis';
+import type { OutboxEntry } from '../lib/contact/outbox-entry';
+import { RedisOutboxStore } from '../lib/contact/outbox-redis-store';
+import { isolatedProcessEnv } from '../test-support/isolated-env.mjs';
+import { startRedisServer } from '../test-support/redis-server';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
+const APP_PORT = 3290 + OFFSET;
+const STUB_PORT = 3291 + OFFSET; // the test's contact API
+const PROD_STUB_PORT = 3292 + OFFSET; // "production's" contact API, named only in .env.local
+const PROD_SMTP_PORT = 3293 + OFFSET; // "production's" mail server, likewise
+const APP = `http://127.0.0.1:${APP_PORT}`;
+const STUB = `http://127.0.0.1:${STUB_PORT}`;
+const PROD_STUB = `http://127.0.0.1:${PROD_STUB_PORT}`;
+const DIST_DIR = '.next/env-isolation';
+const ENV_LOCAL = path.join(root, '.env.local');
+const BACKUP = path.join(root, '.env.env-isolation-backup.local');
+const MARK = '# Written by scripts/env-isolation-test.mts for its run only: safe to delete.';
+const DROP = (process.env.ENV_ISOLATION_DROP ?? '').split(',').filter(Boolean);
+const TEST_SECRET = 'secreto-de-prueba-aislada';
+const PROD_SECRET = 'secreto-de-produccion';
+const PROD_PENDING_KEY = 'produccion-pendiente-0001';
+const PROD_PUBLIC = ['produccion.env-isolation.test', 'G-PRODUCCION1'];
+
+const work = mkdtempSync(path.join(tmpdir(), 'env-isolation-'));
+const children: ChildProcess[] = [];
+let stopRedis = () => {};
+
+/* ---------- .env.local: ours for the run, the developer's put back ---------- */
+
+const ours = (file: string) => existsSync(file) && readFileSync(file, 'utf8').startsWith(MARK);
+
+function restoreEnvLocal() {
+  if (ours(ENV_LOCAL)) unlinkSync(ENV_LOCAL);
+  if (existsSync(BACKUP) && !existsSync(ENV_LOCAL)) renameSync(BACKUP, ENV_LOCAL);
+}
+
+function cleanUp() {
+  children.forEach((child) => child.kill('SIGTERM'));
+  stopRedis();
+  restoreEnvLocal();
+  rmSync(work, { recursive: true, force: true });
+}
+process.on('exit', cleanUp);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
+
+// A run killed before its clean-up left our .env.local, or the developer's in the backup.
+restoreEnvLocal();
+if (existsSync(BACKUP)) {
+  console.error(`Both .env.local and ${path.basename(BACKUP)} exist: keep the one you want, delete the other, then run again.`);
+  process.exit(1);
+}
+const ignored = (file: string) => spawnSync('git', ['check-ignore', '-q', file], { cwd: root }).status === 0;
+if (!ignored(ENV_LOCAL) || !ignored(BACKUP)) {
+  console.error('.env.local is not git-ignored (.gitignore: .env*.local): refusing to write one.');
+  process.exit(1);
+}
+if (existsSync(ENV_LOCAL)) {
+  renameSync(ENV_LOCAL, BACKUP);
+  console.log(`Your .env.local waits in ${path.basename(BACKUP)} and is put back when the test ends.`);
+}
+
+/* ---------- What "production" looks like, watched ---------- */
+
+const redis = await startRedisServer();
+stopRedis = redis.stop;
+// A pending enquiry in "production's" outbox: a leaky flush would send it to the test's stub and delete it.
+const seedStore = new RedisOutboxStore(redis.url);
+const pendingEntry: OutboxEntry = {
+  key: PROD_PENDING_KEY,
+  enquiry: { name: 'Cliente real', mail: 'cliente.real@produccion.test', phone: '5512345678', reason: 'Solicitud real pendiente.', captcha: '' },
+  receivedAt: Date.now() - 60_000,
+  state: 'pending',
+  rounds: 1,
+  nextAttemptAt: 0,
+  alerted: { pending: false, dead: false },
+};
+await seedStore.add(pendingEntry);
+await seedStore.close();
+
+// Every command anyone else sends to that Redis from now on.
+const monitor = await new Redis(redis.url).monitor();
+const redisCommands: string[] = [];
+monitor.on('monitor', (_time: string, args: string[]) => redisCommands.push(args.join(' ')));
+
+let prodSmtpConnections = 0;
+const prodSmtp = net.createServer((socket) => {
+  prodSmtpConnections += 1;
+  socket.end('421 not a real mail server\r\n');
+});
+await new Promise<void>((resolve) => prodSmtp.listen(PROD_SMTP_PORT, '127.0.0.1', resolve));
+
+const stub = (port: number) =>
+  spawn('node', [path.join(root, 'e2e', 'stub-contact-api.mjs')], { env: { ...isolatedProcessEnv(), STUB_PORT: String(port) }, stdio: 'ignore' });
+children.push(stub(STUB_PORT), stub(PROD_STUB_PORT));
+
+writeFileSync(
+  ENV_LOCAL,
+  [
+    MARK,
+    `REDIS_URL=${redis.url}`,
+    `CONTACT_API_BASE_URL=${PROD_STUB}/api/`,
+    'CONTACT_SITE_KEY=clave-de-produccion-9f8e7d',
+    `CONTACT_INBOX_DIR=${path.join(work, 'produccion')}`,
+    'CONTACT_OUTBOX=auto',
+    'CONTACT_OUTBOX_BACKOFF_SECONDS=1',
+    `CRON_SECRET=${PROD_SECRET}`,
+    `ALERT_SMTP_URL=smtp://avisos:secreto@127.0.0.1:${PROD_SMTP_PORT}`,
+    'ALERT_EMAIL_TO=ventas@produccion.test',
+    'ALERT_EMAIL_FROM=Produccion <avisos@produccion.test>',
+    'CONTACT_RATE_LIMIT_MAX=1',
+    'TRUST_PROXY_HEADERS=1',
+    'VERCEL=1',
+    `NEXT_PUBLIC_SITE_URL=https://${PROD_PUBLIC[0]}`,
+    `NEXT_PUBLIC_GA_MEASUREMENT_ID=${PROD_PUBLIC[1]}`,
+    '',
+  ].join('\n'),
+);
+
+/* ---------- The test's own build and server, isolated ---------- */
+
+const env = isolatedProcessEnv({
+  NEXT_DIST_DIR: DIST_DIR,
+  NEXT_PUBLIC_SITE_URL: APP,
+  CONTACT_API_BASE_URL: `${STUB}/api/`,
+  CONTACT_SITE_KEY: 'clave-de-prueba',
+  CONTACT_INBOX_DIR: path.join(work, 'prueba'),
+  CONTACT_OUTBOX_BACKOFF_SECONDS: '1',
+  CRON_SECRET: TEST_SECRET,
+});
+for (const key of DROP) delete env[key];
+if (DROP.length) console.log(`Left out of the isolated environment on purpose: ${DROP.join(', ')}`);
+
+const nextBin = path.join(root, 'node_modules', '.bin', 'next');
+console.log(`> next build (${DIST_DIR}, with the test's .env.local in place)`);
+// Not spawnSync: a Ctrl-C during the build must still run the clean-up above.
+const build = spawn(nextBin, ['build'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+children.push(build);
+let buildLog = '';
+build.stdout?.on('data', (chunk: Buffer) => (buildLog += chunk));
+if ((await new Promise((resolve) => build.on('exit', resolve))) !== 0) process.exit(1);
+
+const server = spawn(nextBin, ['start', '--port', String(APP_PORT), '--hostname', '127.0.0.1'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+children.push(server);
+let serverLog = '';
+server.stdout?.on('data', (chunk: Buffer) => (serverLog += chunk));
+server.stderr?.on('data', (chunk: Buffer) => (serverLog += chunk));
+
+async function waitFor(url: string) {
+  for (let i = 0; i < 150; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} did not answer`);
+}
+await Promise.all([waitFor(`${STUB}/__health`), waitFor(`${PROD_STUB}/__health`), waitFor(`${APP}/`)]);
+
+/* ---------- A visitor's enquiry while the test's API is down, then the scheduler ---------- */
+
+const html = await (await fetch(`${APP}/`)).text();
+// The Server Action's id, as the page's own JavaScript knows it (as in scripts/load-test.mjs).
+let actionId: string | undefined;
+for (const [, src] of html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)) {
+  const js = await (await fetch(new URL(src!, APP))).text();
+  actionId = js.match(/createServerReference\)\("([0-9a-f]{40,})"/)?.[1] ?? actionId;
+}
+if (!actionId) throw new Error('Server Action id not found in the page scripts');
+
+const mail = `aislado-${Date.now().toString(36)}@example.mx`;
+// Down long enough for the live attempts and the background retry: the enquiry must wait in the test's outbox.
+await fetch(`${STUB}/__outage`, { method: 'POST', body: JSON.stringify({ ms: 6000 }) });
+const body = new FormData();
+body.append('_1_name', 'Visitante de prueba');
+body.append('_1_mail', mail);
+body.append('_1_phone', '5512345678');
+body.append('_1_reason', 'Solicitud de la prueba de aislamiento.');
+body.append('_1_captcha', '');
+body.append('0', '[{"status":"idle"},"$K1"]');
+const answer = await (await fetch(`${APP}/`, { method: 'POST', headers: { Accept: 'text/x-component', 'Next-Action': actionId, Origin: APP }, body })).text();
+const visitorState = answer.match(/"status":"(sent|failed|invalid)"/)?.[1] ?? 'none';
+
+const flush = (secret: string) => fetch(`${APP}/api/outbox/flush`, { headers: { Authorization: `Bearer ${secret}` } });
+const prodSecretStatus = (await flush(PROD_SECRET)).status;
+await new Promise((resolve) => setTimeout(resolve, 6500));
+let testSecretStatus = 0;
+let storedByTestStub = 0;
+for (let i = 0; i < 10 && storedByTestStub === 0; i++) {
+  testSecretStatus = (await flush(TEST_SECRET)).status;
+  const summary = (await (await fetch(`${STUB}/__summary`)).json()) as { storedByMail: Record<string, number> };
+  storedByTestStub = summary.storedByMail[mail] ?? 0;
+  if (!storedByTestStub) await new Promise((resolve) => setTimeout(resolve, 1000));
+}
+const testSummary = (await (await fetch(`${STUB}/__summary`)).json()) as { storedByMail: Record<string, number> };
+const prodSummary = (await (await fetch(`${PROD_STUB}/__summary`)).json()) as { attempts: number };
+
+/* ---------- The checks ---------- */
+
+monitor.disconnect();
+const readStore = new RedisOutboxStore(redis.url);
+const stillPending = await readStore.get(PROD_PENDING_KEY);
+await readStore.close();
+
+// next build says which .env files it loaded (next start says so only in dev): ours must be there, or this proves nothing.
+const checks: Array<[string, boolean, string]> = [
+  ['next build read the test’s .env.local', /Environments:.*\.env\.local/.test(buildLog), ''],
+  ['the visitor was thanked (the enquiry waits in the test’s outbox)', visitorState === 'sent', visitorState],
+  ['the test’s stub API stored the enquiry exactly once', storedByTestStub === 1, String(storedByTestStub)],
+  ['the flush route answers to the test’s CRON_SECRET', testSecretStatus === 200, String(testSecretStatus)],
+  ['the flush route refuses production’s CRON_SECRET', prodSecretStatus === 401, String(prodSecretStatus)],
+  ['the watched Redis got no command', redisCommands.length === 0, `${redisCommands.length}: ${redisCommands.slice(0, 5).join(' | ')}`],
+  ['its pending entry is still there, untouched', isDeepStrictEqual(stillPending, pendingEntry), stillPending ? 'changed' : 'gone'],
+  ['the test’s stub never got production’s pending enquiry', !testSummary.storedByMail[pendingEntry.enquiry.mail], ''],
+  ['the watched contact API got no attempt', prodSummary.attempts === 0, String(prodSummary.attempts)],
+  ['the watched mail server got no connection', prodSmtpConnections === 0, String(prodSmtpConnections)],
+  ['the page carries none of production’s NEXT_PUBLIC_ values', PROD_PUBLIC.every((value) => !html.includes(value)), ''],
+];
+const said = (log: string) => log.split('\n').filter((line) => /Environments:|\[contacto\]/.test(line)).map((line) => `  ${line.trim()}`);
+console.log(`\nWhat next build and next start said:\n${[...said(buildLog), ...said(serverLog)].join('\n')}\n`);
+for (const [name, ok, seen] of checks) console.log(`${ok ? '✓' : '✗'} ${name}${ok ? '' : ` (seen: ${seen})`}`);
+const failed = checks.filter(([, ok]) => !ok).length;
+console.log(`${checks.length - failed} passed, ${failed} failed`);
+prodSmtp.close();
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,65 @@
+// The environment of every server the tests start (Playwright's, the load
+// test's, the quality run's, and every `next build` they run).
+//
+// `next build` and `next start` read .env.local and the other .env* files
+// (what `vercel env pull` writes: production's REDIS_URL, CRON_SECRET, SMTP),
+// but never override a variable that is already in process.env, even an empty
+// one (@next/env's processEnv). So every variable the site reads is set here,
+// empty where the test wants the feature off, and nothing a test server does
+// can reach a real store, contact API or mail server. A launcher spreads
+// isolatedEnv({...its own values}); test-support/isolated-env.test.ts fails
+// when lib/env/ reads a variable this list does not name.
+
+/** Every variable lib/env/ reads, plus Vercel's own, with the test default. */
+const ISOLATED = {
+  NEXT_TELEMETRY_DISABLED: '1',
+  // `vercel env pull` writes VERCEL=1 too: the server would believe it runs on Vercel.
+  VERCEL: '',
+  VERCEL_ENV: '',
+  VERCEL_URL: '',
+  VERCEL_PROJECT_PRODUCTION_URL: '',
+  NEXT_DIST_DIR: '',
+  NEXT_PUBLIC_SITE_URL: '',
+  NEXT_PUBLIC_WHATSAPP_URL: '',
+  NEXT_PUBLIC_PRIVACY_NOTICE_URL: '',
+  NEXT_PUBLIC_THANK_YOU_URL: '',
+  NEXT_PUBLIC_GA_MEASUREMENT_ID: '',
+  NEXT_PUBLIC_GOOGLE_ADS_ID: '',
+  NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL: '',
+  NEXT_PUBLIC_CHAT_WIDGET_SRC: '',
+  NEXT_PUBLIC_RECAPTCHA_SITE_KEY: '',
+  CONTACT_API_BASE_URL: '',
+  CONTACT_SITE_KEY: '',
+  // Never the developer's own .inbox: launchers give each server its own folder.
+  CONTACT_INBOX_DIR: 'e2e/.data/isolated',
+  CONTACT_OUTBOX: 'auto',
+  CONTACT_OUTBOX_BACKOFF_SECONDS: '',
+  REDIS_URL: '',
+  CRON_SECRET: '',
+  ALERT_SMTP_URL: '',
+  ALERT_EMAIL_TO: '',
+  ALERT_EMAIL_FROM: '',
+  CONTACT_RATE_LIMIT_MAX: '',
+  CONTACT_RATE_LIMIT_WINDOW_SECONDS: '',
+  TRUST_PROXY_HEADERS: '',
+  NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: '',
+};
+
+export const ISOLATED_KEYS = Object.keys(ISOLATED);
+
+/** The complete isolated set, with the launcher's own values on top. */
+export function isolatedEnv(overrides = {}) {
+  const unknown = Object.keys(overrides).filter((key) => !(key in ISOLATED) && !key.startsWith('NEXT_PUBLIC_'));
+  if (unknown.length) throw new Error(`isolatedEnv: ${unknown.join(', ')} is not a variable the site reads (add it to ISOLATED)`);
+  return { ...ISOLATED, ...overrides };
+}
+
+// What a server process needs from the shell; nothing else (a developer's
+// cloud tokens, say) is handed to the servers that launchers spawn themselves.
+const SYSTEM_KEYS = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'TERM', 'CI', 'NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS', 'TEST_PORT_OFFSET'];
+
+/** A child's whole environment: the shell's system variables, then isolatedEnv(overrides). */
+export function isolatedProcessEnv(overrides = {}) {
+  const system = Object.fromEntries(SYSTEM_KEYS.filter((key) => process.env[key] !== undefined).map((key) => [key, process.env[key]]));
+  return { ...system, ...isolatedEnv(overrides) };
+}

@@ -1,0 +1,43 @@
+/** @jest-environment node */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ISOLATED_KEYS, isolatedEnv, isolatedProcessEnv } from './isolated-env.mjs';
+
+// The variables lib/env/ reads: the keys of its zod schemas and `source.X`.
+function variablesTheSiteReads(): string[] {
+  const names = new Set<string>();
+  for (const file of ['public.ts', 'server.ts', 'build.ts']) {
+    const source = readFileSync(path.join(__dirname, '..', 'lib', 'env', file), 'utf8');
+    for (const [, name] of source.matchAll(/^\s+([A-Z][A-Z0-9_]+):/gm)) names.add(name!);
+    for (const [, name] of source.matchAll(/source\.([A-Z][A-Z0-9_]+)/g)) names.add(name!);
+  }
+  return [...names].sort();
+}
+
+describe('the test servers’ isolated environment', () => {
+  it('names every variable the site reads, so none can come from a .env file', () => {
+    const read = variablesTheSiteReads();
+    expect(read).toEqual(expect.arrayContaining(['REDIS_URL', 'CONTACT_API_BASE_URL', 'NEXT_DIST_DIR']));
+    expect(read.filter((name) => !ISOLATED_KEYS.includes(name))).toEqual([]);
+  });
+
+  it('keeps the store, the contact API, the mail server and the cron secret empty unless a launcher sets them', () => {
+    const env = isolatedEnv({ CONTACT_API_BASE_URL: 'http://127.0.0.1:3199/api/' });
+    expect(env).toMatchObject({ REDIS_URL: '', CRON_SECRET: '', ALERT_SMTP_URL: '', VERCEL: '', CONTACT_API_BASE_URL: 'http://127.0.0.1:3199/api/' });
+  });
+
+  it('refuses a misspelt variable rather than leaving the real one to a .env file', () => {
+    expect(() => isolatedEnv({ REDIS_ULR: 'redis://127.0.0.1:1' })).toThrow(/REDIS_ULR/);
+  });
+
+  it('hands spawned servers the shell’s system variables and nothing else of it', () => {
+    process.env.SOME_CLOUD_TOKEN = 'secreto';
+    try {
+      const env = isolatedProcessEnv();
+      expect(env.PATH).toBe(process.env.PATH);
+      expect(env).not.toHaveProperty('SOME_CLOUD_TOKEN');
+    } finally {
+      delete process.env.SOME_CLOUD_TOKEN;
+    }
+  });
+});
