@@ -183,6 +183,15 @@ export const contactForm = {
   thanksText: 'Un asesor se pondrá en contacto contigo muy pronto.',
 };
 
+/** app/error.tsx and app/global-error.tsx: the page itself failed; the ways to still reach the agency. */
+export const errorPage = {
+  title: 'Algo salió mal al mostrar la página',
+  text: 'Puedes intentarlo de nuevo o ir directo al formulario de contacto. Si lo prefieres, llámanos.',
+  retry: 'Intentar de nuevo',
+  toForm: 'Ir al formulario de contacto',
+  call: 'Llámanos al',
+};
+
 export const privacyNotice = {
   title: 'Aviso de privacidad',
   paragraphs: [
