@@ -4,6 +4,11 @@
  * privacy notice, thank-you page) live in the env module instead.
  */
 
+import { agencyPhone } from './error-copy';
+
+// The error pages' copy lives in its own small module (see there); edit it there.
+export { errorPage } from './error-copy';
+
 export type Slide = {
   /** Path under public/. */
   img: string;
@@ -39,8 +44,8 @@ export const brand = {
 
 export const contactDetails: ContactDetails = {
   email: 'contacto@impulsodigital.mx',
-  phoneDisplay: '55 1234 5678',
-  phoneE164: '+525512345678',
+  phoneDisplay: agencyPhone.display,
+  phoneE164: agencyPhone.e164,
   street: 'Av. Presidente Masaryk 111, piso 2',
   neighborhood: 'Polanco',
   city: 'Ciudad de México',
@@ -181,15 +186,6 @@ export const contactForm = {
   reload: 'Recargar la página',
   thanksTitle: '¡Gracias por contactarnos!',
   thanksText: 'Un asesor se pondrá en contacto contigo muy pronto.',
-};
-
-/** app/error.tsx and app/global-error.tsx: the page itself failed; the ways to still reach the agency. */
-export const errorPage = {
-  title: 'Algo salió mal al mostrar la página',
-  text: 'Puedes intentarlo de nuevo o ir directo al formulario de contacto. Si lo prefieres, llámanos.',
-  retry: 'Intentar de nuevo',
-  toForm: 'Ir al formulario de contacto',
-  call: 'Llámanos al',
 };
 
 export const privacyNotice = {

@@ -1,4 +1,4 @@
-import { contactDetails, errorPage } from '@/lib/content';
+import { agencyPhone, errorPage } from '@/lib/error-copy';
 import styles from './error-notice.module.css';
 
 /**
@@ -23,7 +23,7 @@ export function ErrorNotice({ retry }: { retry: () => void }) {
         </button>
       </p>
       <p>
-        {errorPage.call} <a href={`tel:${contactDetails.phoneE164}`}>{contactDetails.phoneDisplay}</a>
+        {errorPage.call} <a href={`tel:${agencyPhone.e164}`}>{agencyPhone.display}</a>
       </p>
     </section>
   );
