@@ -4,6 +4,11 @@
  * privacy notice, thank-you page) live in the env module instead.
  */
 
+import { agencyPhone } from './error-copy';
+
+// The error pages' copy lives in its own small module (see there); edit it there.
+export { errorPage } from './error-copy';
+
 export type Slide = {
   /** Path under public/. */
   img: string;
@@ -39,8 +44,8 @@ export const brand = {
 
 export const contactDetails: ContactDetails = {
   email: 'contacto@impulsodigital.mx',
-  phoneDisplay: '55 1234 5678',
-  phoneE164: '+525512345678',
+  phoneDisplay: agencyPhone.display,
+  phoneE164: agencyPhone.e164,
   street: 'Av. Presidente Masaryk 111, piso 2',
   neighborhood: 'Polanco',
   city: 'Ciudad de México',

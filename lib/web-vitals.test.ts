@@ -24,3 +24,24 @@ describe('the Core Web Vitals events', () => {
     expect(params).toMatchObject({ value: 120, metric_value: 320, metric_delta: 120, metric_rating: 'needs-improvement' });
   });
 });
+
+describe('reportWebVitals', () => {
+  it('resolves quietly when the web-vitals chunk fails to load, and asks again on the next call', async () => {
+    let arrives = false;
+    const onLCP = jest.fn();
+    jest.resetModules();
+    jest.doMock('web-vitals', () => {
+      if (!arrives) throw new Error('ChunkLoadError: Failed to load chunk');
+      return { onCLS: jest.fn(), onFCP: jest.fn(), onINP: jest.fn(), onLCP, onTTFB: jest.fn() };
+    });
+    const { reportWebVitals } = await import('./web-vitals');
+
+    await expect(reportWebVitals('G-TEST123')).resolves.toBeUndefined();
+    expect(onLCP).not.toHaveBeenCalled();
+
+    arrives = true;
+    await reportWebVitals('G-TEST123');
+    expect(onLCP).toHaveBeenCalledTimes(1);
+    jest.dontMock('web-vitals');
+  });
+});

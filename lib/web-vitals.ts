@@ -30,11 +30,22 @@ export function vitalsEventParams(metric: VitalsMetric, gaMeasurementId: string)
 
 let started = false;
 
-/** Starts reporting the vitals to GA (once per page). */
+/**
+ * Starts reporting the vitals to GA (once per page). Never rejects: measuring
+ * is best effort, and a library chunk that never arrives costs the vitals
+ * only (a later call asks for it again).
+ */
 export async function reportWebVitals(gaMeasurementId: string): Promise<void> {
   if (started) return;
   started = true;
-  const { onCLS, onFCP, onINP, onLCP, onTTFB } = await import('web-vitals');
+  let library: typeof import('web-vitals');
+  try {
+    library = await import('web-vitals');
+  } catch {
+    started = false;
+    return;
+  }
+  const { onCLS, onFCP, onINP, onLCP, onTTFB } = library;
   const send = (metric: Metric) => gtag('event', metric.name, vitalsEventParams(metric, gaMeasurementId));
   onCLS(send);
   onFCP(send);

@@ -2,8 +2,6 @@
 
 import clsx from 'clsx';
 import {
-  lazy,
-  Suspense,
   useCallback,
   useEffect,
   useId,
@@ -14,17 +12,39 @@ import {
   type FocusEvent,
   type ReactNode,
 } from 'react';
+import { ErrorBoundary } from '@/components/error-boundary';
 import { carouselCopy } from '@/lib/content';
 import { AUTOPLAY_DELAY_MS } from './autoplay';
+import type CarouselEngine from './carousel-engine';
 import type { EmblaApi } from './carousel-engine';
 import styles from './carousel.module.css';
 
 export { AUTOPLAY_DELAY_MS };
 
-// Embla is fetched and started only when the carousel is about to be seen, or
-// the page is idle: the server HTML already shows the slides where Embla puts
-// them, so nothing moves when it starts.
-const CarouselEngine = lazy(() => import('./carousel-engine'));
+type Engine = typeof CarouselEngine;
+let engine: Promise<Engine> | undefined;
+let reported = false;
+
+/**
+ * Embla is fetched and started only when the carousel is about to be seen, or
+ * the page is idle: the server HTML already shows the slides where Embla puts
+ * them, so nothing moves when it starts. One fetch for both carousels; a
+ * failed one (a flaky network, a deployment that removed the chunk) is
+ * forgotten, so the next attempt asks again. A plain import() rather than
+ * React.lazy, which keeps a failure for good.
+ */
+function loadEngine(): Promise<Engine> {
+  engine ??= import('./carousel-engine').then(
+    (module) => module.default,
+    (error: unknown) => {
+      engine = undefined;
+      if (!reported) console.error('No se pudo cargar una parte de la página (motor del carrusel); los logotipos quedan en una fila desplazable.');
+      reported = true;
+      throw error;
+    },
+  );
+  return engine;
+}
 
 /** How close to the viewport a carousel starts (a phone scrolls fast). */
 const NEAR_VIEWPORT = '600px 0px';
@@ -68,6 +88,9 @@ export function Carousel({ slides, icons, label, fourFrom }: Props) {
   const trackId = useId();
   const [viewport, setViewport] = useState<HTMLElement | null>(null);
   const [wanted, setWanted] = useState(false);
+  const [Engine, setEngine] = useState<Engine | null>(null);
+  // The engine's chunk did not arrive: the row scrolls natively until a retry works.
+  const [failed, setFailed] = useState(false);
   const [emblaApi, setEmblaApi] = useState<EmblaApi | undefined>(undefined);
   const want = useCallback(() => setWanted(true), []);
   const [selected, setSelected] = useState(0);
@@ -100,19 +123,48 @@ export function Carousel({ slides, icons, label, fourFrom }: Props) {
 
   // Start when the carousel comes near the viewport, or when the browser is
   // first idle, whichever is first: a visitor who never scrolls still gets a
-  // carousel that turns, and one who does never waits for it.
+  // carousel that turns, and one who does never waits for it. After a failed
+  // fetch, only a fresh approach (or a touch, focus or hover) tries again: the
+  // observer's first report, of where the carousel already is, is skipped.
   useEffect(() => {
     if (!viewport || wanted) return;
-    const observer = new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && want(), {
-      rootMargin: NEAR_VIEWPORT,
-    });
+    let skip = failed;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (!skip && entries.some((entry) => entry.isIntersecting)) want();
+        skip = false;
+      },
+      { rootMargin: NEAR_VIEWPORT },
+    );
     observer.observe(viewport);
-    const idle = whenIdle(want);
+    const idle = failed ? undefined : whenIdle(want);
     return () => {
       observer.disconnect();
-      idle();
+      idle?.();
     };
-  }, [viewport, wanted, want]);
+  }, [viewport, wanted, want, failed]);
+
+  useEffect(() => {
+    if (!wanted || Engine) return;
+    let current = true;
+    loadEngine().then(
+      (loaded) => {
+        if (!current) return;
+        // A row the visitor scrolled by hand goes back to where Embla starts.
+        if (viewport) viewport.scrollLeft = 0;
+        setFailed(false);
+        setEngine(() => loaded);
+      },
+      () => {
+        if (!current) return;
+        setFailed(true);
+        setWanted(false);
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [wanted, Engine, viewport]);
 
   useEffect(() => {
     if (!emblaApi) return;
@@ -179,6 +231,7 @@ export function Carousel({ slides, icons, label, fourFrom }: Props) {
       aria-roledescription="carousel"
       aria-label={label}
       data-ready={emblaApi ? 'true' : undefined}
+      data-engine={failed ? 'failed' : undefined}
       onFocus={(event) => {
         want();
         onFocus(event);
@@ -186,10 +239,10 @@ export function Carousel({ slides, icons, label, fourFrom }: Props) {
       onBlur={onBlur}
       onPointerEnter={want}
     >
-      {wanted && viewport ? (
-        <Suspense fallback={null}>
-          <CarouselEngine viewport={viewport} onApi={setEmblaApi} />
-        </Suspense>
+      {Engine && viewport ? (
+        <ErrorBoundary name="motor del carrusel" fallback={null}>
+          <Engine viewport={viewport} onApi={setEmblaApi} />
+        </ErrorBoundary>
       ) : null}
       <div
         className={styles.viewport}

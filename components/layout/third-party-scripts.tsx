@@ -2,8 +2,9 @@
 
 import { usePathname } from 'next/navigation';
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { ErrorBoundary } from '@/components/error-boundary';
 import { ANALYTICS_EVENT_ATTRIBUTE, trackEvent, type AnalyticsEvent } from '@/lib/analytics';
-import { useLeads } from '@/lib/lead';
+import { useLeads, type Lead } from '@/lib/lead';
 import type { ThirdPartyTagsProps } from './third-party-tags';
 
 // Their code (and @next/third-parties') is fetched only when the flag turns
@@ -44,11 +45,21 @@ export function ThirdPartyScripts(props: Props) {
   }, []);
 
   const anyTag = Boolean(props.gaMeasurementId || props.googleAdsId || props.chatWidgetSrc);
+  // A tags chunk that never arrives costs the tags, nothing else: the page
+  // stays, and so does the thank-you redirect, which stops waiting for them.
   return loaded && anyTag ? (
-    <Suspense fallback={null}>
-      <ThirdPartyTags {...props} leads={leads} />
-    </Suspense>
+    <ErrorBoundary name="etiquetas de terceros" fallback={<NoTags leads={leads} />}>
+      <Suspense fallback={null}>
+        <ThirdPartyTags {...props} leads={leads} />
+      </Suspense>
+    </ErrorBoundary>
   ) : null;
+}
+
+/** Without the tags no lead's events will ever be sent: its redirect need not wait up to 1 s for them. */
+function NoTags({ leads }: { leads: readonly Lead[] }) {
+  useEffect(() => leads.forEach((lead) => lead.sent()), [leads]);
+  return null;
 }
 
 /** False until `delayMs` after the page is first visible (a tab opened in the background waits). */
