@@ -1,5 +1,5 @@
 import type { Page, Route } from '@playwright/test';
-import { expect, test } from './support/fixtures';
+import { expect, stayOnThankYouView, test } from './support/fixtures';
 import { standInGtag } from './support/gtag';
 import { records, setScenario, uniqueMail } from './support/stub';
 import { AGAINST_DEPLOYMENT, E2E_CONFIG } from './support/test-env';
@@ -127,6 +127,53 @@ test.describe('without JavaScript', () => {
     await submit(page).click();
     await expect(thanks(page)).toBeVisible();
     expect((await records(visitor.mail)).attempts).toHaveLength(1);
+  });
+});
+
+test.describe('the form the browser posts itself is held to the same rules', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('a cross-origin copy is refused (Origin check), and so is a body far beyond the form', async ({ page, playwright, baseURL }) => {
+    const visitor = visitorWith('nojs-origin');
+    await page.goto('/');
+    await fill(page, visitor);
+    const [post] = await Promise.all([
+      page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === '/'),
+      submit(page).click(),
+    ]);
+    await expect(thanks(page)).toBeVisible();
+    expect((await records(visitor.mail)).attempts).toHaveLength(1);
+    expect(post.headers()['next-action']).toBeUndefined();
+
+    const headers = { ...post.headers() };
+    delete headers['content-length'];
+    const body = post.postDataBuffer() ?? Buffer.alloc(0);
+    const api = await playwright.request.newContext();
+    const forged = await api.post(`${baseURL}/`, { headers: { ...headers, origin: 'https://evil.example' }, data: body, maxRedirects: 0 });
+    expect(forged.status()).toBeGreaterThanOrEqual(400);
+    const padded = Buffer.from(body.toString('latin1').replace(visitor.reason, 'x'.repeat(200_000)), 'latin1');
+    const oversized = await api.post(`${baseURL}/`, { headers: { ...headers, origin: new URL(baseURL ?? '').origin }, data: padded });
+    expect(oversized.status()).toBeGreaterThanOrEqual(400);
+    await api.dispose();
+    expect((await records(visitor.mail)).attempts).toHaveLength(1);
+  });
+
+  test('the 6th enquiry from one visitor in the window is refused in Spanish, values kept, nothing sent', async ({ page }) => {
+    const visitor = visitorWith('nojs-limit');
+    await stayOnThankYouView(page);
+    for (let i = 0; i < 5; i++) {
+      await page.goto('/');
+      await fill(page, visitor);
+      await submit(page).click();
+      await expect(thanks(page)).toBeVisible();
+    }
+    await page.goto('/');
+    await fill(page, visitor);
+    await submit(page).click();
+    await expect(form(page).getByRole('status')).toContainText(/varias solicitudes desde tu conexión/i);
+    await expect(form(page).getByRole('status').getByRole('link', { name: 'WhatsApp' })).toBeVisible();
+    await expectValues(page, visitor);
+    expect((await records(visitor.mail)).attempts).toHaveLength(5);
   });
 });
 
