@@ -96,6 +96,7 @@ describe('a form sent without JavaScript from an older deployment', () => {
   const fetchMock = jest.fn();
 
   beforeEach(() => {
+    jest.spyOn(console, 'warn').mockImplementation(() => {});
     fetchMock.mockReset().mockResolvedValue(new Response(page, { status: 200 }));
     global.fetch = fetchMock;
   });
