@@ -2,7 +2,8 @@ import 'server-only';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { getContactConfig, type OutboxConfig } from '@/lib/env/server';
 import { alertIfOwed } from './alert';
-import { getOutbox, listEntries, type OutboxStore } from './outbox';
+import { getOutbox, listEntries } from './outbox';
+import type { OutboxStore } from './outbox-store';
 import { isDue, isPurgeable, LEASE_MS, owedAlert, settle } from './policy';
 import { postEnquiry } from './upstream';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Redis from 'ioredis';
 import { flushStore, type FlushOptions } from './flush';
-import type { OutboxStore } from './outbox';
+import type { OutboxStore } from './outbox-store';
 import type { OutboxEntry } from './outbox-entry';
 import { FileOutboxStore } from './outbox-file-store';
 import { RedisOutboxStore } from './outbox-redis-store';

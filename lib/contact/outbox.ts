@@ -3,6 +3,7 @@ import { getOutboxConfig, type OutboxConfig, type OutboxStoreConfig } from '@/li
 import { FileOutboxStore } from './outbox-file-store';
 import { RedisOutboxStore } from './outbox-redis-store';
 import type { OutboxEntry } from './outbox-entry';
+import type { OutboxStore } from './outbox-store';
 
 export type { OutboxEntry };
 
@@ -13,23 +14,6 @@ export type { OutboxEntry };
  * lease on it first, so two of them never send it at once; a lease that is
  * not let go (a crash) simply runs out.
  */
-
-/** What both stores do, with the same meaning (outbox.contract.test.ts checks it). */
-export interface OutboxStore {
-  /** Stores a new entry as it is (lease included). Throws when it cannot be stored. */
-  add(entry: OutboxEntry): Promise<void>;
-  /** The keys of every stored entry. */
-  keys(): Promise<string[]>;
-  /** One entry, or null when it is gone or unreadable (logged). */
-  get(key: string): Promise<OutboxEntry | null>;
-  /** Takes the entry for `holder` until `until`, unless another holder's lease runs past `now`. */
-  claim(key: string, holder: string, now: number, until: number): Promise<OutboxEntry | null>;
-  /** Writes the entry back and lets go of it, if `holder` still holds it. */
-  release(entry: OutboxEntry, holder: string): Promise<boolean>;
-  /** Deletes the entry, if `holder` still holds it. */
-  remove(key: string, holder: string): Promise<boolean>;
-  close(): Promise<void>;
-}
 
 export type Outbox = { store: OutboxStore; config: OutboxConfig };
 
