@@ -1,8 +1,13 @@
 import 'server-only';
-import { getContactConfig, getOutboxConfig } from '@/lib/env/server';
+import { configProblems, getContactConfig, getOutboxConfig } from '@/lib/env/server';
 
 /** The start-up report: where enquiries go, where they wait when the API is down, and who is told. */
 export function describeContactConfig(): void {
+  // The variables the server runs without: each named, with what was turned off instead.
+  for (const { variable, message, fallback } of configProblems()) {
+    console.error(`[contacto] ERROR DE CONFIGURACIÓN: ${variable} ${message}; ${fallback}. Las solicitudes se siguen entregando.`);
+  }
+
   const config = getContactConfig();
   if (config.mode === 'misconfigured') {
     console.error(`[contacto] ERROR DE CONFIGURACIÓN: ${config.problem} El formulario mostrará un error a cada visitante.`);
@@ -13,13 +18,7 @@ export function describeContactConfig(): void {
     return;
   }
 
-  let outbox;
-  try {
-    outbox = getOutboxConfig();
-  } catch (error) {
-    console.error(`[contacto] ERROR DE CONFIGURACIÓN de la bandeja de salida: ${error instanceof Error ? error.message : error}`);
-    return;
-  }
+  const outbox = getOutboxConfig();
   const { store } = outbox;
   if (store.kind === 'redis') {
     console.info('[contacto] Bandeja de salida en Redis (REDIS_URL): cada solicitud se guarda antes de enviarla.');
