@@ -40,6 +40,9 @@ function loadAction(env: Record<string, string>): Submit {
     'CONTACT_INBOX_DIR',
     'VERCEL',
     'CONTACT_RATE_LIMIT_MAX',
+    'CONTACT_RATE_LIMIT_WINDOW_SECONDS',
+    'TRUST_PROXY_HEADERS',
+    'CRON_SECRET',
     'REDIS_URL',
     'CONTACT_OUTBOX',
     'CONTACT_OUTBOX_BACKOFF_SECONDS',
@@ -315,5 +318,106 @@ describe('submitContact with an outbox (files)', () => {
     fetchMock.mockImplementation(async () => json(503, {}));
     expect(await submit(idle, form(visitor))).toEqual({ status: 'failed' });
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('configuration never fails a visitor', () => {
+  const ALERTS = { ALERT_SMTP_URL: 'smtp://u:p@127.0.0.1:9', ALERT_EMAIL_TO: 'ventas@agencia.mx', ALERT_EMAIL_FROM: 'avisos@agencia.mx' };
+  const withOutbox = (extra: Record<string, string>) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'outbox-'));
+    const submit = loadAction({ ...API, CONTACT_OUTBOX: 'auto', CONTACT_INBOX_DIR: dir, ...extra });
+    const entries = () =>
+      readdirSync(path.join(dir, 'outbox'))
+        .filter((name) => name.endsWith('.json'))
+        .map((name) => JSON.parse(readFileSync(path.join(dir, 'outbox', name), 'utf8')));
+    return { submit, entries };
+  };
+  const runAfterTasks = async () => {
+    for (const task of mockAfterTasks.splice(0)) await task();
+  };
+
+  it('ALERT_SMTP_URL=foo: the enquiry is delivered, kept when the API is down, and no alert is tried', async () => {
+    const { submit, entries } = withOutbox({ ...ALERTS, ALERT_SMTP_URL: 'foo' });
+    fetchMock.mockImplementation(async () => json(200, { success: true }));
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+
+    fetchMock.mockImplementation(async () => json(503, {}));
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
+    await runAfterTasks();
+    const [kept] = entries();
+    expect(kept).toMatchObject({ state: 'pending', rounds: 1, alerted: { pending: false, dead: false } });
+    expect(logs.join('\n')).not.toMatch(/aviso por correo/i);
+    expectNoPersonalData();
+  });
+
+  it('CONTACT_OUTBOX_BACKOFF_SECONDS=abc: the enquiry is delivered, and a kept one waits the default first backoff (60 s)', async () => {
+    const { submit, entries } = withOutbox({ CONTACT_OUTBOX_BACKOFF_SECONDS: 'abc' });
+    fetchMock.mockImplementation(async () => json(200, { success: true }));
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
+
+    fetchMock.mockImplementation(async () => json(503, {}));
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
+    await runAfterTasks();
+    const [kept] = entries();
+    expect(kept.nextAttemptAt - Date.now()).toBeGreaterThan(50_000);
+    expect(kept.nextAttemptAt - Date.now()).toBeLessThanOrEqual(60_000);
+  });
+
+  it('a malformed REDIS_URL, abuse limit or CONTACT_OUTBOX: delivered, with the outbox in files and the default limit', async () => {
+    const { submit, entries } = withOutbox({
+      REDIS_URL: 'localhost:6379',
+      CONTACT_RATE_LIMIT_MAX: 'cinco',
+      CONTACT_RATE_LIMIT_WINDOW_SECONDS: '-5',
+      CONTACT_OUTBOX: 'siempre',
+      TRUST_PROXY_HEADERS: 'yes',
+    });
+    requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.90' });
+    fetchMock.mockImplementation(async () => json(503, {}));
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
+    expect(entries()).toHaveLength(1);
+    fetchMock.mockImplementation(async () => json(200, { success: true }));
+    for (let i = 0; i < 4; i++) expect(await submit(idle, form(visitor))).toEqual(SENT);
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited' });
+  });
+
+  it('an outbox that cannot be opened: delivered live, as without an outbox, and logged', async () => {
+    jest.doMock('./outbox-file-store', () => ({
+      FileOutboxStore: class {
+        constructor() {
+          throw new Error('EACCES');
+        }
+      },
+    }));
+    try {
+      const { submit } = withOutbox({});
+      fetchMock.mockImplementation(async () => json(200, { success: true }));
+      expect(await submit(idle, form(visitor))).toEqual(SENT);
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+      expect(logs.join('\n')).toMatch(/ERROR: no se pudo abrir la bandeja de salida/);
+      expect(mockAfterTasks).toHaveLength(0);
+    } finally {
+      jest.dontMock('./outbox-file-store');
+    }
+  });
+
+  it('an abuse limit whose Redis client cannot be made: the same limit in memory, and logged', async () => {
+    jest.doMock('ioredis', () =>
+      class {
+        constructor() {
+          throw new Error('ERR_INVALID_URL');
+        }
+      },
+    );
+    try {
+      const submit = loadAction({ ...API, REDIS_URL: 'redis://127.0.0.1:9', CONTACT_RATE_LIMIT_MAX: '1' });
+      requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.91' });
+      fetchMock.mockImplementation(async () => json(200, { success: true }));
+      expect(await submit(idle, form(visitor))).toEqual(SENT);
+      expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited' });
+      expect(logs.join('\n')).toMatch(/ERROR: no se pudo preparar el límite de solicitudes/);
+    } finally {
+      jest.dontMock('ioredis');
+    }
   });
 });

@@ -30,12 +30,24 @@ export function createOutboxStore(config: OutboxStoreConfig): OutboxStore | null
 
 let outbox: Outbox | null | undefined;
 
-/** The configured outbox, or null when there is none (off, or Vercel without Redis). */
+/**
+ * The configured outbox, or null when there is none (off, or Vercel without
+ * Redis) or it cannot be opened. Never throws: the action then delivers live,
+ * as without an outbox, and the log says why.
+ */
 export function getOutbox(): Outbox | null {
   if (outbox === undefined) {
-    const config = getOutboxConfig();
-    const store = createOutboxStore(config.store);
-    outbox = store ? { store, config } : null;
+    try {
+      const config = getOutboxConfig();
+      const store = createOutboxStore(config.store);
+      outbox = store ? { store, config } : null;
+    } catch (error) {
+      // Not kept: the next request tries again.
+      console.error(
+        `[contacto] ERROR: no se pudo abrir la bandeja de salida (${error instanceof Error ? error.name : 'error'}); las solicitudes se entregan sin ella`,
+      );
+      return null;
+    }
   }
   return outbox;
 }
