@@ -2,11 +2,11 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { after } from 'next/server';
 import { getContactConfig } from '@/lib/env/server';
-import { alertIfOwed } from './alert';
+import { redeliverOnce } from './flush';
 import { saveToInbox } from './inbox';
-import { getOutbox, type Outbox } from './outbox';
+import { getOutbox, removeFromOutbox, type Outbox } from './outbox';
 import type { OutboxEntry } from './outbox-entry';
-import { BACKGROUND_DEADLINE_MS, LIVE_DEADLINE_MS, newEntry, settle } from './policy';
+import { BACKGROUND_DEADLINE_MS, LIVE_DEADLINE_MS, newEntry } from './policy';
 import type { ContactEnquiry } from './schema';
 import type { ContactState } from './state';
 import { postEnquiry } from './upstream';
@@ -47,10 +47,10 @@ export async function deliverEnquiry(enquiry: ContactEnquiry): Promise<ContactSt
   const entry = newEntry(idempotencyKey, enquiry, Date.now(), holder);
   const stored = outbox !== null && (await storeFirst(outbox, entry));
 
+  const api: Api = { baseUrl: config.baseUrl, siteKey: config.siteKey };
   const started = Date.now();
   const report = await postEnquiry(enquiry, {
-    baseUrl: config.baseUrl,
-    siteKey: config.siteKey,
+    ...api,
     idempotencyKey,
     // The outbox takes over after a short wait; without one, the visitor's only chance is this call.
     ...(stored ? { deadlineMs: LIVE_DEADLINE_MS } : {}),
@@ -60,11 +60,11 @@ export async function deliverEnquiry(enquiry: ContactEnquiry): Promise<ContactSt
   switch (report.result.outcome) {
     case 'accepted':
       if (report.failures.length) console.warn(`[contacto] Entregada tras fallos (${report.failures.join(', ')}) ${summary}`);
-      if (stored) await letGo(outbox, idempotencyKey, holder);
+      if (stored) await removeFromOutbox(outbox.store, idempotencyKey, holder);
       return { status: 'sent', key: idempotencyKey };
     case 'rejected':
       console.warn(`[contacto] La API rechazó la solicitud ${summary}`);
-      if (stored) await letGo(outbox, idempotencyKey, holder);
+      if (stored) await removeFromOutbox(outbox.store, idempotencyKey, holder);
       return { status: 'failed', mes: report.result.mes };
     case 'unavailable':
       if (!stored) {
@@ -75,7 +75,7 @@ export async function deliverEnquiry(enquiry: ContactEnquiry): Promise<ContactSt
         `[contacto] La API no respondió bien (${report.failures.join(', ')}) ${summary}; la solicitud queda en la bandeja de salida`,
       );
       // After the visitor has their answer: one more try, then the alert.
-      after(() => keepTrying(outbox, entry, holder, config));
+      after(() => retryOnceInBackground(outbox, entry, holder, api));
       // Safely kept: a confirmed lead for the visitor and for the Ads conversion.
       return { status: 'sent', key: idempotencyKey };
   }
@@ -94,28 +94,10 @@ async function storeFirst(outbox: Outbox, entry: OutboxEntry): Promise<boolean> 
   }
 }
 
-/** The API has it, or said no to the visitor: nothing left to keep. */
-async function letGo(outbox: Outbox | null, key: string, holder: string) {
+/** Runs in after(): a second round while the function still has time (the alert included, if it goes pending). */
+async function retryOnceInBackground(outbox: Outbox, entry: OutboxEntry, holder: string, api: Api): Promise<void> {
   try {
-    await outbox?.store.remove(key, holder);
-  } catch (error) {
-    // Left pending, it is replayed with the same key, which the API stores only once.
-    console.error(`[contacto] No se pudo quitar ${key} de la bandeja de salida (${errorName(error)})`);
-  }
-}
-
-/** Runs in after(): a second round while the function still has time, then the agency is told. */
-async function keepTrying(outbox: Outbox, entry: OutboxEntry, holder: string, api: Api): Promise<void> {
-  try {
-    const report = await postEnquiry(entry.enquiry, { ...api, idempotencyKey: entry.key, deadlineMs: BACKGROUND_DEADLINE_MS });
-    const kept = settle(entry, report, 'replay', Date.now(), outbox.config.backoffSeconds);
-    if (!kept) {
-      await outbox.store.remove(entry.key, holder);
-      console.info(`[contacto] Solicitud ${entry.key} entregada en segundo plano`);
-      return;
-    }
-    console.warn(`[contacto] Solicitud ${entry.key} ${kept.state === 'dead' ? 'rechazada al reintentar' : 'pendiente'} (${kept.lastFailure})`);
-    await outbox.store.release(await alertIfOwed(kept, outbox.config.alert), holder);
+    await redeliverOnce(entry, holder, { store: outbox.store, config: outbox.config, api, deadlineMs: BACKGROUND_DEADLINE_MS });
   } catch (error) {
     // The lease runs out and the next flush picks the entry up.
     console.error(`[contacto] Falló el reintento en segundo plano de ${entry.key} (${errorName(error)})`);

@@ -57,3 +57,17 @@ export async function listEntries(store: OutboxStore): Promise<OutboxEntry[]> {
   const entries = await Promise.all((await store.keys()).map((key) => store.get(key)));
   return entries.filter((entry): entry is OutboxEntry => entry !== null);
 }
+
+/**
+ * Deletes the entry `holder` holds: the API has it, or said no to the
+ * visitor. Never throws: left pending, it is replayed with the same key,
+ * which the API stores only once.
+ */
+export async function removeFromOutbox(store: OutboxStore, key: string, holder: string): Promise<boolean> {
+  try {
+    return await store.remove(key, holder);
+  } catch (error) {
+    console.error(`[contacto] No se pudo quitar ${key} de la bandeja de salida (${error instanceof Error ? error.name : 'error'})`);
+    return false;
+  }
+}

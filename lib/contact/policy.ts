@@ -40,15 +40,15 @@ export function newEntry(key: string, enquiry: ContactEnquiry, now: number, hold
 }
 
 /**
- * The entry after a delivery round that ended with `report`, or null when it
- * is done with: the API has it, or (live only) it said no to the visitor,
- * who sees its message. A refusal after the visitor was thanked makes a dead
- * letter: an API that checks reCAPTCHA refuses a token older than 2 minutes.
+ * The entry after a redelivery round that ended with `report`, or null when
+ * the API has it. A refusal makes a dead letter: the visitor was thanked
+ * already, and an API that checks reCAPTCHA refuses a token older than 2
+ * minutes. (The live round settles nothing: a refusal there is shown to the
+ * visitor and the entry removed, see deliver.ts.)
  */
 export function settle(
   entry: OutboxEntry,
   report: UpstreamReport,
-  round: 'live' | 'replay',
   now: number,
   backoffSeconds: readonly number[],
 ): OutboxEntry | null {
@@ -56,7 +56,6 @@ export function settle(
   if (result.outcome === 'accepted') return null;
   const rounds = entry.rounds + 1;
   if (result.outcome === 'rejected') {
-    if (round === 'live') return null;
     return { ...entry, rounds, state: 'dead', deadAt: now, deadReason: 'refused', refusal: result.mes, lastFailure: 'rejected' };
   }
   const lastFailure = report.failures.join(',') || 'unavailable';
