@@ -1,9 +1,13 @@
 /**
  * @jest-environment node
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { OutboxEntry } from './outbox-entry';
+import { FileOutboxStore } from './outbox-file-store';
+import { newEntry } from './policy';
 import type { ContactState } from './state';
 
 type Submit = (previous: ContactState, formData: FormData) => Promise<ContactState>;
@@ -246,7 +250,10 @@ describe('submitContact with an outbox (files)', () => {
     expect(await submit(idle, form(visitor))).toEqual({ status: 'sent', key: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(storedDuringAttempt).toEqual([expect.objectContaining({ state: 'pending', enquiry: expect.objectContaining(visitor) })]);
     expect(entries()).toEqual([]);
-    expect(mockAfterTasks).toHaveLength(0);
+    // After the answer: only the redelivery of others' due entries, and there are none.
+    expect(mockAfterTasks).toHaveLength(1);
+    await mockAfterTasks[0]?.();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 
   it('a refusal shows the mes and keeps nothing: the API said no', async () => {
@@ -298,7 +305,6 @@ describe('submitContact with an outbox (files)', () => {
     expect(await submit(idle, form(visitor))).toEqual({ status: 'sent', key: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(entries()).toEqual([]);
-    expect(mockAfterTasks).toHaveLength(0);
   });
 
   it('when the outbox cannot be written (Redis down), delivers live as today and says so loudly', async () => {
@@ -310,6 +316,50 @@ describe('submitContact with an outbox (files)', () => {
     fetchMock.mockImplementation(async () => json(200, { success: true }));
     expect(await submit(idle, form(visitor))).toEqual({ status: 'sent', key: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expectNoPersonalData();
+  });
+
+  /** Enquiries of earlier visitors, left pending and due now, as the flush would find them. */
+  async function earlierDue(dir: string, count: number): Promise<OutboxEntry[]> {
+    const store = new FileOutboxStore(dir);
+    const entries = Array.from({ length: count }, (_, n) => {
+      const { lease: _lease, ...entry } = newEntry(randomUUID(), { ...visitor, name: `Visitante Anterior ${n}`, captcha: '' }, Date.now() - 120_000, 'gone');
+      return { ...entry, rounds: 1, nextAttemptAt: Date.now() - 1000 };
+    });
+    for (const entry of entries) await store.add(entry);
+    return entries;
+  }
+  const keysSent = () => fetchMock.mock.calls.map(([, init]) => (init as RequestInit & { headers: Record<string, string> }).headers['Idempotency-Key']);
+
+  it('every enquiry delivered live also redelivers up to 3 due entries of earlier visitors, after the answer', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'outbox-'));
+    const earlier = await earlierDue(dir, 4);
+    const submit = loadAction({ ...API, CONTACT_OUTBOX: 'auto', CONTACT_INBOX_DIR: dir });
+    fetchMock.mockImplementation(async () => json(200, { success: true }));
+    const state = await submit(idle, form(visitor));
+    expect(state).toEqual(SENT);
+    // The visitor's answer came with one call: the others wait for after().
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(mockAfterTasks).toHaveLength(1);
+    await mockAfterTasks[0]?.();
+    const redelivered = keysSent().slice(1);
+    expect(redelivered).toHaveLength(3);
+    expect(redelivered.every((key) => earlier.some((entry) => entry.key === key))).toBe(true);
+    expect(readdirSync(path.join(dir, 'outbox')).filter((name) => name.endsWith('.json'))).toHaveLength(1);
+    expectNoPersonalData();
+  });
+
+  it('with the API down, after() first retries this enquiry, then tries the due entries of others', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'outbox-'));
+    const earlier = await earlierDue(dir, 1);
+    const submit = loadAction({ ...API, CONTACT_OUTBOX: 'auto', CONTACT_INBOX_DIR: dir });
+    fetchMock.mockImplementation(async () => json(503, {}));
+    const state = await submit(idle, form(visitor));
+    expect(state).toEqual(SENT);
+    const live = keysSent().length;
+    fetchMock.mockImplementation(async () => json(200, { success: true }));
+    await mockAfterTasks[0]?.();
+    expect(keysSent().slice(live)).toEqual([state.status === 'sent' && state.key, earlier[0]?.key]);
+    expect(readdirSync(path.join(dir, 'outbox')).filter((name) => name.endsWith('.json'))).toEqual([]);
   });
 
   it('CONTACT_OUTBOX=off: the failure path of today, nothing stored', async () => {

@@ -2,11 +2,11 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { after } from 'next/server';
 import { getContactConfig } from '@/lib/env/server';
-import { redeliverOnce } from './flush';
+import { redeliverDue, redeliverOnce } from './flush';
 import { saveToInbox } from './inbox';
 import { getOutbox, removeFromOutbox, type Outbox } from './outbox';
 import type { OutboxEntry } from './outbox-entry';
-import { BACKGROUND_DEADLINE_MS, LIVE_DEADLINE_MS, newEntry } from './policy';
+import { AFTER_ENDS_BY_MS, BACKGROUND_DEADLINE_MS, DRAIN_MAX_ENTRIES, LIVE_DEADLINE_MS, newEntry } from './policy';
 import type { ContactEnquiry } from './schema';
 import type { ContactState } from './state';
 import { postEnquiry } from './upstream';
@@ -17,10 +17,13 @@ type Api = { baseUrl: string; siteKey: string };
  * Sends a valid enquiry where the configuration says, and turns the outcome
  * into the state the form renders. With an outbox the enquiry is stored
  * first, so when the API is down the visitor is thanked anyway and the
- * outbox delivers it later. Logs say what happened without any of the
- * visitor's personal data.
+ * outbox delivers it later; after the answer, every enquiry also redelivers
+ * a few due entries of earlier visitors. Logs say what happened without any
+ * of the visitor's personal data.
  */
 export async function deliverEnquiry(enquiry: ContactEnquiry): Promise<ContactState> {
+  // What runs in after() must end within the function's time, counted from here.
+  const endsAt = Date.now() + AFTER_ENDS_BY_MS;
   const config = getContactConfig();
   // One key for every attempt of this submission, now or replayed later: the API never stores it twice.
   const idempotencyKey = randomUUID();
@@ -60,11 +63,17 @@ export async function deliverEnquiry(enquiry: ContactEnquiry): Promise<ContactSt
   switch (report.result.outcome) {
     case 'accepted':
       if (report.failures.length) console.warn(`[contacto] Entregada tras fallos (${report.failures.join(', ')}) ${summary}`);
-      if (stored) await removeFromOutbox(outbox.store, idempotencyKey, holder);
+      if (stored) {
+        await removeFromOutbox(outbox.store, idempotencyKey, holder);
+        after(() => redeliverOthers(outbox, api, endsAt));
+      }
       return { status: 'sent', key: idempotencyKey };
     case 'rejected':
       console.warn(`[contacto] La API rechazó la solicitud ${summary}`);
-      if (stored) await removeFromOutbox(outbox.store, idempotencyKey, holder);
+      if (stored) {
+        await removeFromOutbox(outbox.store, idempotencyKey, holder);
+        after(() => redeliverOthers(outbox, api, endsAt));
+      }
       return { status: 'failed', mes: report.result.mes };
     case 'unavailable':
       if (!stored) {
@@ -74,8 +83,11 @@ export async function deliverEnquiry(enquiry: ContactEnquiry): Promise<ContactSt
       console.warn(
         `[contacto] La API no respondió bien (${report.failures.join(', ')}) ${summary}; la solicitud queda en la bandeja de salida`,
       );
-      // After the visitor has their answer: one more try, then the alert.
-      after(() => retryOnceInBackground(outbox, entry, holder, api));
+      // After the visitor has their answer: one more try (then the alert), then a few others.
+      after(async () => {
+        await retryOnceInBackground(outbox, entry, holder, api, endsAt);
+        await redeliverOthers(outbox, api, endsAt);
+      });
       // Safely kept: a confirmed lead for the visitor and for the Ads conversion.
       return { status: 'sent', key: idempotencyKey };
   }
@@ -95,12 +107,23 @@ async function storeFirst(outbox: Outbox, entry: OutboxEntry): Promise<boolean> 
 }
 
 /** Runs in after(): a second round while the function still has time (the alert included, if it goes pending). */
-async function retryOnceInBackground(outbox: Outbox, entry: OutboxEntry, holder: string, api: Api): Promise<void> {
+async function retryOnceInBackground(outbox: Outbox, entry: OutboxEntry, holder: string, api: Api, endsAt: number): Promise<void> {
   try {
-    await redeliverOnce(entry, holder, { store: outbox.store, config: outbox.config, api, deadlineMs: BACKGROUND_DEADLINE_MS });
+    const deadlineMs = Math.max(0, Math.min(BACKGROUND_DEADLINE_MS, endsAt - Date.now()));
+    await redeliverOnce(entry, holder, { store: outbox.store, config: outbox.config, api, deadlineMs });
   } catch (error) {
     // The lease runs out and the next flush picks the entry up.
     console.error(`[contacto] Falló el reintento en segundo plano de ${entry.key} (${errorName(error)})`);
+  }
+}
+
+/** Runs in after(), on every path with an outbox: a few due entries of earlier visitors go too, in the time left. */
+async function redeliverOthers(outbox: Outbox, api: Api, endsAt: number): Promise<void> {
+  try {
+    await redeliverDue({ store: outbox.store, config: outbox.config, api, endsAt, max: DRAIN_MAX_ENTRIES });
+  } catch (error) {
+    // The flush (or the next visitor) tries them again.
+    console.error(`[contacto] Falló el reenvío de pendientes tras una solicitud (${errorName(error)})`);
   }
 }
 

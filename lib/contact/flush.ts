@@ -6,7 +6,7 @@ import { getOutbox, listEntries, removeFromOutbox } from './outbox';
 import type { OutboxEntry } from './outbox-entry';
 import type { OutboxStore } from './outbox-store';
 import { isDue, isPurgeable, LEASE_MS, owedAlert, settle } from './policy';
-import { postEnquiry } from './upstream';
+import { postEnquiry, UPSTREAM_DEFAULTS } from './upstream';
 
 /**
  * Redelivery: every due entry goes to the API again with its original body
@@ -146,6 +146,35 @@ export async function flushStore(options: FlushOptions): Promise<FlushCounts> {
   const delivered = await sweep({ ...options, now, stopAt: now() + budgetMs, maxRounds: Infinity, upkeep: true });
   const counts = await countEntries(store);
   return { delivered, pending: counts.pending, dead: counts.dead };
+}
+
+export type DrainOptions = Omit<FlushOptions, 'api' | 'budgetMs'> & {
+  api: Api;
+  /** Everything ends by then (ms since the epoch): no entry is begun that could not finish. */
+  endsAt: number;
+  /** Redeliver at most this many. */
+  max: number;
+};
+
+// Less time than this left: not worth beginning a round (one attempt has a 2.5 s timeout).
+const MIN_ROUND_MS = 1000;
+
+/**
+ * A few due entries redelivered with the flush's own machinery (leases, the
+ * same round), each within the time left: what every enquiry's after() does
+ * besides its own retry. Only redeliveries: purges and owed alerts of entries
+ * not due are left to the flush. Returns how many were delivered.
+ */
+export async function redeliverDue(options: DrainOptions): Promise<number> {
+  const { endsAt, max, now = Date.now } = options;
+  return sweep({
+    ...options,
+    now,
+    stopAt: endsAt - MIN_ROUND_MS,
+    maxRounds: max,
+    upkeep: false,
+    roundDeadlineMs: () => Math.min(UPSTREAM_DEFAULTS.deadlineMs, endsAt - now()),
+  });
 }
 
 export async function countEntries(store: OutboxStore): Promise<{ pending: number; dead: number }> {

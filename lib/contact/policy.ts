@@ -17,6 +17,17 @@ export const LIVE_DEADLINE_MS = 2700;
 /** One more try in after(), within what is left of the action's 10 s (maxDuration on /). */
 export const BACKGROUND_DEADLINE_MS = 4000;
 /**
+ * Everything the action does in after() ends this long after it began: inside the 10 s of maxDuration
+ * on /, with a second to spare for the last write or alert. (Cut short anyway, nothing is lost: the lease
+ * runs out and the entry is replayed with the same key.)
+ */
+export const AFTER_ENDS_BY_MS = 9000;
+/**
+ * Other enquiries' due entries each enquiry's after() redelivers, besides its own: a site with visitors
+ * empties its outbox without a scheduler (Vercel Hobby's cron runs once a day).
+ */
+export const DRAIN_MAX_ENTRIES = 3;
+/**
  * A lease covers the longest work done under it: the live request with its
  * after() (10 s at most on Vercel) or one replay (7.5 s) and its alert e-mail.
  */
