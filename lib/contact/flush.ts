@@ -185,13 +185,19 @@ export async function countEntries(store: OutboxStore): Promise<{ pending: numbe
   };
 }
 
-/** The configured outbox, flushed towards the configured contact API. */
-export async function flushOutbox(): Promise<FlushCounts> {
+/**
+ * The configured outbox, flushed towards the configured contact API. The
+ * counts are logged; with `logIdle: false` (the minute flush) only when
+ * something was delivered.
+ */
+export async function flushOutbox({ logIdle = true }: { logIdle?: boolean } = {}): Promise<FlushCounts> {
   const outbox = getOutbox();
   if (!outbox) return { delivered: 0, pending: 0, dead: 0 };
   const contact = getContactConfig();
   const api = contact.mode === 'api' ? { baseUrl: contact.baseUrl, siteKey: contact.siteKey } : null;
   const counts = await flushStore({ store: outbox.store, config: outbox.config, api });
-  console.info(`[contacto] Bandeja de salida: ${counts.delivered} entregada(s), ${counts.pending} pendiente(s), ${counts.dead} no entregada(s)`);
+  if (logIdle || counts.delivered > 0) {
+    console.info(`[contacto] Bandeja de salida: ${counts.delivered} entregada(s), ${counts.pending} pendiente(s), ${counts.dead} no entregada(s)`);
+  }
   return counts;
 }

@@ -20,7 +20,7 @@ afterEach(() => {
 });
 
 /** The start-up report of a server started with `env`, line by line. */
-function report(env: Record<string, string>): Line[] {
+function report(env: Record<string, string>, selfFlush = false): Line[] {
   for (const key of SERVER_VARIABLES) delete process.env[key];
   Object.assign(process.env, { CONTACT_INBOX_DIR: mkdtempSync(path.join(tmpdir(), 'startup-')) }, env);
   const lines: Line[] = [];
@@ -29,7 +29,7 @@ function report(env: Record<string, string>): Line[] {
   }
   jest.isolateModules(() => {
     const { describeContactConfig } = jest.requireActual('./startup') as typeof import('./startup');
-    describeContactConfig();
+    describeContactConfig({ selfFlush });
   });
   return lines;
 }
@@ -57,5 +57,19 @@ describe('the start-up report', () => {
     expect(errors(report({ CONTACT_API_BASE_URL: 'https://api.example.mx/api/' }))).toEqual([
       expect.stringMatching(/CONTACT_SITE_KEY está vacía.*El formulario mostrará un error a cada visitante/),
     ]);
+  });
+
+  it('warns when there is an outbox but neither CRON_SECRET nor the alert e-mails: nobody would hear of a lost lead', () => {
+    const warnings = report(API).filter((line) => line.level === 'warn');
+    expect(warnings).toContainEqual({ level: 'warn', text: expect.stringMatching(/^\[contacto\] AVISO: hay bandeja de salida pero ni CRON_SECRET ni los avisos por correo/) });
+    for (const env of [{ ...API, CRON_SECRET: 's' }, { ...API, ...ALERTS }, { ...API, CONTACT_OUTBOX: 'off' }]) {
+      expect(report(env).map((line) => line.text).join('\n')).not.toMatch(/AVISO:/);
+    }
+  });
+
+  it('says when this server flushes its own outbox every minute', () => {
+    const retries = (lines: Line[]) => lines.find((line) => line.text.includes('Reintentos'))?.text;
+    expect(retries(report({ ...API, CRON_SECRET: 's' }, true))).toMatch(/con cada solicitud \(hasta 3 pendientes\), GET \/api\/outbox\/flush con CRON_SECRET y cada minuto desde este servidor/);
+    expect(retries(report({ ...API, CRON_SECRET: 's' }, false))).not.toMatch(/cada minuto/);
   });
 });
