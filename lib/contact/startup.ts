@@ -42,7 +42,7 @@ export function describeContactConfig({ selfFlush = false }: { selfFlush?: boole
     `[contacto] Reintentos: con cada solicitud (hasta ${DRAIN_MAX_ENTRIES} pendientes), GET /api/outbox/flush ${outbox.cronSecret ? 'con CRON_SECRET' : 'desactivado (falta CRON_SECRET)'}${selfFlush ? ' y cada minuto desde este servidor' : ''}; esperas de ${outbox.backoffSeconds.join(', ')} s.`,
   );
   if (outbox.alert) console.info(`[contacto] Avisos por correo activados: solicitudes pendientes y no entregadas a ${outbox.alert.to}.`);
-  else console.warn(`[contacto] Avisos por correo desactivados${outbox.alertProblem ? `: ${outbox.alertProblem}` : ' (sin ALERT_SMTP_URL)'}.`);
+  else console.warn(`[contacto] Avisos por correo desactivados${outbox.alertProblem ? `: ${outbox.alertProblem}` : ' (falta ALERT_SMTP_URL, o no es válida)'}.`);
   if (!outbox.cronSecret && !outbox.alert) {
     console.warn(
       `[contacto] AVISO: hay bandeja de salida pero ni CRON_SECRET ni los avisos por correo: una solicitud pendiente espera a ${selfFlush ? 'los reenvíos de este servidor' : 'que otro visitante envíe la suya'} y nadie se entera si no se entrega. Define CRON_SECRET y ALERT_SMTP_URL, ALERT_EMAIL_TO, ALERT_EMAIL_FROM.`,

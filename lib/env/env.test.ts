@@ -229,7 +229,7 @@ describe('the build check of the server variables (next build)', () => {
       /CONTACT_API_BASE_URL: debe ser una URL http\(s\) completa/,
     );
     expect(() => assertServerEnv({ CONTACT_API_BASE_URL: 'https://api.example.mx/api/' })).toThrow(
-      /CONTACT_SITE_KEY: falta: es obligatoria cuando CONTACT_API_BASE_URL está definida/,
+      /CONTACT_SITE_KEY: está vacía, y es obligatoria cuando CONTACT_API_BASE_URL está definida/,
     );
   });
 

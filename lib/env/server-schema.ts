@@ -31,7 +31,7 @@ export type ContactConfig =
   | { mode: 'inbox'; dir: string }
   | { mode: 'misconfigured'; problem: string };
 
-const SITE_KEY_MISSING = 'falta: es obligatoria cuando CONTACT_API_BASE_URL está definida';
+const SITE_KEY_MISSING = 'está vacía, y es obligatoria cuando CONTACT_API_BASE_URL está definida';
 
 export function parseContactConfig(source: Source): ContactConfig {
   const result = contactSchema.safeParse(source);
