@@ -6,11 +6,14 @@ import nextEnv from '@next/env';
 
 nextEnv.loadEnvConfig(process.cwd());
 
+const { configProblems } = await import('../lib/env/server');
 const { getOutbox, listEntries } = await import('../lib/contact/outbox');
 const { flushOutbox } = await import('../lib/contact/flush');
 const { deadLettersCsv } = await import('../lib/contact/dead-letters');
 
 const [command, file = `solicitudes-no-entregadas-${new Date().toISOString().slice(0, 10)}.csv`] = process.argv.slice(2);
+// A malformed value counts as unset (a bad REDIS_URL would mean the local files): say so first.
+for (const { variable, message, fallback } of configProblems()) console.error(`${variable} ${message}; ${fallback}.`);
 const outbox = getOutbox();
 if (!outbox) {
   console.error('Sin bandeja de salida: CONTACT_OUTBOX=off, o VERCEL=1 sin REDIS_URL.');
