@@ -17,7 +17,14 @@ let requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.10' });
 jest.mock('next/headers', () => ({ headers: async () => requestHeaders }));
 // after() from next/server needs a request scope: here its tasks are kept and run by the test.
 const mockAfterTasks: Array<() => Promise<void>> = [];
-jest.mock('next/server', () => ({ after: (task: () => Promise<void>) => void mockAfterTasks.push(task) }));
+// Outside a request scope the real after() throws.
+let mockOutsideRequest = false;
+jest.mock('next/server', () => ({
+  after: (task: () => Promise<void>) => {
+    if (mockOutsideRequest) throw new Error('`after` was called outside a request scope.');
+    mockAfterTasks.push(task);
+  },
+}));
 
 const visitor = {
   name: 'Ana Visitante',
@@ -97,6 +104,7 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
+  mockOutsideRequest = false;
   await Promise.all(afterEachClose.splice(0).map((close) => close()));
   mockAfterTasks.splice(0);
   afterEachRestore.splice(0).forEach((restore) => restore());
@@ -360,6 +368,17 @@ describe('submitContact with an outbox (files)', () => {
     await mockAfterTasks[0]?.();
     expect(keysSent().slice(live)).toEqual([state.status === 'sent' && state.key, earlier[0]?.key]);
     expect(readdirSync(path.join(dir, 'outbox')).filter((name) => name.endsWith('.json'))).toEqual([]);
+  });
+
+  it('when after() cannot take work (outside a request), the visitor still gets the answer and the entry stays for the flush', async () => {
+    const { submit, entries } = withOutbox();
+    mockOutsideRequest = true;
+    fetchMock.mockImplementation(async () => json(200, { success: true }));
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
+    fetchMock.mockImplementation(async () => json(503, {}));
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
+    expect(entries()).toEqual([expect.objectContaining({ state: 'pending', rounds: 0 })]);
+    expect(logs.join('\n')).toMatch(/No se pudo dejar trabajo para después de la respuesta/);
   });
 
   it('CONTACT_OUTBOX=off: the failure path of today, nothing stored', async () => {

@@ -65,14 +65,14 @@ export async function deliverEnquiry(enquiry: ContactEnquiry): Promise<ContactSt
       if (report.failures.length) console.warn(`[contacto] Entregada tras fallos (${report.failures.join(', ')}) ${summary}`);
       if (stored) {
         await removeFromOutbox(outbox.store, idempotencyKey, holder);
-        after(() => redeliverOthers(outbox, api, endsAt));
+        afterAnswer(() => redeliverOthers(outbox, api, endsAt));
       }
       return { status: 'sent', key: idempotencyKey };
     case 'rejected':
       console.warn(`[contacto] La API rechazó la solicitud ${summary}`);
       if (stored) {
         await removeFromOutbox(outbox.store, idempotencyKey, holder);
-        after(() => redeliverOthers(outbox, api, endsAt));
+        afterAnswer(() => redeliverOthers(outbox, api, endsAt));
       }
       return { status: 'failed', mes: report.result.mes };
     case 'unavailable':
@@ -84,7 +84,7 @@ export async function deliverEnquiry(enquiry: ContactEnquiry): Promise<ContactSt
         `[contacto] La API no respondió bien (${report.failures.join(', ')}) ${summary}; la solicitud queda en la bandeja de salida`,
       );
       // After the visitor has their answer: one more try (then the alert), then a few others.
-      after(async () => {
+      afterAnswer(async () => {
         await retryOnceInBackground(outbox, entry, holder, api, endsAt);
         await redeliverOthers(outbox, api, endsAt);
       });
@@ -124,6 +124,19 @@ async function redeliverOthers(outbox: Outbox, api: Api, endsAt: number): Promis
   } catch (error) {
     // The flush (or the next visitor) tries them again.
     console.error(`[contacto] Falló el reenvío de pendientes tras una solicitud (${errorName(error)})`);
+  }
+}
+
+/**
+ * after(), which must never cost the visitor their answer: it throws outside
+ * a request (a script, a test), and then the work is skipped and logged; the
+ * outbox still holds whatever was not delivered, for the flush.
+ */
+function afterAnswer(task: () => Promise<void>): void {
+  try {
+    after(task);
+  } catch (error) {
+    console.error(`[contacto] No se pudo dejar trabajo para después de la respuesta (${errorName(error)}); la bandeja de salida lo retoma`);
   }
 }
 
