@@ -1,9 +1,13 @@
 /**
  * Runs once when a server instance starts: says where enquiries will go, and
  * reports a broken contact configuration at start-up rather than at the first
- * lost enquiry.
+ * lost enquiry. A self-hosted server with an outbox also flushes it every
+ * minute from here.
  */
 export async function register() {
+  // The contact modules need Node (files, Redis, SMTP); Next sets NEXT_RUNTIME for each runtime it starts.
+  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { describeContactConfig } = await import('./lib/contact/startup');
-  describeContactConfig();
+  const { startSelfFlush } = await import('./lib/contact/self-flush');
+  describeContactConfig({ selfFlush: startSelfFlush() });
 }

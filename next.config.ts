@@ -1,10 +1,12 @@
 import type { NextConfig } from 'next';
-import { PHASE_DEVELOPMENT_SERVER } from 'next/constants';
-import { buildDistDir } from './lib/env/build';
+import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD } from 'next/constants';
+import { buildDistDir, checkServerEnv } from './lib/env/build';
 import { publicEnv } from './lib/env/public';
 import { securityHeaders } from './lib/security-headers';
 
 export default function nextConfig(phase: string): NextConfig {
+  // Only at build: `next start` must not die of a typo the server can run without (it reports it at start-up).
+  if (phase === PHASE_PRODUCTION_BUILD) checkServerEnv();
   return {
     distDir: buildDistDir,
     reactStrictMode: true,

@@ -7,6 +7,7 @@ import nextEnv from '@next/env';
 
 nextEnv.loadEnvConfig(process.cwd());
 
+const { configProblems } = await import('../lib/env/server');
 const { getOutbox, listEntries } = await import('../lib/contact/outbox');
 const { flushOutbox } = await import('../lib/contact/flush');
 const { deadLettersCsv } = await import('../lib/contact/dead-letters');
@@ -23,6 +24,8 @@ function maskedRedisUrl(value: string): string {
 const maskedKey = (key: string) => (key.length >= 12 ? `****${key.slice(-4)}` : '****');
 
 const [command, file = `solicitudes-no-entregadas-${new Date().toISOString().slice(0, 10)}.csv`] = process.argv.slice(2);
+// A malformed value counts as unset (a bad REDIS_URL would mean the local files): say so first.
+for (const { variable, message, fallback } of configProblems()) console.error(`${variable} ${message}; ${fallback}.`);
 const outbox = getOutbox();
 if (!outbox) {
   console.error('Sin bandeja de salida: CONTACT_OUTBOX=off, o VERCEL=1 sin REDIS_URL.');

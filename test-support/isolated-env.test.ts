@@ -6,7 +6,7 @@ import { ISOLATED_KEYS, isolatedEnv, isolatedProcessEnv } from './isolated-env.m
 // The variables lib/env/ reads: the keys of its zod schemas and `source.X`.
 function variablesTheSiteReads(): string[] {
   const names = new Set<string>();
-  for (const file of ['public.ts', 'server.ts', 'build.ts']) {
+  for (const file of ['public.ts', 'server.ts', 'server-schema.ts', 'build.ts']) {
     const source = readFileSync(path.join(__dirname, '..', 'lib', 'env', file), 'utf8');
     for (const [, name] of source.matchAll(/^\s+([A-Z][A-Z0-9_]+):/gm)) names.add(name!);
     for (const [, name] of source.matchAll(/source\.([A-Z][A-Z0-9_]+)/g)) names.add(name!);

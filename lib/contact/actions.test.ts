@@ -1,9 +1,13 @@
 /**
  * @jest-environment node
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { OutboxEntry } from './outbox-entry';
+import { FileOutboxStore } from './outbox-file-store';
+import { newEntry } from './policy';
 import type { ContactState } from './state';
 
 type Submit = (previous: ContactState, formData: FormData) => Promise<ContactState>;
@@ -13,7 +17,14 @@ let requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.10' });
 jest.mock('next/headers', () => ({ headers: async () => requestHeaders }));
 // after() from next/server needs a request scope: here its tasks are kept and run by the test.
 const mockAfterTasks: Array<() => Promise<void>> = [];
-jest.mock('next/server', () => ({ after: (task: () => Promise<void>) => void mockAfterTasks.push(task) }));
+// Outside a request scope the real after() throws.
+let mockOutsideRequest = false;
+jest.mock('next/server', () => ({
+  after: (task: () => Promise<void>) => {
+    if (mockOutsideRequest) throw new Error('`after` was called outside a request scope.');
+    mockAfterTasks.push(task);
+  },
+}));
 
 const visitor = {
   name: 'Ana Visitante',
@@ -43,6 +54,9 @@ function loadAction(env: Record<string, string>): Submit {
     'CONTACT_INBOX_DIR',
     'VERCEL',
     'CONTACT_RATE_LIMIT_MAX',
+    'CONTACT_RATE_LIMIT_WINDOW_SECONDS',
+    'TRUST_PROXY_HEADERS',
+    'CRON_SECRET',
     'REDIS_URL',
     'CONTACT_OUTBOX',
     'CONTACT_OUTBOX_BACKOFF_SECONDS',
@@ -93,6 +107,7 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
+  mockOutsideRequest = false;
   await Promise.all(afterEachClose.splice(0).map((close) => close()));
   mockAfterTasks.splice(0);
   afterEachRestore.splice(0).forEach((restore) => restore());
@@ -248,7 +263,10 @@ describe('submitContact with an outbox (files)', () => {
     expect(await submit(idle, form(visitor))).toEqual({ status: 'sent', key: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(storedDuringAttempt).toEqual([expect.objectContaining({ state: 'pending', enquiry: expect.objectContaining(visitor) })]);
     expect(entries()).toEqual([]);
-    expect(mockAfterTasks).toHaveLength(0);
+    // After the answer: only the redelivery of others' due entries, and there are none.
+    expect(mockAfterTasks).toHaveLength(1);
+    await mockAfterTasks[0]?.();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 
   it('a refusal shows the mes and keeps nothing: the API said no', async () => {
@@ -300,7 +318,6 @@ describe('submitContact with an outbox (files)', () => {
     expect(await submit(idle, form(visitor))).toEqual({ status: 'sent', key: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(entries()).toEqual([]);
-    expect(mockAfterTasks).toHaveLength(0);
   });
 
   it('when the outbox cannot be written (Redis down), delivers live as today and says so loudly', async () => {
@@ -314,11 +331,167 @@ describe('submitContact with an outbox (files)', () => {
     expectNoPersonalData();
   });
 
+  /** Enquiries of earlier visitors, left pending and due now, as the flush would find them. */
+  async function earlierDue(dir: string, count: number): Promise<OutboxEntry[]> {
+    const store = new FileOutboxStore(dir);
+    const entries = Array.from({ length: count }, (_, n) => {
+      const { lease: _lease, ...entry } = newEntry(randomUUID(), { ...visitor, name: `Visitante Anterior ${n}`, captcha: '' }, Date.now() - 120_000, 'gone');
+      return { ...entry, rounds: 1, nextAttemptAt: Date.now() - 1000 };
+    });
+    for (const entry of entries) await store.add(entry);
+    return entries;
+  }
+  const keysSent = () => fetchMock.mock.calls.map(([, init]) => (init as RequestInit & { headers: Record<string, string> }).headers['Idempotency-Key']);
+
+  it('every enquiry delivered live also redelivers up to 3 due entries of earlier visitors, after the answer', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'outbox-'));
+    const earlier = await earlierDue(dir, 4);
+    const submit = loadAction({ ...API, CONTACT_OUTBOX: 'auto', CONTACT_INBOX_DIR: dir });
+    fetchMock.mockImplementation(async () => json(200, { success: true }));
+    const state = await submit(idle, form(visitor));
+    expect(state).toEqual(SENT);
+    // The visitor's answer came with one call: the others wait for after().
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(mockAfterTasks).toHaveLength(1);
+    await mockAfterTasks[0]?.();
+    const redelivered = keysSent().slice(1);
+    expect(redelivered).toHaveLength(3);
+    expect(redelivered.every((key) => earlier.some((entry) => entry.key === key))).toBe(true);
+    expect(readdirSync(path.join(dir, 'outbox')).filter((name) => name.endsWith('.json'))).toHaveLength(1);
+    expectNoPersonalData();
+  });
+
+  it('with the API down, after() first retries this enquiry, then tries the due entries of others', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'outbox-'));
+    const earlier = await earlierDue(dir, 1);
+    const submit = loadAction({ ...API, CONTACT_OUTBOX: 'auto', CONTACT_INBOX_DIR: dir });
+    fetchMock.mockImplementation(async () => json(503, {}));
+    const state = await submit(idle, form(visitor));
+    expect(state).toEqual(SENT);
+    const live = keysSent().length;
+    fetchMock.mockImplementation(async () => json(200, { success: true }));
+    await mockAfterTasks[0]?.();
+    expect(keysSent().slice(live)).toEqual([state.status === 'sent' && state.key, earlier[0]?.key]);
+    expect(readdirSync(path.join(dir, 'outbox')).filter((name) => name.endsWith('.json'))).toEqual([]);
+  });
+
+  it('when after() cannot take work (outside a request), the visitor still gets the answer and the entry stays for the flush', async () => {
+    const { submit, entries } = withOutbox();
+    mockOutsideRequest = true;
+    fetchMock.mockImplementation(async () => json(200, { success: true }));
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
+    fetchMock.mockImplementation(async () => json(503, {}));
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
+    expect(entries()).toEqual([expect.objectContaining({ state: 'pending', rounds: 0 })]);
+    expect(logs.join('\n')).toMatch(/No se pudo dejar trabajo para después de la respuesta/);
+  });
+
   it('CONTACT_OUTBOX=off: the failure path of today, nothing stored', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'outbox-'));
     const submit = loadAction({ ...API, CONTACT_OUTBOX: 'off', CONTACT_INBOX_DIR: dir });
     fetchMock.mockImplementation(async () => json(503, {}));
     expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', values: typed });
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('configuration never fails a visitor', () => {
+  const ALERTS = { ALERT_SMTP_URL: 'smtp://u:p@127.0.0.1:9', ALERT_EMAIL_TO: 'ventas@agencia.mx', ALERT_EMAIL_FROM: 'avisos@agencia.mx' };
+  const withOutbox = (extra: Record<string, string>) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'outbox-'));
+    const submit = loadAction({ ...API, CONTACT_OUTBOX: 'auto', CONTACT_INBOX_DIR: dir, ...extra });
+    const entries = () =>
+      readdirSync(path.join(dir, 'outbox'))
+        .filter((name) => name.endsWith('.json'))
+        .map((name) => JSON.parse(readFileSync(path.join(dir, 'outbox', name), 'utf8')));
+    return { submit, entries };
+  };
+  const runAfterTasks = async () => {
+    for (const task of mockAfterTasks.splice(0)) await task();
+  };
+
+  it('ALERT_SMTP_URL=foo: the enquiry is delivered, kept when the API is down, and no alert is tried', async () => {
+    const { submit, entries } = withOutbox({ ...ALERTS, ALERT_SMTP_URL: 'foo' });
+    fetchMock.mockImplementation(async () => json(200, { success: true }));
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+
+    fetchMock.mockImplementation(async () => json(503, {}));
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
+    await runAfterTasks();
+    const [kept] = entries();
+    expect(kept).toMatchObject({ state: 'pending', rounds: 1, alerted: { pending: false, dead: false } });
+    expect(logs.join('\n')).not.toMatch(/aviso por correo/i);
+    expectNoPersonalData();
+  });
+
+  it('CONTACT_OUTBOX_BACKOFF_SECONDS=abc: the enquiry is delivered, and a kept one waits the default first backoff (60 s)', async () => {
+    const { submit, entries } = withOutbox({ CONTACT_OUTBOX_BACKOFF_SECONDS: 'abc' });
+    fetchMock.mockImplementation(async () => json(200, { success: true }));
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
+
+    fetchMock.mockImplementation(async () => json(503, {}));
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
+    await runAfterTasks();
+    const [kept] = entries();
+    expect(kept.nextAttemptAt - Date.now()).toBeGreaterThan(50_000);
+    expect(kept.nextAttemptAt - Date.now()).toBeLessThanOrEqual(60_000);
+  });
+
+  it('a malformed REDIS_URL, abuse limit or CONTACT_OUTBOX: delivered, with the outbox in files and the default limit', async () => {
+    const { submit, entries } = withOutbox({
+      REDIS_URL: 'localhost:6379',
+      CONTACT_RATE_LIMIT_MAX: 'cinco',
+      CONTACT_RATE_LIMIT_WINDOW_SECONDS: '-5',
+      CONTACT_OUTBOX: 'siempre',
+      TRUST_PROXY_HEADERS: 'yes',
+    });
+    requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.90' });
+    fetchMock.mockImplementation(async () => json(503, {}));
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
+    expect(entries()).toHaveLength(1);
+    fetchMock.mockImplementation(async () => json(200, { success: true }));
+    for (let i = 0; i < 4; i++) expect(await submit(idle, form(visitor))).toEqual(SENT);
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited', values: typed });
+  });
+
+  it('an outbox that cannot be opened: delivered live, as without an outbox, and logged', async () => {
+    jest.doMock('./outbox-file-store', () => ({
+      FileOutboxStore: class {
+        constructor() {
+          throw new Error('EACCES');
+        }
+      },
+    }));
+    try {
+      const { submit } = withOutbox({});
+      fetchMock.mockImplementation(async () => json(200, { success: true }));
+      expect(await submit(idle, form(visitor))).toEqual(SENT);
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+      expect(logs.join('\n')).toMatch(/ERROR: no se pudo abrir la bandeja de salida/);
+      expect(mockAfterTasks).toHaveLength(0);
+    } finally {
+      jest.dontMock('./outbox-file-store');
+    }
+  });
+
+  it('an abuse limit whose Redis client cannot be made: the same limit in memory, and logged', async () => {
+    jest.doMock('ioredis', () =>
+      class {
+        constructor() {
+          throw new Error('ERR_INVALID_URL');
+        }
+      },
+    );
+    try {
+      const submit = loadAction({ ...API, REDIS_URL: 'redis://127.0.0.1:9', CONTACT_RATE_LIMIT_MAX: '1' });
+      requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.91' });
+      fetchMock.mockImplementation(async () => json(200, { success: true }));
+      expect(await submit(idle, form(visitor))).toEqual(SENT);
+      expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited', values: typed });
+      expect(logs.join('\n')).toMatch(/ERROR: no se pudo preparar el límite de solicitudes/);
+    } finally {
+      jest.dontMock('ioredis');
+    }
   });
 });

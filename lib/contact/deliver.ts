@@ -2,11 +2,11 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { after } from 'next/server';
 import { getContactConfig } from '@/lib/env/server';
-import { alertIfOwed } from './alert';
+import { redeliverDue, redeliverOnce } from './flush';
 import { saveToInbox } from './inbox';
-import { getOutbox, type Outbox } from './outbox';
+import { getOutbox, removeFromOutbox, type Outbox } from './outbox';
 import type { OutboxEntry } from './outbox-entry';
-import { BACKGROUND_DEADLINE_MS, LIVE_DEADLINE_MS, newEntry, settle } from './policy';
+import { AFTER_ENDS_BY_MS, BACKGROUND_DEADLINE_MS, DRAIN_MAX_ENTRIES, LIVE_DEADLINE_MS, newEntry } from './policy';
 import type { ContactEnquiry } from './schema';
 import type { ContactState } from './state';
 import { postEnquiry } from './upstream';
@@ -17,10 +17,13 @@ type Api = { baseUrl: string; siteKey: string };
  * Sends a valid enquiry where the configuration says, and turns the outcome
  * into the state the form renders. With an outbox the enquiry is stored
  * first, so when the API is down the visitor is thanked anyway and the
- * outbox delivers it later. Logs say what happened without any of the
- * visitor's personal data.
+ * outbox delivers it later; after the answer, every enquiry also redelivers
+ * a few due entries of earlier visitors. Logs say what happened without any
+ * of the visitor's personal data.
  */
 export async function deliverEnquiry(enquiry: ContactEnquiry): Promise<ContactState> {
+  // What runs in after() must end within the function's time, counted from here.
+  const endsAt = Date.now() + AFTER_ENDS_BY_MS;
   const config = getContactConfig();
   // One key for every attempt of this submission, now or replayed later: the API never stores it twice.
   const idempotencyKey = randomUUID();
@@ -47,10 +50,10 @@ export async function deliverEnquiry(enquiry: ContactEnquiry): Promise<ContactSt
   const entry = newEntry(idempotencyKey, enquiry, Date.now(), holder);
   const stored = outbox !== null && (await storeFirst(outbox, entry));
 
+  const api: Api = { baseUrl: config.baseUrl, siteKey: config.siteKey };
   const started = Date.now();
   const report = await postEnquiry(enquiry, {
-    baseUrl: config.baseUrl,
-    siteKey: config.siteKey,
+    ...api,
     idempotencyKey,
     // The outbox takes over after a short wait; without one, the visitor's only chance is this call.
     ...(stored ? { deadlineMs: LIVE_DEADLINE_MS } : {}),
@@ -60,11 +63,17 @@ export async function deliverEnquiry(enquiry: ContactEnquiry): Promise<ContactSt
   switch (report.result.outcome) {
     case 'accepted':
       if (report.failures.length) console.warn(`[contacto] Entregada tras fallos (${report.failures.join(', ')}) ${summary}`);
-      if (stored) await letGo(outbox, idempotencyKey, holder);
+      if (stored) {
+        await removeFromOutbox(outbox.store, idempotencyKey, holder);
+        afterAnswer(() => redeliverOthers(outbox, api, endsAt));
+      }
       return { status: 'sent', key: idempotencyKey };
     case 'rejected':
       console.warn(`[contacto] La API rechazó la solicitud ${summary}`);
-      if (stored) await letGo(outbox, idempotencyKey, holder);
+      if (stored) {
+        await removeFromOutbox(outbox.store, idempotencyKey, holder);
+        afterAnswer(() => redeliverOthers(outbox, api, endsAt));
+      }
       return { status: 'failed', mes: report.result.mes };
     case 'unavailable':
       if (!stored) {
@@ -74,8 +83,11 @@ export async function deliverEnquiry(enquiry: ContactEnquiry): Promise<ContactSt
       console.warn(
         `[contacto] La API no respondió bien (${report.failures.join(', ')}) ${summary}; la solicitud queda en la bandeja de salida`,
       );
-      // After the visitor has their answer: one more try, then the alert.
-      after(() => keepTrying(outbox, entry, holder, config));
+      // After the visitor has their answer: one more try (then the alert), then a few others.
+      afterAnswer(async () => {
+        await retryOnceInBackground(outbox, entry, holder, api, endsAt);
+        await redeliverOthers(outbox, api, endsAt);
+      });
       // Safely kept: a confirmed lead for the visitor and for the Ads conversion.
       return { status: 'sent', key: idempotencyKey };
   }
@@ -94,31 +106,37 @@ async function storeFirst(outbox: Outbox, entry: OutboxEntry): Promise<boolean> 
   }
 }
 
-/** The API has it, or said no to the visitor: nothing left to keep. */
-async function letGo(outbox: Outbox | null, key: string, holder: string) {
+/** Runs in after(): a second round while the function still has time (the alert included, if it goes pending). */
+async function retryOnceInBackground(outbox: Outbox, entry: OutboxEntry, holder: string, api: Api, endsAt: number): Promise<void> {
   try {
-    await outbox?.store.remove(key, holder);
-  } catch (error) {
-    // Left pending, it is replayed with the same key, which the API stores only once.
-    console.error(`[contacto] No se pudo quitar ${key} de la bandeja de salida (${errorName(error)})`);
-  }
-}
-
-/** Runs in after(): a second round while the function still has time, then the agency is told. */
-async function keepTrying(outbox: Outbox, entry: OutboxEntry, holder: string, api: Api): Promise<void> {
-  try {
-    const report = await postEnquiry(entry.enquiry, { ...api, idempotencyKey: entry.key, deadlineMs: BACKGROUND_DEADLINE_MS });
-    const kept = settle(entry, report, 'replay', Date.now(), outbox.config.backoffSeconds);
-    if (!kept) {
-      await outbox.store.remove(entry.key, holder);
-      console.info(`[contacto] Solicitud ${entry.key} entregada en segundo plano`);
-      return;
-    }
-    console.warn(`[contacto] Solicitud ${entry.key} ${kept.state === 'dead' ? 'rechazada al reintentar' : 'pendiente'} (${kept.lastFailure})`);
-    await outbox.store.release(await alertIfOwed(kept, outbox.config.alert), holder);
+    const deadlineMs = Math.max(0, Math.min(BACKGROUND_DEADLINE_MS, endsAt - Date.now()));
+    await redeliverOnce(entry, holder, { store: outbox.store, config: outbox.config, api, deadlineMs });
   } catch (error) {
     // The lease runs out and the next flush picks the entry up.
     console.error(`[contacto] Falló el reintento en segundo plano de ${entry.key} (${errorName(error)})`);
+  }
+}
+
+/** Runs in after(), on every path with an outbox: a few due entries of earlier visitors go too, in the time left. */
+async function redeliverOthers(outbox: Outbox, api: Api, endsAt: number): Promise<void> {
+  try {
+    await redeliverDue({ store: outbox.store, config: outbox.config, api, endsAt, max: DRAIN_MAX_ENTRIES });
+  } catch (error) {
+    // The flush (or the next visitor) tries them again.
+    console.error(`[contacto] Falló el reenvío de pendientes tras una solicitud (${errorName(error)})`);
+  }
+}
+
+/**
+ * after(), which must never cost the visitor their answer: it throws outside
+ * a request (a script, a test), and then the work is skipped and logged; the
+ * outbox still holds whatever was not delivered, for the flush.
+ */
+function afterAnswer(task: () => Promise<void>): void {
+  try {
+    after(task);
+  } catch (error) {
+    console.error(`[contacto] No se pudo dejar trabajo para después de la respuesta (${errorName(error)}); la bandeja de salida lo retoma`);
   }
 }
 

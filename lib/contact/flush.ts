@@ -2,9 +2,11 @@ import 'server-only';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { getContactConfig, type OutboxConfig } from '@/lib/env/server';
 import { alertIfOwed } from './alert';
-import { getOutbox, listEntries, type OutboxStore } from './outbox';
+import { getOutbox, listEntries, removeFromOutbox } from './outbox';
+import type { OutboxEntry } from './outbox-entry';
+import type { OutboxStore } from './outbox-store';
 import { isDue, isPurgeable, LEASE_MS, owedAlert, settle } from './policy';
-import { postEnquiry } from './upstream';
+import { postEnquiry, UPSTREAM_DEFAULTS } from './upstream';
 
 /**
  * Redelivery: every due entry goes to the API again with its original body
@@ -16,11 +18,14 @@ import { postEnquiry } from './upstream';
 /** What the flush answers: counts only, never personal data. */
 export type FlushCounts = { delivered: number; pending: number; dead: number };
 
+type Api = { baseUrl: string; siteKey: string };
+type RoundConfig = Pick<OutboxConfig, 'backoffSeconds' | 'alert'>;
+
 export type FlushOptions = {
   store: OutboxStore;
-  config: Pick<OutboxConfig, 'backoffSeconds' | 'alert'>;
+  config: RoundConfig;
   /** The contact API; without one nothing can be delivered (alerts and purges still run). */
-  api: { baseUrl: string; siteKey: string } | null;
+  api: Api | null;
   /** Stop taking new entries after this long (the route's function has 60 s). */
   budgetMs?: number;
   fetchImpl?: typeof fetch;
@@ -38,45 +43,91 @@ export function isAuthorizedFlush(authorization: string | null, secret: string |
   return timingSafeEqual(digest(authorization), digest(`Bearer ${secret}`));
 }
 
-export async function flushStore(options: FlushOptions): Promise<FlushCounts> {
-  const { store, config, api, budgetMs = 45_000, fetchImpl, now = Date.now } = options;
-  const started = now();
+export type RoundOptions = {
+  store: OutboxStore;
+  config: RoundConfig;
+  api: Api;
+  /** The round ends by then, retries included (the upstream client's default otherwise). */
+  deadlineMs?: number;
+  fetchImpl?: typeof fetch;
+  now?: () => number;
+};
+
+/**
+ * One redelivery round of an entry `holder` holds, the same for the live
+ * request's background retry and for the flush: post it with its own key,
+ * settle the outcome, then remove it (delivered) or write it back with its
+ * next attempt and any alert it owes. True when it was delivered and removed.
+ */
+export async function redeliverOnce(entry: OutboxEntry, holder: string, options: RoundOptions): Promise<boolean> {
+  const { store, config, api, deadlineMs, fetchImpl, now = Date.now } = options;
+  const report = await postEnquiry(entry.enquiry, {
+    ...api,
+    idempotencyKey: entry.key,
+    fetchImpl,
+    ...(deadlineMs === undefined ? {} : { deadlineMs }),
+  });
+  const next = settle(entry, report, now(), config.backoffSeconds);
+  if (!next) {
+    console.info(`[contacto] Solicitud ${entry.key} entregada al reintentar (${report.attempts} intento(s))`);
+    return removeFromOutbox(store, entry.key, holder);
+  }
+  console.warn(`[contacto] Solicitud ${entry.key} ${next.state === 'dead' ? 'pasa a no entregada' : 'sigue pendiente'} (${next.lastFailure})`);
+  await store.release(await alertIfOwed(next, config.alert), holder);
+  return false;
+}
+
+type Sweep = FlushOptions & {
+  now: () => number;
+  /** No new entry is taken after this (ms). */
+  stopAt: number;
+  /** Redelivery rounds to begin at most. */
+  maxRounds: number;
+  /** Also purge old dead letters and send owed alerts of entries not due. */
+  upkeep: boolean;
+  /** Each round's deadline, from the time left. */
+  roundDeadlineMs?: () => number;
+};
+
+/** Goes through the stored entries, a few at a time, claiming each before working on it. Returns how many were delivered. */
+async function sweep(options: Sweep): Promise<number> {
+  const { store, config, api, fetchImpl, now, stopAt, maxRounds, upkeep, roundDeadlineMs } = options;
   const keys = await store.keys();
   let delivered = 0;
+  let rounds = 0;
 
   const work = async (key: string) => {
     const seen = await store.get(key);
     const at = now();
     if (!seen || (seen.lease && seen.lease.until > at)) return;
-    const needed = isPurgeable(seen, at) || (api && isDue(seen, at)) || (config.alert && owedAlert(seen));
-    if (!needed) return;
+    const due = api !== null && isDue(seen, at) && rounds < maxRounds;
+    const chore = upkeep && (isPurgeable(seen, at) || (config.alert !== undefined && owedAlert(seen) !== null));
+    if (!due && !chore) return;
+    // Counted before the claim, which awaits: concurrent workers never begin more than maxRounds.
+    if (due) rounds += 1;
 
     const holder = randomUUID();
-    let entry = await store.claim(key, holder, at, at + LEASE_MS);
-    if (!entry) return; // someone else has it
-
-    if (isPurgeable(entry, at)) {
+    const entry = await store.claim(key, holder, at, at + LEASE_MS);
+    if (!entry) {
+      if (due) rounds -= 1; // someone else has it
+      return;
+    }
+    if (upkeep && isPurgeable(entry, at)) {
       if (await store.remove(key, holder)) console.info(`[contacto] Solicitud no entregada ${key} borrada tras 30 días`);
       return;
     }
-    if (api && isDue(entry, at)) {
-      const report = await postEnquiry(entry.enquiry, { ...api, idempotencyKey: key, fetchImpl });
-      const next = settle(entry, report, 'replay', now(), config.backoffSeconds);
-      if (!next) {
-        if (await store.remove(key, holder)) delivered += 1;
-        console.info(`[contacto] Solicitud ${key} entregada desde la bandeja de salida (${report.attempts} intento(s))`);
-        return;
-      }
-      console.warn(`[contacto] Solicitud ${key} ${next.state === 'dead' ? 'pasa a no entregada' : 'sigue pendiente'} (${next.lastFailure})`);
-      entry = next;
+    if (due && api && isDue(entry, at)) {
+      const deadlineMs = roundDeadlineMs?.();
+      if (await redeliverOnce(entry, holder, { store, config, api, fetchImpl, now, deadlineMs })) delivered += 1;
+      return;
     }
     await store.release(await alertIfOwed(entry, config.alert), holder);
   };
 
   let next = 0;
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < keys.length && now() - started < budgetMs) {
+    Array.from({ length: Math.min(CONCURRENCY, maxRounds) }, async () => {
+      while (next < keys.length && now() < stopAt && rounds < maxRounds) {
         const key = keys[next++] as string;
         try {
           await work(key);
@@ -87,9 +138,43 @@ export async function flushStore(options: FlushOptions): Promise<FlushCounts> {
       }
     }),
   );
+  return delivered;
+}
 
+export async function flushStore(options: FlushOptions): Promise<FlushCounts> {
+  const { store, budgetMs = 45_000, now = Date.now } = options;
+  const delivered = await sweep({ ...options, now, stopAt: now() + budgetMs, maxRounds: Infinity, upkeep: true });
   const counts = await countEntries(store);
   return { delivered, pending: counts.pending, dead: counts.dead };
+}
+
+export type DrainOptions = Omit<FlushOptions, 'api' | 'budgetMs'> & {
+  api: Api;
+  /** Everything ends by then (ms since the epoch): no entry is begun that could not finish. */
+  endsAt: number;
+  /** Redeliver at most this many. */
+  max: number;
+};
+
+// Less time than this left: not worth beginning a round (one attempt has a 2.5 s timeout).
+const MIN_ROUND_MS = 1000;
+
+/**
+ * A few due entries redelivered with the flush's own machinery (leases, the
+ * same round), each within the time left: what every enquiry's after() does
+ * besides its own retry. Only redeliveries: purges and owed alerts of entries
+ * not due are left to the flush. Returns how many were delivered.
+ */
+export async function redeliverDue(options: DrainOptions): Promise<number> {
+  const { endsAt, max, now = Date.now } = options;
+  return sweep({
+    ...options,
+    now,
+    stopAt: endsAt - MIN_ROUND_MS,
+    maxRounds: max,
+    upkeep: false,
+    roundDeadlineMs: () => Math.min(UPSTREAM_DEFAULTS.deadlineMs, endsAt - now()),
+  });
 }
 
 export async function countEntries(store: OutboxStore): Promise<{ pending: number; dead: number }> {
@@ -100,13 +185,19 @@ export async function countEntries(store: OutboxStore): Promise<{ pending: numbe
   };
 }
 
-/** The configured outbox, flushed towards the configured contact API. */
-export async function flushOutbox(): Promise<FlushCounts> {
+/**
+ * The configured outbox, flushed towards the configured contact API. The
+ * counts are logged; with `logIdle: false` (the minute flush) only when
+ * something was delivered.
+ */
+export async function flushOutbox({ logIdle = true }: { logIdle?: boolean } = {}): Promise<FlushCounts> {
   const outbox = getOutbox();
   if (!outbox) return { delivered: 0, pending: 0, dead: 0 };
   const contact = getContactConfig();
   const api = contact.mode === 'api' ? { baseUrl: contact.baseUrl, siteKey: contact.siteKey } : null;
   const counts = await flushStore({ store: outbox.store, config: outbox.config, api });
-  console.info(`[contacto] Bandeja de salida: ${counts.delivered} entregada(s), ${counts.pending} pendiente(s), ${counts.dead} no entregada(s)`);
+  if (logIdle || counts.delivered > 0) {
+    console.info(`[contacto] Bandeja de salida: ${counts.delivered} entregada(s), ${counts.pending} pendiente(s), ${counts.dead} no entregada(s)`);
+  }
   return counts;
 }

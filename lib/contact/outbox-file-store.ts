@@ -2,7 +2,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import type { OutboxStore } from './outbox';
+import type { OutboxStore } from './outbox-store';
 import { isOutboxEntry, type OutboxEntry } from './outbox-entry';
 
 /**

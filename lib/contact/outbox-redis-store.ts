@@ -1,6 +1,6 @@
 import 'server-only';
 import Redis from 'ioredis';
-import type { OutboxStore } from './outbox';
+import type { OutboxStore } from './outbox-store';
 import { isOutboxEntry, type OutboxEntry } from './outbox-entry';
 
 /**

@@ -6,8 +6,8 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Redis from 'ioredis';
-import { flushStore, type FlushOptions } from './flush';
-import type { OutboxStore } from './outbox';
+import { flushStore, redeliverDue, type FlushOptions } from './flush';
+import type { OutboxStore } from './outbox-store';
 import type { OutboxEntry } from './outbox-entry';
 import { FileOutboxStore } from './outbox-file-store';
 import { RedisOutboxStore } from './outbox-redis-store';
@@ -175,6 +175,53 @@ describe.each(factories)('outbox in $name', ({ make }) => {
     expect(await flush({ at: T0 + KEEP_DEAD_MS - 1000 })).toEqual({ delivered: 0, pending: 0, dead: 1 });
     expect(await flush({ at: T0 + KEEP_DEAD_MS })).toEqual({ delivered: 0, pending: 0, dead: 0 });
     expect(await store.keys()).toEqual([]);
+  });
+
+  it('an enquiry\'s after() redelivers at most 3 due entries, never one not due, held by someone, or dead', async () => {
+    const due = Array.from({ length: 5 }, (_, n) => pendingEntry({ key: randomUUID(), enquiry: enquiry(n) }));
+    const later = pendingEntry({ key: randomUUID(), nextAttemptAt: T0 + 10 * 60_000 });
+    const held = { ...pendingEntry({ key: randomUUID() }), lease: { holder: 'live', until: T0 + 70_000 } };
+    const dead = pendingEntry({ key: randomUUID(), state: 'dead', deadAt: T0, deadReason: 'expired' });
+    for (const entry of [...due, later, held, dead]) await store.add(entry);
+    const api = fakeApi();
+    const at = T0 + 60_000;
+    expect(await redeliverDue({ store, config: { backoffSeconds: BACKOFF }, api: API, endsAt: at + 8000, max: 3, now: () => at, fetchImpl: api.fetchImpl })).toBe(3);
+    expect(api.attempts.size).toBe(3);
+    expect([...api.attempts.keys()].every((key) => due.some((entry) => entry.key === key))).toBe(true);
+    expect((await store.keys()).sort()).toHaveLength(5);
+    for (const key of [later.key, held.key, dead.key]) expect(await store.get(key)).not.toBeNull();
+  });
+
+  it('two enquiries\' after() at once send each due entry exactly once', async () => {
+    const entries = Array.from({ length: 6 }, (_, n) => pendingEntry({ key: randomUUID(), enquiry: enquiry(n) }));
+    for (const entry of entries) await store.add(entry);
+    const api = fakeApi();
+    const at = T0 + 60_000;
+    const drain = () =>
+      redeliverDue({ store, config: { backoffSeconds: BACKOFF }, api: API, endsAt: at + 8000, max: 3, now: () => at, fetchImpl: api.fetchImpl });
+    const [a, b] = await Promise.all([drain(), drain()]);
+    expect(a + b).toBe(6);
+    expect([...api.attempts.values()]).toEqual([1, 1, 1, 1, 1, 1]);
+  });
+
+  it('the after() redelivery ends by its deadline even when the API hangs, and begins nothing without time left', async () => {
+    const entry = pendingEntry();
+    await store.add(entry);
+    const at = T0 + 60_000;
+    const hanging = jest.fn(
+      (_url: URL, init: RequestInit) =>
+        new Promise<Response>((_, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason))),
+    ) as unknown as typeof fetch;
+    const config = { backoffSeconds: BACKOFF };
+    expect(await redeliverDue({ store, config, api: API, endsAt: at + 900, max: 3, now: () => at, fetchImpl: hanging })).toBe(0);
+    expect(hanging).not.toHaveBeenCalled();
+
+    const started = Date.now();
+    expect(await redeliverDue({ store, config, api: API, endsAt: at + 1500, max: 3, now: () => at, fetchImpl: hanging })).toBe(0);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(hanging).toHaveBeenCalled();
+    // Released for later, with its next wait.
+    expect(await store.get(entry.key)).toMatchObject({ state: 'pending', rounds: 2, nextAttemptAt: at + 300_000 });
   });
 
   it('two flushes at once send each entry exactly once', async () => {

@@ -3,6 +3,7 @@ import { getOutboxConfig, type OutboxConfig, type OutboxStoreConfig } from '@/li
 import { FileOutboxStore } from './outbox-file-store';
 import { RedisOutboxStore } from './outbox-redis-store';
 import type { OutboxEntry } from './outbox-entry';
+import type { OutboxStore } from './outbox-store';
 
 export type { OutboxEntry };
 
@@ -13,23 +14,6 @@ export type { OutboxEntry };
  * lease on it first, so two of them never send it at once; a lease that is
  * not let go (a crash) simply runs out.
  */
-
-/** What both stores do, with the same meaning (outbox.contract.test.ts checks it). */
-export interface OutboxStore {
-  /** Stores a new entry as it is (lease included). Throws when it cannot be stored. */
-  add(entry: OutboxEntry): Promise<void>;
-  /** The keys of every stored entry. */
-  keys(): Promise<string[]>;
-  /** One entry, or null when it is gone or unreadable (logged). */
-  get(key: string): Promise<OutboxEntry | null>;
-  /** Takes the entry for `holder` until `until`, unless another holder's lease runs past `now`. */
-  claim(key: string, holder: string, now: number, until: number): Promise<OutboxEntry | null>;
-  /** Writes the entry back and lets go of it, if `holder` still holds it. */
-  release(entry: OutboxEntry, holder: string): Promise<boolean>;
-  /** Deletes the entry, if `holder` still holds it. */
-  remove(key: string, holder: string): Promise<boolean>;
-  close(): Promise<void>;
-}
 
 export type Outbox = { store: OutboxStore; config: OutboxConfig };
 
@@ -46,12 +30,24 @@ export function createOutboxStore(config: OutboxStoreConfig): OutboxStore | null
 
 let outbox: Outbox | null | undefined;
 
-/** The configured outbox, or null when there is none (off, or Vercel without Redis). */
+/**
+ * The configured outbox, or null when there is none (off, or Vercel without
+ * Redis) or it cannot be opened. Never throws: the action then delivers live,
+ * as without an outbox, and the log says why.
+ */
 export function getOutbox(): Outbox | null {
   if (outbox === undefined) {
-    const config = getOutboxConfig();
-    const store = createOutboxStore(config.store);
-    outbox = store ? { store, config } : null;
+    try {
+      const config = getOutboxConfig();
+      const store = createOutboxStore(config.store);
+      outbox = store ? { store, config } : null;
+    } catch (error) {
+      // Not kept: the next request tries again.
+      console.error(
+        `[contacto] ERROR: no se pudo abrir la bandeja de salida (${error instanceof Error ? error.name : 'error'}); las solicitudes se entregan sin ella`,
+      );
+      return null;
+    }
   }
   return outbox;
 }
@@ -60,4 +56,18 @@ export function getOutbox(): Outbox | null {
 export async function listEntries(store: OutboxStore): Promise<OutboxEntry[]> {
   const entries = await Promise.all((await store.keys()).map((key) => store.get(key)));
   return entries.filter((entry): entry is OutboxEntry => entry !== null);
+}
+
+/**
+ * Deletes the entry `holder` holds: the API has it, or said no to the
+ * visitor. Never throws: left pending, it is replayed with the same key,
+ * which the API stores only once.
+ */
+export async function removeFromOutbox(store: OutboxStore, key: string, holder: string): Promise<boolean> {
+  try {
+    return await store.remove(key, holder);
+  } catch (error) {
+    console.error(`[contacto] No se pudo quitar ${key} de la bandeja de salida (${error instanceof Error ? error.name : 'error'})`);
+    return false;
+  }
 }

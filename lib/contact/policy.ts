@@ -17,6 +17,17 @@ export const LIVE_DEADLINE_MS = 2700;
 /** One more try in after(), within what is left of the action's 10 s (maxDuration on /). */
 export const BACKGROUND_DEADLINE_MS = 4000;
 /**
+ * Everything the action does in after() ends this long after it began: inside the 10 s of maxDuration
+ * on /, with a second to spare for the last write or alert. (Cut short anyway, nothing is lost: the lease
+ * runs out and the entry is replayed with the same key.)
+ */
+export const AFTER_ENDS_BY_MS = 9000;
+/**
+ * Other enquiries' due entries each enquiry's after() redelivers, besides its own: a site with visitors
+ * empties its outbox without a scheduler (Vercel Hobby's cron runs once a day).
+ */
+export const DRAIN_MAX_ENTRIES = 3;
+/**
  * A lease covers the longest work done under it: the live request with its
  * after() (10 s at most on Vercel) or one replay (7.5 s) and its alert e-mail.
  */
@@ -40,15 +51,15 @@ export function newEntry(key: string, enquiry: ContactEnquiry, now: number, hold
 }
 
 /**
- * The entry after a delivery round that ended with `report`, or null when it
- * is done with: the API has it, or (live only) it said no to the visitor,
- * who sees its message. A refusal after the visitor was thanked makes a dead
- * letter: an API that checks reCAPTCHA refuses a token older than 2 minutes.
+ * The entry after a redelivery round that ended with `report`, or null when
+ * the API has it. A refusal makes a dead letter: the visitor was thanked
+ * already, and an API that checks reCAPTCHA refuses a token older than 2
+ * minutes. (The live round settles nothing: a refusal there is shown to the
+ * visitor and the entry removed, see deliver.ts.)
  */
 export function settle(
   entry: OutboxEntry,
   report: UpstreamReport,
-  round: 'live' | 'replay',
   now: number,
   backoffSeconds: readonly number[],
 ): OutboxEntry | null {
@@ -56,7 +67,6 @@ export function settle(
   if (result.outcome === 'accepted') return null;
   const rounds = entry.rounds + 1;
   if (result.outcome === 'rejected') {
-    if (round === 'live') return null;
     return { ...entry, rounds, state: 'dead', deadAt: now, deadReason: 'refused', refusal: result.mes, lastFailure: 'rejected' };
   }
   const lastFailure = report.failures.join(',') || 'unavailable';

@@ -1,7 +1,7 @@
 import 'server-only';
 import Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { getRateLimitConfig, type RateLimitConfig } from '@/lib/env/server';
+import { getRateLimitConfig, RATE_LIMIT_DEFAULTS, type RateLimitConfig } from '@/lib/env/server';
 
 /**
  * The abuse limit: a few enquiries per client IP and window. In memory by
@@ -61,12 +61,22 @@ export function clientIp(headers: Pick<Headers, 'get'>, trustForwardedFor: boole
 let limiter: RateLimiterAbstract | undefined;
 let limiterRedis: Redis | undefined;
 
-/** One enquiry from this request's client, against the configured limit. */
+/** One enquiry from this request's client, against the configured limit. Never throws because of configuration. */
 export async function consumeEnquiry(requestHeaders: Pick<Headers, 'get'>): Promise<LimitVerdict> {
-  const config = getRateLimitConfig();
-  if (!limiter) {
-    limiterRedis = config.redisUrl ? createRedisClient(config.redisUrl) : undefined;
-    limiter = createContactLimiter(config, limiterRedis);
+  let config: RateLimitConfig = { ...RATE_LIMIT_DEFAULTS, trustForwardedFor: false };
+  try {
+    config = getRateLimitConfig();
+    if (!limiter) {
+      limiterRedis = config.redisUrl ? createRedisClient(config.redisUrl) : undefined;
+      limiter = createContactLimiter(config, limiterRedis);
+    }
+  } catch (error) {
+    // The limit must never cost a visitor their enquiry: the same limit in memory, for this instance.
+    console.error(
+      `[contacto] ERROR: no se pudo preparar el límite de solicitudes (${error instanceof Error ? error.name : 'error'}); se usa en memoria`,
+    );
+    closeEnquiryLimiter();
+    limiter = createContactLimiter({ ...config, redisUrl: undefined });
   }
   return consume(limiter, clientIp(requestHeaders, config.trustForwardedFor));
 }

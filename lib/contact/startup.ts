@@ -1,8 +1,18 @@
 import 'server-only';
-import { getContactConfig, getOutboxConfig } from '@/lib/env/server';
+import { configProblems, getContactConfig, getOutboxConfig } from '@/lib/env/server';
+import { DRAIN_MAX_ENTRIES } from './policy';
 
-/** The start-up report: where enquiries go, where they wait when the API is down, and who is told. */
-export function describeContactConfig(): void {
+/**
+ * The start-up report: where enquiries go, where they wait when the API is
+ * down, who redelivers them and who is told. `selfFlush`: this server flushes
+ * its own outbox every minute (see self-flush.ts).
+ */
+export function describeContactConfig({ selfFlush = false }: { selfFlush?: boolean } = {}): void {
+  // The variables the server runs without: each named, with what was turned off instead.
+  for (const { variable, message, fallback } of configProblems()) {
+    console.error(`[contacto] ERROR DE CONFIGURACIÓN: ${variable} ${message}; ${fallback}. Las solicitudes se siguen entregando.`);
+  }
+
   const config = getContactConfig();
   if (config.mode === 'misconfigured') {
     console.error(`[contacto] ERROR DE CONFIGURACIÓN: ${config.problem} El formulario mostrará un error a cada visitante.`);
@@ -13,13 +23,7 @@ export function describeContactConfig(): void {
     return;
   }
 
-  let outbox;
-  try {
-    outbox = getOutboxConfig();
-  } catch (error) {
-    console.error(`[contacto] ERROR DE CONFIGURACIÓN de la bandeja de salida: ${error instanceof Error ? error.message : error}`);
-    return;
-  }
+  const outbox = getOutboxConfig();
   const { store } = outbox;
   if (store.kind === 'redis') {
     console.info('[contacto] Bandeja de salida en Redis (REDIS_URL): cada solicitud se guarda antes de enviarla.');
@@ -35,8 +39,13 @@ export function describeContactConfig(): void {
   if (store.kind === 'none') return;
 
   console.info(
-    `[contacto] Reintentos: GET /api/outbox/flush ${outbox.cronSecret ? 'con CRON_SECRET' : 'desactivado (falta CRON_SECRET)'}, esperas de ${outbox.backoffSeconds.join(', ')} s.`,
+    `[contacto] Reintentos: con cada solicitud (hasta ${DRAIN_MAX_ENTRIES} pendientes), GET /api/outbox/flush ${outbox.cronSecret ? 'con CRON_SECRET' : 'desactivado (falta CRON_SECRET)'}${selfFlush ? ' y cada minuto desde este servidor' : ''}; esperas de ${outbox.backoffSeconds.join(', ')} s.`,
   );
   if (outbox.alert) console.info(`[contacto] Avisos por correo activados: solicitudes pendientes y no entregadas a ${outbox.alert.to}.`);
-  else console.warn(`[contacto] Avisos por correo desactivados${outbox.alertProblem ? `: ${outbox.alertProblem}` : ' (sin ALERT_SMTP_URL)'}.`);
+  else console.warn(`[contacto] Avisos por correo desactivados${outbox.alertProblem ? `: ${outbox.alertProblem}` : ' (falta ALERT_SMTP_URL, o no es válida)'}.`);
+  if (!outbox.cronSecret && !outbox.alert) {
+    console.warn(
+      `[contacto] AVISO: hay bandeja de salida pero ni CRON_SECRET ni los avisos por correo: una solicitud pendiente espera a ${selfFlush ? 'los reenvíos de este servidor' : 'que otro visitante envíe la suya'} y nadie se entera si no se entrega. Define CRON_SECRET y ALERT_SMTP_URL, ALERT_EMAIL_TO, ALERT_EMAIL_FROM.`,
+    );
+  }
 }

@@ -1,4 +1,5 @@
 import type { Source } from './public';
+import { assertServerEnv } from './server-schema';
 
 /**
  * Build settings for next.config.ts, nothing the page reads. NEXT_DIST_DIR
@@ -14,3 +15,13 @@ export function distDir(source: Source): string {
 }
 
 export const buildDistDir = distDir(process.env);
+
+/**
+ * At `next build`: every server variable is checked with the rules the server
+ * applies at run time, and a malformed one fails the build with its name, so
+ * Vercel keeps the deployment that works. (At run time the same value would
+ * only turn its own feature off, or, for the contact API, fail every enquiry.)
+ */
+export function checkServerEnv(): void {
+  assertServerEnv(process.env);
+}

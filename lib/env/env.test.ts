@@ -1,5 +1,5 @@
 import { parsePublicEnv } from './public';
-import { parseContactConfig, parseOutboxConfig } from './server';
+import { assertServerEnv, parseContactConfig, parseOutboxConfig, parseRateLimitConfig } from './server';
 
 describe('public environment', () => {
   it('has working defaults with no variables at all (a fresh clone)', () => {
@@ -115,29 +115,135 @@ describe('contact API configuration', () => {
 });
 
 describe('outbox environment', () => {
+  const outbox = (source: Record<string, string>) => parseOutboxConfig(source).config;
+
   it('keeps the outbox in files off Vercel, in Redis when REDIS_URL is set, nowhere on Vercel without Redis or when off', () => {
-    expect(parseOutboxConfig({}).store).toEqual({ kind: 'files', dir: '.inbox' });
-    expect(parseOutboxConfig({ REDIS_URL: 'rediss://u:p@redis.example:6380', VERCEL: '1' }).store).toEqual({
+    expect(outbox({}).store).toEqual({ kind: 'files', dir: '.inbox' });
+    expect(outbox({ REDIS_URL: 'rediss://u:p@redis.example:6380', VERCEL: '1' }).store).toEqual({
       kind: 'redis',
       redisUrl: 'rediss://u:p@redis.example:6380',
     });
-    expect(parseOutboxConfig({ VERCEL: '1' }).store).toEqual({ kind: 'none', why: 'vercel-without-redis' });
-    expect(parseOutboxConfig({ CONTACT_OUTBOX: 'off', REDIS_URL: 'redis://127.0.0.1:6379' }).store).toEqual({ kind: 'none', why: 'off' });
+    expect(outbox({ VERCEL: '1' }).store).toEqual({ kind: 'none', why: 'vercel-without-redis' });
+    expect(outbox({ CONTACT_OUTBOX: 'off', REDIS_URL: 'redis://127.0.0.1:6379' }).store).toEqual({ kind: 'none', why: 'off' });
   });
 
   it('reads the backoff list, defaulting to 1 min, 5 min, 15 min, 1 h, 3 h', () => {
-    expect(parseOutboxConfig({}).backoffSeconds).toEqual([60, 300, 900, 3600, 10800]);
-    expect(parseOutboxConfig({ CONTACT_OUTBOX_BACKOFF_SECONDS: '1, 2,3' }).backoffSeconds).toEqual([1, 2, 3]);
-    expect(() => parseOutboxConfig({ CONTACT_OUTBOX_BACKOFF_SECONDS: '60,,x' })).toThrow(/CONTACT_OUTBOX_BACKOFF_SECONDS/);
-    expect(() => parseOutboxConfig({ CONTACT_OUTBOX: 'siempre' })).toThrow(/CONTACT_OUTBOX/);
+    expect(outbox({}).backoffSeconds).toEqual([60, 300, 900, 3600, 10800]);
+    expect(outbox({ CONTACT_OUTBOX_BACKOFF_SECONDS: '1, 2,3' }).backoffSeconds).toEqual([1, 2, 3]);
+    expect(parseOutboxConfig({}).problems).toEqual([]);
   });
 
   it('turns alerts on only with all three variables, and says which are missing otherwise', () => {
     const all = { ALERT_SMTP_URL: 'smtps://u:p@smtp.example.mx:465', ALERT_EMAIL_TO: 'ventas@a.mx', ALERT_EMAIL_FROM: 'avisos@a.mx' };
-    expect(parseOutboxConfig(all).alert).toEqual({ smtpUrl: all.ALERT_SMTP_URL, to: 'ventas@a.mx', from: 'avisos@a.mx' });
-    const partial = parseOutboxConfig({ ALERT_SMTP_URL: all.ALERT_SMTP_URL });
+    expect(outbox(all).alert).toEqual({ smtpUrl: all.ALERT_SMTP_URL, to: 'ventas@a.mx', from: 'avisos@a.mx' });
+    expect(outbox({ ...all, ALERT_EMAIL_TO: 'a@a.mx, Ventas <b@b.mx>', ALERT_EMAIL_FROM: 'Formulario <avisos@a.mx>' }).alert).toBeDefined();
+    const partial = outbox({ ALERT_SMTP_URL: all.ALERT_SMTP_URL });
     expect(partial.alert).toBeUndefined();
     expect(partial.alertProblem).toMatch(/ALERT_EMAIL_TO/);
-    expect(() => parseOutboxConfig({ ALERT_SMTP_URL: 'http://x' })).toThrow(/ALERT_SMTP_URL/);
+  });
+});
+
+describe('a malformed optional variable turns off only its own feature', () => {
+  const alerts = { ALERT_SMTP_URL: 'smtp://u:p@smtp.example.mx:587', ALERT_EMAIL_TO: 'ventas@a.mx', ALERT_EMAIL_FROM: 'avisos@a.mx' };
+
+  it('ALERT_SMTP_URL without smtp://: no alerts, the outbox still there, the problem named', () => {
+    const { config, problems } = parseOutboxConfig({ ...alerts, ALERT_SMTP_URL: 'foo', CRON_SECRET: 's' });
+    expect(config.alert).toBeUndefined();
+    expect(config.alertProblem).toBeUndefined();
+    expect(config.store).toEqual({ kind: 'files', dir: '.inbox' });
+    expect(config.cronSecret).toBe('s');
+    expect(problems).toEqual([
+      { variable: 'ALERT_SMTP_URL', message: 'debe ser una URL smtp:// o smtps://', fallback: 'avisos por correo desactivados' },
+    ]);
+  });
+
+  it('a malformed alert address turns alerts off too', () => {
+    expect(parseOutboxConfig({ ...alerts, ALERT_EMAIL_TO: 'ventas.agencia.mx' }).problems.map((p) => p.variable)).toEqual(['ALERT_EMAIL_TO']);
+    expect(parseOutboxConfig({ ...alerts, ALERT_EMAIL_FROM: 'Formulario' }).config.alert).toBeUndefined();
+  });
+
+  it('a bad backoff list: the default waits, and says so', () => {
+    for (const value of ['abc', '60,,x', '0,60']) {
+      const { config, problems } = parseOutboxConfig({ CONTACT_OUTBOX_BACKOFF_SECONDS: value });
+      expect(config.backoffSeconds).toEqual([60, 300, 900, 3600, 10800]);
+      expect(problems).toEqual([expect.objectContaining({ variable: 'CONTACT_OUTBOX_BACKOFF_SECONDS', fallback: expect.stringContaining('60, 300') })]);
+    }
+  });
+
+  it('a bad CONTACT_OUTBOX: auto', () => {
+    const { config, problems } = parseOutboxConfig({ CONTACT_OUTBOX: 'siempre' });
+    expect(config.store.kind).toBe('files');
+    expect(problems).toEqual([expect.objectContaining({ variable: 'CONTACT_OUTBOX', message: 'debe ser auto u off', fallback: 'se usa auto' })]);
+  });
+
+  it('a bad REDIS_URL: as without Redis (files off Vercel, no outbox on Vercel; the limit in memory)', () => {
+    expect(parseOutboxConfig({ REDIS_URL: 'http://redis.example' }).config.store).toEqual({ kind: 'files', dir: '.inbox' });
+    expect(parseOutboxConfig({ REDIS_URL: 'redis.example:6379', VERCEL: '1' }).config.store).toEqual({ kind: 'none', why: 'vercel-without-redis' });
+    const limit = parseRateLimitConfig({ REDIS_URL: 'redis.example:6379' });
+    expect(limit.config.redisUrl).toBeUndefined();
+    expect(limit.problems.map((p) => p.variable)).toEqual(['REDIS_URL']);
+  });
+
+  it('a bad abuse limit: the defaults, 5 per 600 s', () => {
+    const { config, problems } = parseRateLimitConfig({ CONTACT_RATE_LIMIT_MAX: 'cinco', CONTACT_RATE_LIMIT_WINDOW_SECONDS: '-1' });
+    expect(config).toMatchObject({ max: 5, windowSeconds: 600 });
+    expect(problems.map((p) => [p.variable, p.message])).toEqual([
+      ['CONTACT_RATE_LIMIT_MAX', 'debe ser un número entero mayor que cero'],
+      ['CONTACT_RATE_LIMIT_WINDOW_SECONDS', 'debe ser un número entero mayor que cero'],
+    ]);
+    expect(parseRateLimitConfig({ CONTACT_RATE_LIMIT_MAX: ' 12 ', CONTACT_RATE_LIMIT_WINDOW_SECONDS: ' ' })).toEqual({
+      config: { max: 12, windowSeconds: 600, redisUrl: undefined, trustForwardedFor: false },
+      problems: [],
+    });
+  });
+
+  it('TRUST_PROXY_HEADERS other than 1: the proxy is not trusted, and says so', () => {
+    const { config, problems } = parseRateLimitConfig({ TRUST_PROXY_HEADERS: 'true' });
+    expect(config.trustForwardedFor).toBe(false);
+    expect(problems.map((p) => p.variable)).toEqual(['TRUST_PROXY_HEADERS']);
+    expect(parseRateLimitConfig({ TRUST_PROXY_HEADERS: '1' }).config.trustForwardedFor).toBe(true);
+  });
+});
+
+describe('the build check of the server variables (next build)', () => {
+  it('passes with no variables at all (a fresh clone), and with a full configuration', () => {
+    expect(() => assertServerEnv({})).not.toThrow();
+    expect(() => assertServerEnv({ VERCEL: '1' })).not.toThrow();
+    expect(() =>
+      assertServerEnv({
+        CONTACT_API_BASE_URL: 'http://127.0.0.1:3199/api/',
+        CONTACT_SITE_KEY: 'k',
+        CONTACT_OUTBOX_BACKOFF_SECONDS: '1',
+        ALERT_SMTP_URL: 'smtp://u:p@127.0.0.1:3196',
+        ALERT_EMAIL_TO: 'ventas@agencia.e2e.test',
+        ALERT_EMAIL_FROM: 'Formulario e2e <avisos@agencia.e2e.test>',
+        REDIS_URL: 'rediss://u:p@redis.example:6380',
+        CONTACT_RATE_LIMIT_MAX: '1000',
+        TRUST_PROXY_HEADERS: '1',
+      }),
+    ).not.toThrow();
+  });
+
+  it('fails naming a malformed contact API, or a base URL without its site key', () => {
+    expect(() => assertServerEnv({ CONTACT_API_BASE_URL: 'not-a-url', CONTACT_SITE_KEY: 'k' })).toThrow(
+      /CONTACT_API_BASE_URL: debe ser una URL http\(s\) completa/,
+    );
+    expect(() => assertServerEnv({ CONTACT_API_BASE_URL: 'https://api.example.mx/api/' })).toThrow(
+      /CONTACT_SITE_KEY: está vacía, y es obligatoria cuando CONTACT_API_BASE_URL está definida/,
+    );
+  });
+
+  it('fails naming every malformed optional variable once, in Spanish', () => {
+    let message = '';
+    try {
+      assertServerEnv({ ALERT_SMTP_URL: 'foo', CONTACT_OUTBOX_BACKOFF_SECONDS: 'abc', REDIS_URL: 'nope', CONTACT_RATE_LIMIT_MAX: '0' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^Variables de entorno del servidor inválidas:/);
+    for (const variable of ['ALERT_SMTP_URL', 'CONTACT_OUTBOX_BACKOFF_SECONDS', 'REDIS_URL', 'CONTACT_RATE_LIMIT_MAX']) {
+      expect(message.split(`- ${variable}:`)).toHaveLength(2);
+    }
+    expect(message).not.toMatch(/Invalid|expected/);
   });
 });

@@ -1,0 +1,75 @@
+/**
+ * @jest-environment node
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const API = { CONTACT_API_BASE_URL: 'http://127.0.0.1:9/api/', CONTACT_SITE_KEY: 'k' };
+const ALERTS = { ALERT_SMTP_URL: 'smtp://u:p@127.0.0.1:9', ALERT_EMAIL_TO: 'ventas@agencia.mx', ALERT_EMAIL_FROM: 'avisos@agencia.mx' };
+const SERVER_VARIABLES = [
+  'CONTACT_API_BASE_URL', 'CONTACT_SITE_KEY', 'CONTACT_INBOX_DIR', 'VERCEL', 'CONTACT_RATE_LIMIT_MAX', 'CONTACT_RATE_LIMIT_WINDOW_SECONDS',
+  'REDIS_URL', 'TRUST_PROXY_HEADERS', 'CONTACT_OUTBOX', 'CONTACT_OUTBOX_BACKOFF_SECONDS', 'CRON_SECRET', ...Object.keys(ALERTS),
+];
+
+type Line = { level: 'info' | 'warn' | 'error'; text: string };
+const saved = { ...process.env };
+afterEach(() => {
+  process.env = { ...saved };
+  jest.restoreAllMocks();
+});
+
+/** The start-up report of a server started with `env`, line by line. */
+function report(env: Record<string, string>, selfFlush = false): Line[] {
+  for (const key of SERVER_VARIABLES) delete process.env[key];
+  Object.assign(process.env, { CONTACT_INBOX_DIR: mkdtempSync(path.join(tmpdir(), 'startup-')) }, env);
+  const lines: Line[] = [];
+  for (const level of ['info', 'warn', 'error'] as const) {
+    jest.spyOn(console, level).mockImplementation((...args: unknown[]) => void lines.push({ level, text: args.join(' ') }));
+  }
+  jest.isolateModules(() => {
+    const { describeContactConfig } = jest.requireActual('./startup') as typeof import('./startup');
+    describeContactConfig({ selfFlush });
+  });
+  return lines;
+}
+
+const errors = (lines: Line[]) => lines.filter((line) => line.level === 'error').map((line) => line.text);
+
+describe('the start-up report', () => {
+  it('names each malformed optional variable as an ERROR, with what was turned off, and goes on', () => {
+    const lines = report({ ...API, ...ALERTS, ALERT_SMTP_URL: 'foo', CONTACT_OUTBOX_BACKOFF_SECONDS: 'abc', CRON_SECRET: 's' });
+    expect(errors(lines)).toEqual([
+      expect.stringMatching(/^\[contacto\] ERROR DE CONFIGURACIÓN: CONTACT_OUTBOX_BACKOFF_SECONDS .*esperas por omisión \(60, 300, 900, 3600, 10800 s\)/),
+      expect.stringMatching(/^\[contacto\] ERROR DE CONFIGURACIÓN: ALERT_SMTP_URL debe ser una URL smtp:\/\/ o smtps:\/\/; avisos por correo desactivados/),
+    ]);
+    // The outbox itself is on.
+    expect(lines.map((line) => line.text).join('\n')).toMatch(/Bandeja de salida en archivos/);
+  });
+
+  it('a bad REDIS_URL: named once, and the outbox in files', () => {
+    const lines = report({ ...API, REDIS_URL: 'localhost:6379', CRON_SECRET: 's' });
+    expect(errors(lines)).toEqual([expect.stringMatching(/ERROR DE CONFIGURACIÓN: REDIS_URL .*límite de solicitudes en memoria/)]);
+    expect(lines.map((line) => line.text).join('\n')).toMatch(/Bandeja de salida en archivos/);
+  });
+
+  it('a broken contact API: an ERROR saying every visitor will see a failure', () => {
+    expect(errors(report({ CONTACT_API_BASE_URL: 'https://api.example.mx/api/' }))).toEqual([
+      expect.stringMatching(/CONTACT_SITE_KEY está vacía.*El formulario mostrará un error a cada visitante/),
+    ]);
+  });
+
+  it('warns when there is an outbox but neither CRON_SECRET nor the alert e-mails: nobody would hear of a lost lead', () => {
+    const warnings = report(API).filter((line) => line.level === 'warn');
+    expect(warnings).toContainEqual({ level: 'warn', text: expect.stringMatching(/^\[contacto\] AVISO: hay bandeja de salida pero ni CRON_SECRET ni los avisos por correo/) });
+    for (const env of [{ ...API, CRON_SECRET: 's' }, { ...API, ...ALERTS }, { ...API, CONTACT_OUTBOX: 'off' }]) {
+      expect(report(env).map((line) => line.text).join('\n')).not.toMatch(/AVISO:/);
+    }
+  });
+
+  it('says when this server flushes its own outbox every minute', () => {
+    const retries = (lines: Line[]) => lines.find((line) => line.text.includes('Reintentos'))?.text;
+    expect(retries(report({ ...API, CRON_SECRET: 's' }, true))).toMatch(/con cada solicitud \(hasta 3 pendientes\), GET \/api\/outbox\/flush con CRON_SECRET y cada minuto desde este servidor/);
+    expect(retries(report({ ...API, CRON_SECRET: 's' }, false))).not.toMatch(/cada minuto/);
+  });
+});
