@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { isolatedProcessEnv } from '../test-support/isolated-env.mjs';
+import { waitForUrl } from '../test-support/wait-for-url.mjs';
 import { CHROMIUM_ARGS, chromiumPath } from './chromium.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -103,14 +104,12 @@ async function serve() {
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${PORT}/`;
-  for (let i = 0; i < 150; i++) {
-    if (await fetch(url).then((response) => response.ok, () => false)) {
-      return { url, stop: () => (child.kill('SIGTERM'), rmSync(inbox, { recursive: true, force: true })) };
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill('SIGTERM');
-  throw new Error(`next start on ${PORT} did not answer`);
+  const stop = () => (child.kill('SIGTERM'), rmSync(inbox, { recursive: true, force: true }));
+  await waitForUrl(url).catch((error) => {
+    stop();
+    throw error;
+  });
+  return { url, stop };
 }
 
 const given = process.argv[2];

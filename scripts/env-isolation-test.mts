@@ -24,6 +24,7 @@ import type { OutboxEntry } from '../lib/contact/outbox-entry';
 import { RedisOutboxStore } from '../lib/contact/outbox-redis-store';
 import { isolatedProcessEnv } from '../test-support/isolated-env.mjs';
 import { startRedisServer } from '../test-support/redis-server';
+import { waitForUrl as waitFor } from '../test-support/wait-for-url.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
@@ -168,15 +169,6 @@ let serverLog = '';
 server.stdout?.on('data', (chunk: Buffer) => (serverLog += chunk));
 server.stderr?.on('data', (chunk: Buffer) => (serverLog += chunk));
 
-async function waitFor(url: string) {
-  for (let i = 0; i < 150; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${url} did not answer`);
-}
 await Promise.all([waitFor(`${STUB}/__health`), waitFor(`${PROD_STUB}/__health`), waitFor(`${APP}/`)]);
 
 /* ---------- A visitor's enquiry while the test's API is down, then the scheduler ---------- */

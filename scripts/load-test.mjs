@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isolatedProcessEnv } from '../test-support/isolated-env.mjs';
+import { waitForUrl as waitFor } from '../test-support/wait-for-url.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TOTAL = Number(process.env.LOAD_ENQUIRIES ?? 400);
@@ -42,15 +43,6 @@ const hardStop = setTimeout(() => {
 }, MAX_SECONDS * 1000);
 hardStop.unref();
 
-async function waitFor(url) {
-  for (let i = 0; i < 150; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${url} did not answer`);
-}
 
 const nextBin = path.join(root, 'node_modules', '.bin', 'next');
 if (!existsSync(path.join(root, '.next', 'BUILD_ID'))) {

@@ -242,16 +242,18 @@ describe('submitContact (the Server Action)', () => {
   });
 });
 
+/** The action with a file outbox in a fresh folder, and a reader of the entries it keeps. */
+function withOutbox(extra: Record<string, string> = {}) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'outbox-'));
+  const submit = loadAction({ ...API, CONTACT_OUTBOX: 'auto', CONTACT_INBOX_DIR: dir, ...extra });
+  const entries = () =>
+    readdirSync(path.join(dir, 'outbox'))
+      .filter((name) => name.endsWith('.json'))
+      .map((name) => JSON.parse(readFileSync(path.join(dir, 'outbox', name), 'utf8')));
+  return { submit, entries };
+}
+
 describe('submitContact with an outbox (files)', () => {
-  const withOutbox = (extra: Record<string, string> = {}) => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'outbox-'));
-    const submit = loadAction({ ...API, CONTACT_OUTBOX: 'auto', CONTACT_INBOX_DIR: dir, ...extra });
-    const entries = () =>
-      readdirSync(path.join(dir, 'outbox'))
-        .filter((name) => name.endsWith('.json'))
-        .map((name) => JSON.parse(readFileSync(path.join(dir, 'outbox', name), 'utf8')));
-    return { submit, entries };
-  };
 
   it('stores the enquiry before the first attempt and removes it once the API has it', async () => {
     const { submit, entries } = withOutbox();
@@ -397,15 +399,6 @@ describe('submitContact with an outbox (files)', () => {
 
 describe('configuration never fails a visitor', () => {
   const ALERTS = { ALERT_SMTP_URL: 'smtp://u:p@127.0.0.1:9', ALERT_EMAIL_TO: 'ventas@agencia.mx', ALERT_EMAIL_FROM: 'avisos@agencia.mx' };
-  const withOutbox = (extra: Record<string, string>) => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'outbox-'));
-    const submit = loadAction({ ...API, CONTACT_OUTBOX: 'auto', CONTACT_INBOX_DIR: dir, ...extra });
-    const entries = () =>
-      readdirSync(path.join(dir, 'outbox'))
-        .filter((name) => name.endsWith('.json'))
-        .map((name) => JSON.parse(readFileSync(path.join(dir, 'outbox', name), 'utf8')));
-    return { submit, entries };
-  };
   const runAfterTasks = async () => {
     for (const task of mockAfterTasks.splice(0)) await task();
   };

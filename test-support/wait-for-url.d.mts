@@ -1,0 +1,1 @@
+export declare function waitForUrl(url: string, options?: { tries?: number; intervalMs?: number }): Promise<void>;
