@@ -151,7 +151,9 @@ test.describe('the form the browser posts itself is held to the same rules', () 
     const api = await playwright.request.newContext();
     const forged = await api.post(`${baseURL}/`, { headers: { ...headers, origin: 'https://evil.example' }, data: body, maxRedirects: 0 });
     expect(forged.status()).toBeGreaterThanOrEqual(400);
-    const padded = Buffer.from(body.toString('latin1').replace(visitor.reason, 'x'.repeat(200_000)), 'latin1');
+    // The body is text (UTF-8): the reason, accents included, is found as it was typed.
+    const padded = Buffer.from(body.toString('utf8').replace(visitor.reason, 'x'.repeat(200_000)), 'utf8');
+    expect(padded.length).toBeGreaterThan(200_000);
     const oversized = await api.post(`${baseURL}/`, { headers: { ...headers, origin: new URL(baseURL ?? '').origin }, data: padded });
     expect(oversized.status()).toBeGreaterThanOrEqual(400);
     await api.dispose();

@@ -36,11 +36,13 @@ const ANSWER_URL = '/#contacto';
 const EMPTY: ContactValues = { name: '', mail: '', phone: '', reason: '' };
 const NO_ERRORS: FieldErrors = {};
 
-const FIELD_PROPS: Record<ContactField, { type?: string; inputMode?: 'tel' | 'email'; autoComplete: string }> = {
-  name: { type: 'text', autoComplete: 'name' },
-  mail: { type: 'email', inputMode: 'email', autoComplete: 'email' },
-  phone: { type: 'text', inputMode: 'tel', autoComplete: 'tel' },
-  reason: { autoComplete: 'off' },
+// maxLength sits far above each rule (whose message still shows), only so a form posted without
+// JavaScript stays under the action's 32 kB body limit, which would answer a bare error page.
+const FIELD_PROPS: Record<ContactField, { type?: string; inputMode?: 'tel' | 'email'; autoComplete: string; maxLength: number }> = {
+  name: { type: 'text', autoComplete: 'name', maxLength: 300 },
+  mail: { type: 'email', inputMode: 'email', autoComplete: 'email', maxLength: 300 },
+  phone: { type: 'text', inputMode: 'tel', autoComplete: 'tel', maxLength: 100 },
+  reason: { autoComplete: 'off', maxLength: 3000 },
 };
 
 /** The island's own send: transport failures become states, and a page from an older deployment is told to reload. */
