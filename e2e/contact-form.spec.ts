@@ -119,6 +119,23 @@ test.describe('contact form', () => {
     expect((await records(visitor.mail)).stored).toHaveLength(1);
   });
 
+  test('without JavaScript, 4 failures answer the same message with WhatsApp, every value kept', async ({ browser, outbox, baseURL }) => {
+    test.skip(outbox !== 'off', 'With an outbox the visitor is thanked instead (outbox.spec.ts).');
+    // A context of its own: scripts off (the fixture's page has them on).
+    const context = await browser.newContext({ baseURL, javaScriptEnabled: false, extraHTTPHeaders: { 'x-forwarded-for': '198.18.251.7' } });
+    const page = await context.newPage();
+    const visitor = visitorWith('nojs-down');
+    await setScenario(visitor.mail, [{ status: 503 }]);
+    await page.goto('/');
+    await fill(page, visitor);
+    await submit(page).click();
+    await expect(status(page)).toContainText(/no pudimos enviar tu mensaje/i, { timeout: 15_000 });
+    await expect(status(page).getByRole('link', { name: 'WhatsApp' })).toHaveAttribute('href', E2E_CONFIG.whatsappUrl);
+    await expectValuesKept(page, visitor);
+    expect((await records(visitor.mail)).attempts).toHaveLength(4);
+    await context.close();
+  });
+
   test('success: false shows the mes under the button', async ({ page }) => {
     const visitor = await sendWith(page, [{ success: false, mes: 'Ya tenemos una solicitud tuya de hoy.' }], 'mes');
     await expect(status(page)).toHaveText('Ya tenemos una solicitud tuya de hoy.');
