@@ -4,10 +4,8 @@
  * privacy notice, thank-you page) live in the env module instead.
  */
 
+// The error pages' copy and the phone live in lib/error-copy.ts (kept small: the error pages load it on every visit); edit them there.
 import { agencyPhone } from './error-copy';
-
-// The error pages' copy lives in its own small module (see there); edit it there.
-export { errorPage } from './error-copy';
 
 export type Slide = {
   /** Path under public/. */

@@ -14,6 +14,7 @@ import {
 } from 'react';
 import { ErrorBoundary } from '@/components/error-boundary';
 import { carouselCopy } from '@/lib/content';
+import { retryableImport } from '@/lib/retryable-import';
 import { AUTOPLAY_DELAY_MS } from './autoplay';
 import type CarouselEngine from './carousel-engine';
 import type { EmblaApi } from './carousel-engine';
@@ -22,29 +23,21 @@ import styles from './carousel.module.css';
 export { AUTOPLAY_DELAY_MS };
 
 type Engine = typeof CarouselEngine;
-let engine: Promise<Engine> | undefined;
 let reported = false;
 
 /**
  * Embla is fetched and started only when the carousel is about to be seen, or
  * the page is idle: the server HTML already shows the slides where Embla puts
  * them, so nothing moves when it starts. One fetch for both carousels; a
- * failed one (a flaky network, a deployment that removed the chunk) is
- * forgotten, so the next attempt asks again. A plain import() rather than
- * React.lazy, which keeps a failure for good.
+ * failed one is forgotten, so the next approach asks again.
  */
-function loadEngine(): Promise<Engine> {
-  engine ??= import('./carousel-engine').then(
-    (module) => module.default,
-    (error: unknown) => {
-      engine = undefined;
-      if (!reported) console.error('No se pudo cargar una parte de la página (motor del carrusel); los logotipos quedan en una fila desplazable.');
-      reported = true;
-      throw error;
-    },
-  );
-  return engine;
-}
+const loadEngine = retryableImport(
+  () => import('./carousel-engine').then((module): Engine => module.default),
+  () => {
+    if (!reported) console.error('No se pudo cargar una parte de la página (motor del carrusel); los logotipos quedan en una fila desplazable.');
+    reported = true;
+  },
+);
 
 /** How close to the viewport a carousel starts (a phone scrolls fast). */
 const NEAR_VIEWPORT = '600px 0px';

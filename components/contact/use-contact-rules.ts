@@ -1,9 +1,8 @@
 import { useCallback, useState } from 'react';
 import type { ContactValues, FieldErrors } from '@/lib/contact/fields';
+import { retryableImport } from '@/lib/retryable-import';
 
 export type Validate = (values: ContactValues) => FieldErrors;
-
-let loading: Promise<Validate> | undefined;
 
 /**
  * The rules (the zod schema the Server Action also uses) arrive only once the
@@ -11,16 +10,7 @@ let loading: Promise<Validate> | undefined;
  * JavaScript. A failed download is forgotten, so the next focus or submit
  * asks again; the form never waits on it (the server validates anyway).
  */
-function loadRules(): Promise<Validate> {
-  loading ??= import('@/lib/contact/schema').then(
-    (schema) => schema.validateFields,
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
-  );
-  return loading;
-}
+const loadRules = retryableImport(() => import('@/lib/contact/schema').then((schema): Validate => schema.validateFields));
 
 /** The rules once they have arrived (null before), and `request`, which resolves to them or to null when the chunk failed. */
 export function useContactRules(): { validate: Validate | null; request: () => Promise<Validate | null> } {
