@@ -132,6 +132,13 @@ describe('a form sent without JavaScript from an older deployment', () => {
     expect(response.headers.get('x-middleware-rewrite')).toBeNull();
   });
 
+  it('gives back every character typed, a reason over its rule (and accented) included', async () => {
+    const reason = 'Quiero una página para mi cafetería, ¿cuánto cuesta? '.repeat(14);
+    expect(reason.length).toBeGreaterThan(700);
+    const response = await post('0ld1d', { reason });
+    expect(decodeValues(response.headers.get(`x-middleware-request-${VALUES_HEADER}`))?.reason).toBe(reason);
+  });
+
   it('is rewritten to the retry page with its values when the action is unknown', async () => {
     const response = await post('0ld1d', { reason: 'Necesito una tienda en línea, ¿cuánto cuesta?' });
     expect(new URL(response.headers.get('x-middleware-rewrite') ?? '').pathname).toBe(RETRY_PATH);

@@ -5,7 +5,7 @@ import { unstable_isUnrecognizedActionError as isUnrecognizedActionError } from 
 import { startTransition, useActionState, useEffect, useRef, useState, useTransition, type FormEvent, type ReactNode } from 'react';
 import { trackEvent } from '@/lib/analytics';
 import { submitContact } from '@/lib/contact/actions';
-import { CONTACT_FIELDS, type ContactField, type ContactValues, type FieldErrors } from '@/lib/contact/fields';
+import { CONTACT_FIELDS, FIELD_MAX_CHARS, type ContactField, type ContactValues, type FieldErrors } from '@/lib/contact/fields';
 import { INITIAL_CONTACT_STATE, type ContactState } from '@/lib/contact/state';
 import { contactForm as copy } from '@/lib/content';
 import { leaveAfterLead } from '@/lib/lead';
@@ -36,13 +36,11 @@ const ANSWER_URL = '/#contacto';
 const EMPTY: ContactValues = { name: '', mail: '', phone: '', reason: '' };
 const NO_ERRORS: FieldErrors = {};
 
-// maxLength sits far above each rule (whose message still shows), only so a form posted without
-// JavaScript stays under the action's 32 kB body limit, which would answer a bare error page.
-const FIELD_PROPS: Record<ContactField, { type?: string; inputMode?: 'tel' | 'email'; autoComplete: string; maxLength: number }> = {
-  name: { type: 'text', autoComplete: 'name', maxLength: 300 },
-  mail: { type: 'email', inputMode: 'email', autoComplete: 'email', maxLength: 300 },
-  phone: { type: 'text', inputMode: 'tel', autoComplete: 'tel', maxLength: 100 },
-  reason: { autoComplete: 'off', maxLength: 3000 },
+const FIELD_PROPS: Record<ContactField, { type?: string; inputMode?: 'tel' | 'email'; autoComplete: string }> = {
+  name: { type: 'text', autoComplete: 'name' },
+  mail: { type: 'email', inputMode: 'email', autoComplete: 'email' },
+  phone: { type: 'text', inputMode: 'tel', autoComplete: 'tel' },
+  reason: { autoComplete: 'off' },
 };
 
 /** The island's own send: transport failures become states, and a page from an older deployment is told to reload. */
@@ -189,6 +187,7 @@ export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, 
           name: field,
           required: true,
           defaultValue: posted?.[field] ?? '',
+          maxLength: FIELD_MAX_CHARS[field],
           'aria-invalid': error ? true : undefined,
           'aria-describedby': error ? `${id}-error` : undefined,
           onChange: (event: { target: { value: string } }) => onChange(field, event.target.value),

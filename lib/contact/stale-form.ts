@@ -1,4 +1,4 @@
-import { CONTACT_FIELDS, type ContactValues } from './fields';
+import { CONTACT_FIELDS, FIELD_MAX_CHARS, type ContactValues } from './fields';
 
 /**
  * A form sent without JavaScript from a page of an older deployment names a
@@ -13,9 +13,6 @@ import { CONTACT_FIELDS, type ContactValues } from './fields';
 export const RETRY_PATH = '/contacto/reintentar';
 /** The request header that carries the values from the proxy to the retry page (never sent to the browser). */
 export const VALUES_HEADER = 'x-contacto-valores';
-
-/** The longest value worth keeping per field: the rules' own limits, with room for what the server should reject. */
-const KEEP_CHARS = 600;
 
 /**
  * The action ids a multipart post names in React's hidden fields:
@@ -61,24 +58,26 @@ export function postedValues(form: FormData): ContactValues {
   return Object.fromEntries(
     CONTACT_FIELDS.map((field) => {
       const value = form.get(field);
-      return [field, typeof value === 'string' ? value.slice(0, KEEP_CHARS) : ''];
+      return [field, typeof value === 'string' ? value.slice(0, FIELD_MAX_CHARS[field]) : ''];
     }),
   ) as ContactValues;
 }
 
-/** Header values are ASCII: the values travel percent-encoded. */
+/** Header values are ASCII: the values travel as base64 of their UTF-8 (a third over, where percent-encoding triples an accent). */
 export function encodeValues(values: ContactValues): string {
-  return encodeURIComponent(JSON.stringify(values));
+  let binary = '';
+  for (const byte of new TextEncoder().encode(JSON.stringify(values))) binary += String.fromCharCode(byte);
+  return btoa(binary);
 }
 
 export function decodeValues(header: string | null): ContactValues | null {
   if (!header) return null;
   try {
-    const parsed: unknown = JSON.parse(decodeURIComponent(header));
+    const parsed: unknown = JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(header), (char) => char.charCodeAt(0))));
     if (typeof parsed !== 'object' || parsed === null) return null;
     const record = parsed as Record<string, unknown>;
     return Object.fromEntries(
-      CONTACT_FIELDS.map((field) => [field, typeof record[field] === 'string' ? (record[field] as string).slice(0, KEEP_CHARS) : '']),
+      CONTACT_FIELDS.map((field) => [field, typeof record[field] === 'string' ? (record[field] as string).slice(0, FIELD_MAX_CHARS[field]) : '']),
     ) as ContactValues;
   } catch {
     return null;
