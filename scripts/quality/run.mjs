@@ -200,7 +200,7 @@ try {
   const b = applied.bare;
   const ratioRow = (figure, project, base, budget) => {
     const r = ratio(project, base);
-    row(figure, project, base, `x${r.toFixed(2)}`, `<= x${budget}`, `x${(budget - r).toFixed(2)}`, r <= budget);
+    row(figure, project, base, `x${r.toFixed(2)}`, `<= x${budget}`, `${(budget - r).toFixed(2)}x`, r <= budget);
   };
   ratioRow('LCP ms, applied (median)', a.lcpMs, b.lcpMs, BUDGET.lcpRatio);
   row('LCP ms, applied (median), backstop', a.lcpMs, '', '', `<= ${BUDGET.lcpMs}`, `${BUDGET.lcpMs - a.lcpMs} ms`, a.lcpMs <= BUDGET.lcpMs);
@@ -213,7 +213,7 @@ try {
     b.tbtMs,
     `x${tbtRatio.toFixed(2)}`,
     `<= x${BUDGET.tbtRatio}`,
-    `x${(BUDGET.tbtRatio - tbtRatio).toFixed(2)}`,
+    `${(BUDGET.tbtRatio - tbtRatio).toFixed(2)}x`,
     tbtRatio <= BUDGET.tbtRatio,
   );
   goals.push(`TBT x${tbtRatio.toFixed(2)} of max(bare, ${BUDGET.tbtFloorMs} ms); goal <= x${GOAL.tbtRatio} (on an idle machine): ${tbtRatio <= GOAL.tbtRatio ? 'met' : 'not yet'}`);
