@@ -1,0 +1,55 @@
+// The bytes of images a phone downloads for the whole page: 390 px wide at
+// DPR 2, scrolled slowly to the bottom (so every lazy image loads) and back.
+// Counted as transferred (encodedDataLength: headers and body as they came
+// over the wire), so images served through Next's optimiser count at the
+// size it chose for this screen. Images are the responses Chromium types as
+// Image, plus every SVG (the /icons.svg sprite is fetched by <use>, typed Other).
+import puppeteer from 'puppeteer-core';
+import { CHROMIUM_ARGS, chromiumPath } from '../chromium.mjs';
+
+const PHONE = { width: 390, height: 844, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+const STEP_PX = 300;
+const STEP_MS = 150;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Returns { bytes, images: [{ url, bytes }] } for `url`. */
+export async function imageBytes(url) {
+  const browser = await puppeteer.launch({
+    executablePath: chromiumPath(),
+    args: ['--headless=new', '--disable-dev-shm-usage', ...CHROMIUM_ARGS],
+    defaultViewport: PHONE,
+  });
+  try {
+    const page = await browser.newPage();
+    const cdp = await page.createCDPSession();
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    const responses = new Map();
+    const images = [];
+    cdp.on('Network.responseReceived', ({ requestId, type, response }) => {
+      const svg = /svg/i.test(response.mimeType) || /\.svg(\?|#|$)/i.test(response.url);
+      if ((type === 'Image' || svg) && !response.url.startsWith('data:')) responses.set(requestId, response.url);
+    });
+    cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength }) => {
+      const responseUrl = responses.get(requestId);
+      if (responseUrl) images.push({ url: responseUrl, bytes: encodedDataLength });
+    });
+    await page.goto(url, { waitUntil: 'networkidle0' });
+    // Slowly, as a thumb does: lazy images start loading as each screen nears.
+    for (let atBottom = false; !atBottom; ) {
+      atBottom = await page.evaluate((step) => {
+        window.scrollBy(0, step);
+        return window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1;
+      }, STEP_PX);
+      await sleep(STEP_MS);
+    }
+    await page.waitForNetworkIdle({ idleTime: 500 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForNetworkIdle({ idleTime: 500 });
+    images.sort((a, b) => b.bytes - a.bytes);
+    return { bytes: images.reduce((sum, image) => sum + image.bytes, 0), images };
+  } finally {
+    await browser.close();
+  }
+}
