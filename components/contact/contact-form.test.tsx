@@ -1,5 +1,6 @@
 import { act, render, renderHook, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { Profiler } from 'react';
 import type { ContactState } from '@/lib/contact/state';
 import { useLeads } from '@/lib/lead';
 import { ContactForm, REDIRECT_DELAY_MS } from './contact-form';
@@ -100,6 +101,24 @@ describe('ContactForm', () => {
     expect(field(/correo/i)).toHaveAccessibleDescription('Este campo debe ser un email');
     await user.type(field(/teléfono/i), '1234567890123456');
     expect(field(/teléfono/i)).toHaveAccessibleDescription('Este campo no debe tener mas de 15 caracteres');
+  });
+
+  it('renders nothing on a keystroke that changes no verdict (typing stays at the plain-form floor)', async () => {
+    const user = userEvent.setup();
+    let commits = 0;
+    render(
+      <Profiler id="form" onRender={() => commits++}>
+        <ContactForm {...props} />
+      </Profiler>,
+    );
+    await user.type(field(/nombre/i), 'Ana López');
+    expect(field(/nombre/i)).not.toHaveAttribute('aria-invalid');
+    const before = commits;
+    await user.type(field(/nombre/i), ' Martínez de la Cruz');
+    expect(commits).toBe(before);
+    // A keystroke that changes a verdict still shows it at once.
+    await user.clear(field(/nombre/i));
+    expect(field(/nombre/i)).toHaveAccessibleDescription('Este campo es obligatorio');
   });
 
   it('enables submit only when every field is valid', async () => {

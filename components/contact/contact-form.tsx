@@ -2,7 +2,18 @@
 
 import clsx from 'clsx';
 import { unstable_isUnrecognizedActionError as isUnrecognizedActionError } from 'next/navigation';
-import { startTransition, useActionState, useEffect, useRef, useState, useTransition, type FormEvent, type ReactNode } from 'react';
+import {
+  memo,
+  startTransition,
+  useActionState,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  useTransition,
+  type FormEvent,
+  type ReactNode,
+} from 'react';
 import { trackEvent } from '@/lib/analytics';
 import { submitContact } from '@/lib/contact/actions';
 import { CONTACT_FIELDS, FIELD_MAX_CHARS, type ContactField, type ContactValues, type FieldErrors } from '@/lib/contact/fields';
@@ -11,7 +22,7 @@ import { contactForm as copy } from '@/lib/content';
 import { leaveAfterLead } from '@/lib/lead';
 import { navigateTo } from '@/lib/navigation';
 import { getRecaptchaToken } from '@/lib/recaptcha';
-import { useContactRules } from './use-contact-rules';
+import { useContactRules, type Validate } from './use-contact-rules';
 import { readValues, restoreDraft, useReloadKeepingValues } from './use-draft';
 import styles from './contact-form.module.css';
 
@@ -33,8 +44,19 @@ type Props = {
 /** Where a form sent without JavaScript is answered (the form card's anchor). */
 const ANSWER_URL = '/#contacto';
 
-const EMPTY: ContactValues = { name: '', mail: '', phone: '', reason: '' };
 const NO_ERRORS: FieldErrors = {};
+
+/** What the form knows of one field's value: its rules' message (once they arrived) and whether it is blank. */
+type Check = { error?: string; blank: boolean };
+type Checks = Record<ContactField, Check>;
+
+const checkOf = (validate: Validate | null, field: ContactField, value: string): Check => ({
+  error: validate?.(field, value),
+  blank: value.trim() === '',
+});
+const checkAll = (validate: Validate | null, values: ContactValues) =>
+  Object.fromEntries(CONTACT_FIELDS.map((field) => [field, checkOf(validate, field, values[field])])) as Checks;
+const UNCHECKED = checkAll(null, { name: '', mail: '', phone: '', reason: '' });
 
 const FIELD_PROPS: Record<ContactField, { type?: string; inputMode?: 'tel' | 'email'; autoComplete: string }> = {
   name: { type: 'text', autoComplete: 'name' },
@@ -74,9 +96,11 @@ export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, 
   // False in the server HTML: the button is enabled and the browser posts the form itself.
   const [island, setIsland] = useState(false);
   const { validate, request: requestRules } = useContactRules();
-  // The inputs are uncontrolled, so text typed before hydration is kept; this
-  // mirror of their values drives validation.
-  const [values, setValues] = useState<ContactValues>(EMPTY);
+  // The inputs are uncontrolled, so text typed before hydration is kept. Each
+  // keystroke checks its own field only, and changes this state only when the
+  // verdict changes: most keystrokes render nothing at all.
+  const [checks, setChecks] = useState<Checks>(UNCHECKED);
+  const validateRef = useRef(validate);
   // Fields that are dirty or touched: only these show their error.
   const [shown, setShown] = useState<ReadonlySet<ContactField>>(new Set());
   // Set synchronously on submit, so a double click or a held Enter sends once.
@@ -86,9 +110,8 @@ export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, 
   const reloadKeepingValues = useReloadKeepingValues(formRef);
 
   const sending = preparing || isPending;
-  const ruleErrors = validate ? validate(values) : null;
   // Before the rules arrive only an empty field is known to be invalid; the server checks the rest.
-  const invalid = ruleErrors ? Object.keys(ruleErrors).length > 0 : CONTACT_FIELDS.some((field) => values[field].trim() === '');
+  const invalid = CONTACT_FIELDS.some((field) => (validate ? checks[field].error !== undefined : checks[field].blank));
   const answerInvalid = state.status === 'invalid' && !sending;
   const failed = state.status === 'failed' && !sending;
   const answerErrors = state.status === 'invalid' ? state.fieldErrors : NO_ERRORS;
@@ -105,10 +128,17 @@ export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, 
     if (dirty.length > 0) void requestRules();
     startTransition(() => {
       setIsland(true);
-      setValues(typed);
+      setChecks(checkAll(validateRef.current, typed));
       setShown(new Set(dirty));
     });
   }, [requestRules]);
+
+  // The rules arrived: every field is checked once with them, as it stands.
+  useEffect(() => {
+    validateRef.current = validate;
+    const form = formRef.current;
+    if (validate && form) setChecks(checkAll(validate, readValues(form)));
+  }, [validate]);
 
   useEffect(() => {
     if (state.status === 'sent') {
@@ -119,24 +149,32 @@ export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, 
     if (!isPending) inFlight.current = false;
   }, [state, isPending, thankYouUrl]);
 
-  const show = (field: ContactField) =>
-    setShown((current) => (current.has(field) ? current : new Set(current).add(field)));
-
-  const onChange = (field: ContactField, value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    show(field);
-  };
+  // Stable, so a field whose props did not change is not rendered again.
+  const show = useCallback(
+    (field: ContactField) => setShown((current) => (current.has(field) ? current : new Set(current).add(field))),
+    [],
+  );
+  const onChange = useCallback(
+    (field: ContactField, value: string) => {
+      const next = checkOf(validateRef.current, field, value);
+      setChecks((current) =>
+        current[field].error === next.error && current[field].blank === next.blank ? current : { ...current, [field]: next },
+      );
+      show(field);
+    },
+    [show],
+  );
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (inFlight.current) return;
     const form = event.currentTarget;
     inFlight.current = true;
-    const current = readValues(form);
-    setValues(current);
     // A rules chunk that fails or is slow never locks the form: it is sent without them.
     const rules = await Promise.race([requestRules(), wait(RULES_WAIT_MS)]);
-    if (rules && Object.keys(rules(current)).length > 0) {
+    const current = checkAll(rules, readValues(form));
+    setChecks(current);
+    if (CONTACT_FIELDS.some((field) => current[field].error !== undefined)) {
       inFlight.current = false;
       setShown(new Set(CONTACT_FIELDS));
       return;
@@ -179,36 +217,16 @@ export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, 
       noValidate
       aria-busy={sending}
     >
-      {CONTACT_FIELDS.map((field) => {
-        const id = `contacto-${field}`;
-        const error = ruleErrors ? (shown.has(field) || answerInvalid ? ruleErrors[field] : undefined) : answerErrors[field];
-        const common = {
-          id,
-          name: field,
-          required: true,
-          defaultValue: posted?.[field] ?? '',
-          maxLength: FIELD_MAX_CHARS[field],
-          'aria-invalid': error ? true : undefined,
-          'aria-describedby': error ? `${id}-error` : undefined,
-          onChange: (event: { target: { value: string } }) => onChange(field, event.target.value),
-          onBlur: () => show(field),
-          className: clsx(styles.input, error && styles.inputInvalid),
-          ...FIELD_PROPS[field],
-        };
-        return (
-          <div key={field} className={styles.field}>
-            <label htmlFor={id} className={styles.label}>
-              {copy.labels[field]}
-            </label>
-            {field === 'reason' ? <textarea rows={4} {...common} /> : <input {...common} />}
-            {error ? (
-              <p id={`${id}-error`} className={styles.error}>
-                {error}
-              </p>
-            ) : null}
-          </div>
-        );
-      })}
+      {CONTACT_FIELDS.map((field) => (
+        <Field
+          key={field}
+          field={field}
+          error={validate ? (shown.has(field) || answerInvalid ? checks[field].error : undefined) : answerErrors[field]}
+          defaultValue={posted?.[field] ?? ''}
+          onChange={onChange}
+          onBlur={show}
+        />
+      ))}
 
       <button type="submit" className={styles.submit} disabled={island && (invalid || sending)}>
         {submitIcon}
@@ -251,3 +269,45 @@ export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, 
     </form>
   );
 }
+
+type FieldProps = {
+  field: ContactField;
+  error: string | undefined;
+  defaultValue: string;
+  onChange: (field: ContactField, value: string) => void;
+  onBlur: (field: ContactField) => void;
+};
+
+/** One labelled field and its message; rendered again only when its own props change. */
+const Field = memo(function Field({ field, error, defaultValue, onChange, onBlur }: FieldProps) {
+  const id = `contacto-${field}`;
+  const common = {
+    id,
+    name: field,
+    required: true,
+    defaultValue,
+    maxLength: FIELD_MAX_CHARS[field],
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error ? `${id}-error` : undefined,
+    onChange: (event: { target: { value: string } }) => onChange(field, event.target.value),
+    onBlur: () => onBlur(field),
+    className: clsx(styles.input, error && styles.inputInvalid),
+    ...FIELD_PROPS[field],
+  };
+  return (
+    <div className={styles.field}>
+      <label htmlFor={id} className={styles.label}>
+        {copy.labels[field]}
+      </label>
+      {field === 'reason' ? <textarea rows={4} {...common} /> : <input {...common} />}
+      {/* The message's line is kept even while empty: a message that comes or goes moves nothing below it, so a keystroke repaints this field only. */}
+      <div className={styles.message}>
+        {error ? (
+          <p id={`${id}-error`} className={styles.error}>
+            {error}
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
+});

@@ -1,8 +1,9 @@
 import { useCallback, useState } from 'react';
-import type { ContactValues, FieldErrors } from '@/lib/contact/fields';
+import type { ContactField } from '@/lib/contact/fields';
 import { retryableImport } from '@/lib/retryable-import';
 
-export type Validate = (values: ContactValues) => FieldErrors;
+/** One field's first message, or undefined when its value is valid. */
+export type Validate = (field: ContactField, value: string) => string | undefined;
 
 /**
  * The rules (the zod schema the Server Action also uses) arrive only once the
@@ -10,7 +11,7 @@ export type Validate = (values: ContactValues) => FieldErrors;
  * JavaScript. A failed download is forgotten, so the next focus or submit
  * asks again; the form never waits on it (the server validates anyway).
  */
-const loadRules = retryableImport(() => import('@/lib/contact/schema').then((schema): Validate => schema.validateFields));
+const loadRules = retryableImport(() => import('@/lib/contact/schema').then((schema): Validate => schema.validateField));
 
 /** The rules once they have arrived (null before), and `request`, which resolves to them or to null when the chunk failed. */
 export function useContactRules(): { validate: Validate | null; request: () => Promise<Validate | null> } {

@@ -1,41 +1,16 @@
-import type { ProfessionalService, WithContext } from 'schema-dts';
-import { brand, contactDetails, metadataCopy, services } from '@/lib/content';
-import { publicEnv } from '@/lib/env/public';
+'use client';
 
-/** JSON-LD for search engines: the agency as a local professional service. */
+/**
+ * JSON-LD for search engines, written once: in the HTML. A server component's
+ * script would also travel in the page's RSC payload, a second copy of every
+ * byte. As a client component without props it is rendered to HTML on the
+ * server only: Next replaces `typeof window` at build time, so the browser's
+ * bundle carries neither the data nor the content it is built from, and
+ * hydration leaves an element's inner HTML as the server wrote it.
+ */
 export function StructuredData() {
-  const data: WithContext<ProfessionalService> = {
-    '@context': 'https://schema.org',
-    '@type': 'ProfessionalService',
-    '@id': `${publicEnv.siteUrl}/#agencia`,
-    name: brand.name,
-    legalName: brand.legalName,
-    description: metadataCopy.description,
-    url: `${publicEnv.siteUrl}/`,
-    logo: `${publicEnv.siteUrl}${brand.logo.src}`,
-    image: `${publicEnv.siteUrl}/opengraph-image`,
-    email: contactDetails.email,
-    telephone: contactDetails.phoneE164,
-    address: {
-      '@type': 'PostalAddress',
-      streetAddress: contactDetails.street,
-      addressLocality: `${contactDetails.neighborhood}, ${contactDetails.city}`,
-      addressRegion: contactDetails.region,
-      postalCode: contactDetails.postalCode,
-      addressCountry: contactDetails.country,
-    },
-    areaServed: { '@type': 'Country', name: 'México' },
-    knowsLanguage: 'es-MX',
-    hasOfferCatalog: {
-      '@type': 'OfferCatalog',
-      name: services.heading,
-      itemListElement: services.items.map((service) => ({
-        '@type': 'Offer',
-        itemOffered: { '@type': 'Service', name: service.title, description: service.text },
-      })),
-    },
-  };
-  // `<` escaped so no text in the content can close the script element.
-  const json = JSON.stringify(data).replace(/</g, '\\u003c');
-  return <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: json }} />;
+  // Required only on the server: the browser's bundle keeps no trace of it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const json = typeof window === 'undefined' ? (require('./agency-json') as typeof import('./agency-json')).agencyJson() : '';
+  return <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: json }} suppressHydrationWarning />;
 }

@@ -1,5 +1,6 @@
-import type { ContactValues } from './fields';
-import { CONTACT_MESSAGES as M, contactSchema, validateFields } from './schema';
+import fc from 'fast-check';
+import { CONTACT_FIELDS, type ContactValues } from './fields';
+import { CONTACT_MESSAGES as M, contactSchema, validateField, validateFields } from './schema';
 
 const valid: ContactValues = {
   name: 'Ana López',
@@ -85,5 +86,16 @@ describe('contact rules', () => {
       max15: 'Este campo no debe tener mas de 15 caracteres',
       max500: 'Este campo no debe tener mas de 500 caracteres',
     });
+  });
+});
+
+describe('validateField (what one keystroke checks)', () => {
+  it("gives each field the same message as the whole form's check, for any value", () => {
+    const fieldValue = fc.oneof(fc.string({ maxLength: 600 }), fc.emailAddress(), fc.constantFrom('', '   ', 'ana@example', 'a@b.mx '));
+    fc.assert(
+      fc.property(fc.constantFrom(...CONTACT_FIELDS), fieldValue, (field, value) => {
+        expect(validateField(field, value)).toBe(validateFields({ ...valid, [field]: value })[field]);
+      }),
+    );
   });
 });

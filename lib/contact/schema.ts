@@ -61,6 +61,12 @@ export function validateFields(values: ContactValues): FieldErrors {
   return result.success ? {} : fieldErrorsOf(result.error.issues);
 }
 
+/** The first message of one field's value, or undefined: a keystroke checks only its own field. */
+export function validateField(field: ContactField, value: string): string | undefined {
+  const result = contactSchema.shape[field].safeParse(value);
+  return result.success ? undefined : result.error.issues[0]?.message;
+}
+
 export function fieldErrorsOf(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldErrors {
   const errors: FieldErrors = {};
   for (const issue of issues) {
