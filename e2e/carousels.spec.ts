@@ -209,7 +209,9 @@ test.describe('carousel layout before and after the script starts', () => {
 
       await page.setViewportSize({ width, height: 900 });
       await page.goto('/');
+      // Each starts when it comes near the viewport (positions are measured against its own viewport).
       for (const region of await page.locator('[aria-roledescription="carousel"]').all()) {
+        await region.scrollIntoViewIfNeeded();
         await expect(region).toHaveAttribute('data-ready', 'true');
       }
       const after = await positions(page);

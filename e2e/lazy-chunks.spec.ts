@@ -19,7 +19,7 @@ const FAKE_RECAPTCHA = `
 
 const SECTIONS = ['hero-title', 'benefits-title', 'clients-title', 'services-title', 'digital-title'];
 const CAROUSELS = ['Logotipos de clientes', 'Certificaciones y socios'];
-/** Long enough for the 6 s 'loaded' flag (the tags chunk) and the idle start of both carousels. */
+/** Long enough for the 6 s 'loaded' flag (the tags chunk) and the start of both carousels once near. */
 const WAIT_MS = 8000;
 
 const form = (page: Page) => page.locator('#contacto form');

@@ -48,8 +48,8 @@ async function renderCarousel() {
     />,
   );
   const carousel = screen.getByRole('region', { name: 'Logotipos de clientes' });
-  // Embla is fetched once the carousel comes near the viewport (or the page
-  // is idle) and initialises in an effect; let it settle.
+  // Embla is fetched once the carousel comes near the viewport and
+  // initialises in an effect; let it settle.
   scrollTo('on screen');
   await startEngine(carousel);
   return carousel;
@@ -243,7 +243,7 @@ describe('Carousel', () => {
     expect(currentDot()).toBe(0);
   });
 
-  it('shows its slides and controls at once, and fetches Embla only when the page is idle', async () => {
+  it('shows its slides and controls at once, and fetches Embla only when it comes near the viewport', async () => {
     render(
       <Carousel
         // eslint-disable-next-line @next/next/no-img-element
@@ -255,7 +255,28 @@ describe('Carousel', () => {
     );
     const carousel = screen.getByRole('region', { name: 'Logotipos de clientes' });
     expect(within(carousel).getAllByRole('group')).toHaveLength(6);
+    // Far below, with the page idle for a long while: nothing is fetched.
+    scrollTo('far');
+    await act(async () => jest.advanceTimersByTime(10_000));
     expect(carousel).not.toHaveAttribute('data-ready');
+    scrollTo('near');
+    await startEngine(carousel);
+  });
+
+  it('fetches Embla when the visitor points at it, even before it is near', async () => {
+    await act(async () => {
+      render(
+        <Carousel
+          // eslint-disable-next-line @next/next/no-img-element
+          slides={slides.map((slide) => <img key={slide.img} src={slide.img} alt={slide.alt} width={240} height={80} />)}
+          icons={icons}
+          label="Logotipos de clientes"
+          fourFrom={700}
+        />,
+      );
+    });
+    const carousel = screen.getByRole('region', { name: 'Logotipos de clientes' });
+    fireEvent.pointerEnter(carousel);
     await startEngine(carousel);
   });
 });

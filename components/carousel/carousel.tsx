@@ -26,10 +26,12 @@ type Engine = typeof CarouselEngine;
 let reported = false;
 
 /**
- * Embla is fetched and started only when the carousel is about to be seen, or
- * the page is idle: the server HTML already shows the slides where Embla puts
- * them, so nothing moves when it starts. One fetch for both carousels; a
- * failed one is forgotten, so the next approach asks again.
+ * Embla is fetched and started only when the carousel is about to be seen or
+ * the visitor reaches for it (touch, hover, focus), never just because the
+ * page is idle: a visitor who never scrolls to a carousel never pays for it.
+ * The server HTML already shows the slides where Embla puts them, so nothing
+ * moves when it starts. One fetch for both carousels; a failed one is
+ * forgotten, so the next approach asks again.
  */
 const loadEngine = retryableImport(
   () => import('./carousel-engine').then((module): Engine => module.default),
@@ -154,11 +156,11 @@ export function Carousel({ slides, icons, label, fourFrom }: Props) {
     return () => window.removeEventListener('visibilitychange', onVisibilityChange);
   }, [hold]);
 
-  // Start when the carousel comes near the viewport, or when the browser is
-  // first idle, whichever is first: a visitor who never scrolls still gets a
-  // carousel that turns, and one who does never waits for it. After a failed
-  // fetch, only a fresh approach (or a touch, focus or hover) tries again: the
-  // observer's first report, of where the carousel already is, is skipped.
+  // Start when the carousel comes near the viewport (a touch, focus or hover
+  // also starts it), so one who scrolls never waits for it, and one who never
+  // scrolls to it never downloads it. After a failed fetch, only a fresh
+  // approach (or a touch, focus or hover) tries again: the observer's first
+  // report, of where the carousel already is, is skipped.
   useEffect(() => {
     if (!viewport || wanted) return;
     let skip = failed;
@@ -170,11 +172,7 @@ export function Carousel({ slides, icons, label, fourFrom }: Props) {
       { rootMargin: NEAR_VIEWPORT },
     );
     observer.observe(viewport);
-    const idle = failed ? undefined : whenIdle(want);
-    return () => {
-      observer.disconnect();
-      idle?.();
-    };
+    return () => observer.disconnect();
   }, [viewport, wanted, want, failed]);
 
   useEffect(() => {
@@ -345,14 +343,4 @@ export function Carousel({ slides, icons, label, fourFrom }: Props) {
       </div>
     </section>
   );
-}
-
-/** Runs `callback` once the browser is idle; returns a cancel function. */
-function whenIdle(callback: () => void): () => void {
-  if (typeof window.requestIdleCallback === 'function') {
-    const handle = window.requestIdleCallback(callback, { timeout: 3000 });
-    return () => window.cancelIdleCallback(handle);
-  }
-  const timer = setTimeout(callback, 200);
-  return () => clearTimeout(timer);
 }
