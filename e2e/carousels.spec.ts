@@ -126,9 +126,13 @@ for (const name of [CLIENTS, PARTNERS]) {
       await expect(region.getByRole('button', { name: 'Logotipo anterior' })).toBeFocused();
       await page.clock.runFor(12_000);
       expect(await currentSlide(page, name)).toBe(0);
-      // Leaving by keyboard lets it play again.
+      // Leaving by keyboard lets it play again. The control before it may be
+      // far above, the carousel then off screen (and held): look at it again,
+      // and wait for it to play (the track stops announcing) before moving the clock.
       await page.keyboard.press('Shift+Tab');
       await page.keyboard.press('Shift+Tab');
+      await region.scrollIntoViewIfNeeded();
+      await expect(region.locator('[aria-live]')).toHaveAttribute('aria-live', 'off');
       await page.clock.runFor(5100);
       await expect.poll(() => currentSlide(page, name)).toBe(1);
     });
@@ -209,7 +213,9 @@ test.describe('carousel layout before and after the script starts', () => {
 
       await page.setViewportSize({ width, height: 900 });
       await page.goto('/');
+      // Each starts when it comes near the viewport (positions are measured against its own viewport).
       for (const region of await page.locator('[aria-roledescription="carousel"]').all()) {
+        await region.scrollIntoViewIfNeeded();
         await expect(region).toHaveAttribute('data-ready', 'true');
       }
       const after = await positions(page);

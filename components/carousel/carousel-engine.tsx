@@ -16,8 +16,8 @@ type Props = {
 /**
  * Embla and its autoplay plugin, attached to a carousel that is already on
  * screen. Loaded on its own (see Carousel): the library reaches the browser
- * when the carousel comes near the viewport or the page is idle, never with
- * the first visit's JavaScript.
+ * when the carousel comes near the viewport or the visitor touches, hovers or
+ * focuses it, never with the first visit's JavaScript.
  */
 export default function CarouselEngine({ viewport, onApi }: Props) {
   // Embla's own hover/focus/interaction stops are off: they cannot tell a

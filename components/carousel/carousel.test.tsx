@@ -1,5 +1,6 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { AUTOPLAY_DELAY_MS, Carousel } from './carousel';
+import { fakeViewport, type Place } from './test-viewport';
 
 const slides = Array.from({ length: 6 }, (_, index) => ({
   img: `/images/logo-${index + 1}.svg`,
@@ -22,6 +23,18 @@ function setReducedMotion(reduce: boolean) {
 
 const icons = { previous: '<', next: '>', pause: '||', play: '>>' };
 
+let viewport: ReturnType<typeof fakeViewport>;
+
+const scrollTo = (place: Place) => act(() => viewport.scroll(place));
+
+function setTabHidden(hidden: boolean) {
+  act(() => {
+    Object.defineProperty(document, 'visibilityState', { value: hidden ? 'hidden' : 'visible', configurable: true });
+    Object.defineProperty(document, 'hidden', { value: hidden, configurable: true });
+    document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
+  });
+}
+
 async function renderCarousel() {
   render(
     <Carousel
@@ -35,8 +48,9 @@ async function renderCarousel() {
     />,
   );
   const carousel = screen.getByRole('region', { name: 'Logotipos de clientes' });
-  // Embla is fetched once the page is idle (jsdom has no requestIdleCallback:
-  // a short timer stands in) and initialises in an effect; let it settle.
+  // Embla is fetched once the carousel comes near the viewport and
+  // initialises in an effect; let it settle.
+  scrollTo('on screen');
   await startEngine(carousel);
   return carousel;
 }
@@ -55,9 +69,13 @@ describe('Carousel', () => {
   beforeEach(() => {
     jest.useFakeTimers();
     setReducedMotion(false);
+    viewport = fakeViewport();
   });
 
   afterEach(() => {
+    viewport.restore();
+    Reflect.deleteProperty(document, 'visibilityState');
+    Reflect.deleteProperty(document, 'hidden');
     jest.useRealTimers();
   });
 
@@ -170,7 +188,62 @@ describe('Carousel', () => {
     expect(currentDot()).toBe(0);
   });
 
-  it('shows its slides and controls at once, and fetches Embla only when the page is idle', async () => {
+  it('does not move while off screen, and steps 5 seconds after it is seen again', async () => {
+    await renderCarousel();
+    act(() => jest.advanceTimersByTime(3000));
+    scrollTo('near');
+    act(() => jest.advanceTimersByTime(AUTOPLAY_DELAY_MS * 4));
+    expect(currentDot()).toBe(0);
+    scrollTo('on screen');
+    act(() => jest.advanceTimersByTime(AUTOPLAY_DELAY_MS - 10));
+    expect(currentDot()).toBe(0);
+    act(() => jest.advanceTimersByTime(10));
+    expect(currentDot()).toBe(1);
+  });
+
+  it('started near the viewport, waits to be on screen before it plays', async () => {
+    render(
+      <Carousel
+        // eslint-disable-next-line @next/next/no-img-element
+        slides={slides.map((slide) => <img key={slide.img} src={slide.img} alt={slide.alt} width={240} height={80} />)}
+        icons={icons}
+        label="Logotipos de clientes"
+        fourFrom={700}
+      />,
+    );
+    scrollTo('near');
+    await startEngine(screen.getByRole('region', { name: 'Logotipos de clientes' }));
+    act(() => jest.advanceTimersByTime(AUTOPLAY_DELAY_MS * 3));
+    expect(currentDot()).toBe(0);
+    scrollTo('on screen');
+    act(() => jest.advanceTimersByTime(AUTOPLAY_DELAY_MS));
+    expect(currentDot()).toBe(1);
+  });
+
+  it('does not move while the tab is hidden, and steps 5 seconds after it is shown again', async () => {
+    await renderCarousel();
+    act(() => jest.advanceTimersByTime(3000));
+    setTabHidden(true);
+    act(() => jest.advanceTimersByTime(AUTOPLAY_DELAY_MS * 4));
+    expect(currentDot()).toBe(0);
+    setTabHidden(false);
+    act(() => jest.advanceTimersByTime(AUTOPLAY_DELAY_MS - 10));
+    expect(currentDot()).toBe(0);
+    act(() => jest.advanceTimersByTime(10));
+    expect(currentDot()).toBe(1);
+  });
+
+  it('stays still when the tab is shown again if it left the screen meanwhile', async () => {
+    await renderCarousel();
+    setTabHidden(true);
+    scrollTo('near');
+    // Embla's autoplay restarts by itself when the tab is shown: the holds must still win.
+    setTabHidden(false);
+    act(() => jest.advanceTimersByTime(AUTOPLAY_DELAY_MS * 3));
+    expect(currentDot()).toBe(0);
+  });
+
+  it('shows its slides and controls at once, and fetches Embla only when it comes near the viewport', async () => {
     render(
       <Carousel
         // eslint-disable-next-line @next/next/no-img-element
@@ -182,7 +255,28 @@ describe('Carousel', () => {
     );
     const carousel = screen.getByRole('region', { name: 'Logotipos de clientes' });
     expect(within(carousel).getAllByRole('group')).toHaveLength(6);
+    // Far below, with the page idle for a long while: nothing is fetched.
+    scrollTo('far');
+    await act(async () => jest.advanceTimersByTime(10_000));
     expect(carousel).not.toHaveAttribute('data-ready');
+    scrollTo('near');
+    await startEngine(carousel);
+  });
+
+  it('fetches Embla when the visitor points at it, even before it is near', async () => {
+    await act(async () => {
+      render(
+        <Carousel
+          // eslint-disable-next-line @next/next/no-img-element
+          slides={slides.map((slide) => <img key={slide.img} src={slide.img} alt={slide.alt} width={240} height={80} />)}
+          icons={icons}
+          label="Logotipos de clientes"
+          fourFrom={700}
+        />,
+      );
+    });
+    const carousel = screen.getByRole('region', { name: 'Logotipos de clientes' });
+    fireEvent.pointerEnter(carousel);
     await startEngine(carousel);
   });
 });

@@ -26,10 +26,12 @@ type Engine = typeof CarouselEngine;
 let reported = false;
 
 /**
- * Embla is fetched and started only when the carousel is about to be seen, or
- * the page is idle: the server HTML already shows the slides where Embla puts
- * them, so nothing moves when it starts. One fetch for both carousels; a
- * failed one is forgotten, so the next approach asks again.
+ * Embla is fetched and started only when the carousel is about to be seen or
+ * the visitor reaches for it (touch, hover, focus), never just because the
+ * page is idle: a visitor who never scrolls to a carousel never pays for it.
+ * The server HTML already shows the slides where Embla puts them, so nothing
+ * moves when it starts. One fetch for both carousels; a failed one is
+ * forgotten, so the next approach asks again.
  */
 const loadEngine = retryableImport(
   () => import('./carousel-engine').then((module): Engine => module.default),
@@ -54,8 +56,19 @@ type Props = {
   fourFrom: 400 | 700;
 };
 
-/** Why autoplay may be held; it runs only while every reason is false. */
-type Holds = { paused: boolean; hovered: boolean; touched: boolean; keyboardFocus: boolean };
+/**
+ * Why autoplay may be held; it runs only while every reason is false. Nobody
+ * sees a carousel that is off screen or in a hidden tab: it waits on the slide
+ * it showed, and steps 5 s after it is seen again.
+ */
+type Holds = {
+  paused: boolean;
+  hovered: boolean;
+  touched: boolean;
+  keyboardFocus: boolean;
+  offScreen: boolean;
+  tabHidden: boolean;
+};
 
 const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
 
@@ -79,6 +92,7 @@ function isKeyboardFocus(element: Element): boolean {
 
 export function Carousel({ slides, icons, label, fourFrom }: Props) {
   const trackId = useId();
+  const [root, setRoot] = useState<HTMLElement | null>(null);
   const [viewport, setViewport] = useState<HTMLElement | null>(null);
   const [wanted, setWanted] = useState(false);
   const [Engine, setEngine] = useState<Engine | null>(null);
@@ -92,13 +106,20 @@ export function Carousel({ slides, icons, label, fourFrom }: Props) {
   const [pausedByVisitor, setPausedByVisitor] = useState<boolean | null>(null);
   const paused = pausedByVisitor ?? prefersReducedMotion;
   const [playing, setPlaying] = useState(false);
-  const holds = useRef<Holds>({ paused: false, hovered: false, touched: false, keyboardFocus: false });
+  // Off screen until the observer first reports otherwise.
+  const holds = useRef<Holds>({
+    paused: false,
+    hovered: false,
+    touched: false,
+    keyboardFocus: false,
+    offScreen: true,
+    tabHidden: false,
+  });
 
   const sync = useCallback(() => {
     const autoplay = emblaApi?.plugins().autoplay;
     if (!autoplay) return;
-    const { paused: isPaused, hovered, touched, keyboardFocus } = holds.current;
-    const shouldPlay = !isPaused && !hovered && !touched && !keyboardFocus;
+    const shouldPlay = Object.values(holds.current).every((held) => !held);
     // play() restarts the timer, so call it only on a real change.
     if (shouldPlay && !autoplay.isPlaying()) autoplay.play();
     if (!shouldPlay && autoplay.isPlaying()) autoplay.stop();
@@ -114,11 +135,32 @@ export function Carousel({ slides, icons, label, fourFrom }: Props) {
 
   useEffect(() => hold('paused', paused), [hold, paused]);
 
-  // Start when the carousel comes near the viewport, or when the browser is
-  // first idle, whichever is first: a visitor who never scrolls still gets a
-  // carousel that turns, and one who does never waits for it. After a failed
-  // fetch, only a fresh approach (or a touch, focus or hover) tries again: the
-  // observer's first report, of where the carousel already is, is skipped.
+  // Any part of the carousel in the real viewport (not the 600 px margin).
+  useEffect(() => {
+    if (!root) return;
+    const observer = new IntersectionObserver((entries) => {
+      const last = entries[entries.length - 1];
+      if (last) hold('offScreen', !last.isIntersecting);
+    });
+    observer.observe(root);
+    return () => observer.disconnect();
+  }, [root, hold]);
+
+  // On window, not document: the event bubbles there after Embla's autoplay
+  // has run its own visibilitychange listener (on the document), which
+  // restarts whatever played before the tab was hidden; the holds speak last.
+  useEffect(() => {
+    const onVisibilityChange = () => hold('tabHidden', document.visibilityState === 'hidden');
+    onVisibilityChange();
+    window.addEventListener('visibilitychange', onVisibilityChange);
+    return () => window.removeEventListener('visibilitychange', onVisibilityChange);
+  }, [hold]);
+
+  // Start when the carousel comes near the viewport (a touch, focus or hover
+  // also starts it), so one who scrolls never waits for it, and one who never
+  // scrolls to it never downloads it. After a failed fetch, only a fresh
+  // approach (or a touch, focus or hover) tries again: the observer's first
+  // report, of where the carousel already is, is skipped.
   useEffect(() => {
     if (!viewport || wanted) return;
     let skip = failed;
@@ -130,11 +172,7 @@ export function Carousel({ slides, icons, label, fourFrom }: Props) {
       { rootMargin: NEAR_VIEWPORT },
     );
     observer.observe(viewport);
-    const idle = failed ? undefined : whenIdle(want);
-    return () => {
-      observer.disconnect();
-      idle?.();
-    };
+    return () => observer.disconnect();
   }, [viewport, wanted, want, failed]);
 
   useEffect(() => {
@@ -219,6 +257,7 @@ export function Carousel({ slides, icons, label, fourFrom }: Props) {
 
   return (
     <section
+      ref={setRoot}
       className={clsx(styles.carousel, fourFrom === 400 ? styles.fourFrom400 : styles.fourFrom700)}
       style={style}
       aria-roledescription="carousel"
@@ -304,14 +343,4 @@ export function Carousel({ slides, icons, label, fourFrom }: Props) {
       </div>
     </section>
   );
-}
-
-/** Runs `callback` once the browser is idle; returns a cancel function. */
-function whenIdle(callback: () => void): () => void {
-  if (typeof window.requestIdleCallback === 'function') {
-    const handle = window.requestIdleCallback(callback, { timeout: 3000 });
-    return () => window.cancelIdleCallback(handle);
-  }
-  const timer = setTimeout(callback, 200);
-  return () => clearTimeout(timer);
 }
