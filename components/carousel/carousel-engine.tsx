@@ -2,14 +2,14 @@
 
 import Autoplay from 'embla-carousel-autoplay';
 import useEmblaCarousel, { type UseEmblaCarouselType } from 'embla-carousel-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type RefObject } from 'react';
 import { AUTOPLAY_DELAY_MS } from './autoplay';
 
 export type EmblaApi = NonNullable<UseEmblaCarouselType[1]>;
 
 type Props = {
   /** The carousel's server-rendered viewport, already in the page. */
-  viewport: HTMLElement;
+  viewportRef: RefObject<HTMLElement | null>;
   onApi: (api: EmblaApi | undefined) => void;
 };
 
@@ -19,7 +19,7 @@ type Props = {
  * when the carousel comes near the viewport or the visitor touches, hovers or
  * focuses it, never with the first visit's JavaScript.
  */
-export default function CarouselEngine({ viewport, onApi }: Props) {
+export default function CarouselEngine({ viewportRef, onApi }: Props) {
   // Embla's own hover/focus/interaction stops are off: they cannot tell a
   // visitor's pause from a hover, and stopOnInteraction would stop for good
   // after one drag. The Carousel's holds decide.
@@ -35,9 +35,9 @@ export default function CarouselEngine({ viewport, onApi }: Props) {
   const [attach, api] = useEmblaCarousel({ loop: true, align: 'center' }, plugins);
 
   useEffect(() => {
-    attach(viewport);
+    attach(viewportRef.current);
     return () => attach(null);
-  }, [attach, viewport]);
+  }, [attach, viewportRef]);
 
   useEffect(() => {
     onApi(api);

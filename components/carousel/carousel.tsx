@@ -92,8 +92,10 @@ function isKeyboardFocus(element: Element): boolean {
 
 export function Carousel({ slides, icons, label, fourFrom }: Props) {
   const trackId = useId();
-  const [root, setRoot] = useState<HTMLElement | null>(null);
-  const [viewport, setViewport] = useState<HTMLElement | null>(null);
+  // Refs, not state: a state set from a ref callback re-renders both
+  // carousels synchronously inside hydration's commit (a cascading update).
+  const rootRef = useRef<HTMLElement>(null);
+  const viewportRef = useRef<HTMLDivElement>(null);
   const [wanted, setWanted] = useState(false);
   const [Engine, setEngine] = useState<Engine | null>(null);
   // The engine's chunk did not arrive: the row scrolls natively until a retry works.
@@ -137,6 +139,7 @@ export function Carousel({ slides, icons, label, fourFrom }: Props) {
 
   // Any part of the carousel in the real viewport (not the 600 px margin).
   useEffect(() => {
+    const root = rootRef.current;
     if (!root) return;
     const observer = new IntersectionObserver((entries) => {
       const last = entries[entries.length - 1];
@@ -144,7 +147,7 @@ export function Carousel({ slides, icons, label, fourFrom }: Props) {
     });
     observer.observe(root);
     return () => observer.disconnect();
-  }, [root, hold]);
+  }, [hold]);
 
   // On window, not document: the event bubbles there after Embla's autoplay
   // has run its own visibilitychange listener (on the document), which
@@ -162,6 +165,7 @@ export function Carousel({ slides, icons, label, fourFrom }: Props) {
   // approach (or a touch, focus or hover) tries again: the observer's first
   // report, of where the carousel already is, is skipped.
   useEffect(() => {
+    const viewport = viewportRef.current;
     if (!viewport || wanted) return;
     let skip = failed;
     const observer = new IntersectionObserver(
@@ -173,7 +177,7 @@ export function Carousel({ slides, icons, label, fourFrom }: Props) {
     );
     observer.observe(viewport);
     return () => observer.disconnect();
-  }, [viewport, wanted, want, failed]);
+  }, [wanted, want, failed]);
 
   useEffect(() => {
     if (!wanted || Engine) return;
@@ -182,7 +186,7 @@ export function Carousel({ slides, icons, label, fourFrom }: Props) {
       (loaded) => {
         if (!current) return;
         // A row the visitor scrolled by hand goes back to where Embla starts.
-        if (viewport) viewport.scrollLeft = 0;
+        if (viewportRef.current) viewportRef.current.scrollLeft = 0;
         setFailed(false);
         setEngine(() => loaded);
       },
@@ -195,7 +199,7 @@ export function Carousel({ slides, icons, label, fourFrom }: Props) {
     return () => {
       current = false;
     };
-  }, [wanted, Engine, viewport]);
+  }, [wanted, Engine]);
 
   useEffect(() => {
     if (!emblaApi) return;
@@ -257,7 +261,7 @@ export function Carousel({ slides, icons, label, fourFrom }: Props) {
 
   return (
     <section
-      ref={setRoot}
+      ref={rootRef}
       className={clsx(styles.carousel, fourFrom === 400 ? styles.fourFrom400 : styles.fourFrom700)}
       style={style}
       aria-roledescription="carousel"
@@ -271,14 +275,14 @@ export function Carousel({ slides, icons, label, fourFrom }: Props) {
       onBlur={onBlur}
       onPointerEnter={want}
     >
-      {Engine && viewport ? (
+      {Engine ? (
         <ErrorBoundary name="motor del carrusel" fallback={null}>
-          <Engine viewport={viewport} onApi={setEmblaApi} />
+          <Engine viewportRef={viewportRef} onApi={setEmblaApi} />
         </ErrorBoundary>
       ) : null}
       <div
         className={styles.viewport}
-        ref={setViewport}
+        ref={viewportRef}
         onPointerEnter={(event) => event.pointerType === 'mouse' && hold('hovered', true)}
         onPointerLeave={(event) => event.pointerType === 'mouse' && hold('hovered', false)}
       >
