@@ -31,10 +31,18 @@ function deferredAction() {
         unanswered.push(() => done({ status: 'idle' }));
       }),
   );
-  return { answer: (state: ContactState) => act(async () => resolve(state)) };
+  return {
+    // The send starts once the spinner is painted: the answer waits for it.
+    answer: async (state: ContactState) => {
+      await waitFor(() => expect(submitContact).toHaveBeenCalled());
+      await act(async () => resolve(state));
+    },
+  };
 }
 
 afterEach(async () => {
+  // A send starts once its spinner is painted (at most 100 ms later): let it start, then settle it.
+  await act(() => new Promise((resolve) => setTimeout(resolve, 150)));
   await act(async () => unanswered.splice(0).forEach((settle) => settle()));
 });
 
@@ -141,6 +149,9 @@ describe('ContactForm', () => {
     await waitFor(() => expect(screen.getByTestId('sending-mask')).toBeInTheDocument());
     expect(submitButton()).toBeDisabled();
     expect(screen.getByRole('status')).toHaveTextContent(/enviando/i);
+    // The send starts once the spinner is painted, and only once.
+    await waitFor(() => expect(submitContact).toHaveBeenCalled());
+    await act(() => new Promise((resolve) => setTimeout(resolve, 150)));
     expect(submitContact).toHaveBeenCalledTimes(1);
     const formData = submitContact.mock.calls[0]?.[1] as FormData;
     expect(Object.fromEntries([...formData.entries()].filter(([key]) => !key.startsWith('$')))).toEqual({
@@ -228,6 +239,7 @@ describe('ContactForm', () => {
     render(<ContactForm {...props} />);
     await fillValid(user);
     await user.click(submitButton());
+    await waitFor(() => expect(submitContact).toHaveBeenCalled());
     jest.useFakeTimers();
     try {
       await action.answer({ status: 'sent', key: 'clave-3' });

@@ -56,6 +56,7 @@ const checkOf = (validate: Validate | null, field: ContactField, value: string):
 });
 const checkAll = (validate: Validate | null, values: ContactValues) =>
   Object.fromEntries(CONTACT_FIELDS.map((field) => [field, checkOf(validate, field, values[field])])) as Checks;
+const sameCheck = (a: Check, b: Check) => a.error === b.error && a.blank === b.blank;
 const UNCHECKED = checkAll(null, { name: '', mail: '', phone: '', reason: '' });
 
 const FIELD_PROPS: Record<ContactField, { type?: string; inputMode?: 'tel' | 'email'; autoComplete: string }> = {
@@ -75,6 +76,13 @@ async function send(formData: FormData): Promise<ContactState> {
 }
 
 const wait = (ms: number) => new Promise<null>((resolve) => setTimeout(() => resolve(null), ms));
+
+/** Resolves once the next frame is painted, or after 100 ms where no frame comes (a hidden tab): a send never waits on a frame. */
+const afterNextPaint = () =>
+  new Promise<void>((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+    setTimeout(resolve, 100);
+  });
 
 /**
  * The contact form. Its `action` is the Server Action itself, so the server
@@ -158,7 +166,7 @@ export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, 
     (field: ContactField, value: string) => {
       const next = checkOf(validateRef.current, field, value);
       setChecks((current) =>
-        current[field].error === next.error && current[field].blank === next.blank ? current : { ...current, [field]: next },
+        sameCheck(current[field], next) ? current : { ...current, [field]: next },
       );
       show(field);
     },
@@ -173,7 +181,8 @@ export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, 
     // A rules chunk that fails or is slow never locks the form: it is sent without them.
     const rules = await Promise.race([requestRules(), wait(RULES_WAIT_MS)]);
     const current = checkAll(rules, readValues(form));
-    setChecks(current);
+    // Rendered again only if a verdict changed (an autofill the island did not hear, say).
+    setChecks((known) => (CONTACT_FIELDS.every((field) => sameCheck(known[field], current[field])) ? known : current));
     if (CONTACT_FIELDS.some((field) => current[field].error !== undefined)) {
       inFlight.current = false;
       setShown(new Set(CONTACT_FIELDS));
@@ -182,6 +191,9 @@ export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, 
     setPreparing(true);
     trackEvent('formulario');
     const formData = new FormData(form);
+    // The spinner is painted before the send's own work (Next's action call)
+    // begins: the visitor sees the click answered at once.
+    await afterNextPaint();
     formData.set('captcha', recaptchaSiteKey ? await getRecaptchaToken(recaptchaSiteKey, 'formSubmit') : '');
     startSending(async () => {
       setPreparing(false);
