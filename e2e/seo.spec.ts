@@ -48,6 +48,20 @@ test.describe('findable', () => {
     expect(data.hasOfferCatalog.itemListElement).toHaveLength(3);
   });
 
+  test('the JSON-LD is written once: in the HTML, not again in the RSC payload, nor in the scripts', async ({ page, request }) => {
+    const html = await (await request.get('/')).text();
+    expect(html.split('ProfessionalService').length - 1).toBe(1);
+    const scripts: string[] = [];
+    page.on('response', async (response) => {
+      if (response.request().resourceType() === 'script') scripts.push(await response.text().catch(() => ''));
+    });
+    await page.goto('/', { waitUntil: 'networkidle' });
+    // Still there after hydration: the client component leaves the server's text alone.
+    await expect(page.locator('form:has(#contacto-name) button[type="submit"]')).toBeDisabled(); // hydrated
+    expect(await page.locator('script[type="application/ld+json"]').textContent()).toContain('"@type":"ProfessionalService"');
+    expect(scripts.filter((script) => script.includes('OfferCatalog'))).toEqual([]);
+  });
+
   test('one h1 and no skipped heading levels', async ({ page }) => {
     await page.goto('/');
     const levels = await page.locator('h1, h2, h3, h4, h5, h6').evaluateAll((els) => els.map((el) => Number(el.tagName[1])));
