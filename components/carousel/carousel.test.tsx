@@ -35,7 +35,8 @@ function setTabHidden(hidden: boolean) {
   });
 }
 
-async function renderCarousel() {
+/** The clients' carousel, rendered where the page puts it: nothing fetched or started yet. */
+function renderClients() {
   render(
     <Carousel
       slides={slides.map((slide) => (
@@ -47,6 +48,10 @@ async function renderCarousel() {
       fourFrom={700}
     />,
   );
+}
+
+async function renderCarousel() {
+  renderClients();
   const carousel = screen.getByRole('region', { name: 'Logotipos de clientes' });
   // Embla is fetched once the carousel comes near the viewport and
   // initialises in an effect; let it settle.
@@ -202,15 +207,7 @@ describe('Carousel', () => {
   });
 
   it('started near the viewport, waits to be on screen before it plays', async () => {
-    render(
-      <Carousel
-        // eslint-disable-next-line @next/next/no-img-element
-        slides={slides.map((slide) => <img key={slide.img} src={slide.img} alt={slide.alt} width={240} height={80} />)}
-        icons={icons}
-        label="Logotipos de clientes"
-        fourFrom={700}
-      />,
-    );
+    renderClients();
     scrollTo('near');
     await startEngine(screen.getByRole('region', { name: 'Logotipos de clientes' }));
     act(() => jest.advanceTimersByTime(AUTOPLAY_DELAY_MS * 3));
@@ -244,15 +241,7 @@ describe('Carousel', () => {
   });
 
   it('shows its slides and controls at once, and fetches Embla only when it comes near the viewport', async () => {
-    render(
-      <Carousel
-        // eslint-disable-next-line @next/next/no-img-element
-        slides={slides.map((slide) => <img key={slide.img} src={slide.img} alt={slide.alt} width={240} height={80} />)}
-        icons={icons}
-        label="Logotipos de clientes"
-        fourFrom={700}
-      />,
-    );
+    renderClients();
     const carousel = screen.getByRole('region', { name: 'Logotipos de clientes' });
     expect(within(carousel).getAllByRole('group')).toHaveLength(6);
     // Far below, with the page idle for a long while: nothing is fetched.
