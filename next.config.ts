@@ -2,6 +2,7 @@ import type { NextConfig } from 'next';
 import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD } from 'next/constants';
 import { buildDistDir, checkServerEnv } from './lib/env/build';
 import { publicEnv } from './lib/env/public';
+import { DEVICE_SIZES, IMAGE_SIZES } from './lib/pictures/widths';
 import { securityHeaders } from './lib/security-headers';
 
 export default function nextConfig(phase: string): NextConfig {
@@ -11,6 +12,15 @@ export default function nextConfig(phase: string): NextConfig {
     distDir: buildDistDir,
     reactStrictMode: true,
     poweredByHeader: false,
+    images: {
+      // Raster pictures (PNG, JPEG, WebP, AVIF) are sent as AVIF, or WebP to a browser without it; SVG as it is.
+      formats: ['image/avif', 'image/webp'],
+      // The widths the site's pictures are drawn at (lib/pictures/widths.ts).
+      deviceSizes: DEVICE_SIZES,
+      imageSizes: IMAGE_SIZES,
+      // Imported pictures have a hash in their address: a new file is a new address, so the optimised copies keep for a year.
+      minimumCacheTTL: 31_536_000,
+    },
     experimental: {
       // The page's own CSS goes inline: no render-blocking request before the first paint.
       inlineCss: true,

@@ -4,12 +4,37 @@
  * privacy notice, thank-you page) live in the env module instead.
  */
 
+import type { StaticImageData } from 'next/image';
+// Pictures: each is a file under public/images imported here, so its width and height come from the file.
+// To change one, see the README's "Cambiar textos e imágenes"; `next build` checks every picture named here.
+import benefitsImage from '@/public/images/responsive-web.svg';
+import cafeLaEsquina from '@/public/images/clients/cafe-la-esquina.svg';
+import dentalSonrisa from '@/public/images/clients/dental-sonrisa.svg';
+import despachoRivera from '@/public/images/clients/despacho-rivera.svg';
+import floresLupita from '@/public/images/clients/flores-lupita.svg';
+import gimnasioFuerza from '@/public/images/clients/gimnasio-fuerza.svg';
+import tallerRuedas from '@/public/images/clients/taller-ruedas.svg';
+import logoImage from '@/public/images/logo.svg';
+import markImage from '@/public/images/mark.svg';
+import asociacionMarketing from '@/public/images/partners/asociacion-marketing.svg';
+import certificacionAnalitica from '@/public/images/partners/certificacion-analitica.svg';
+import certificacionBusqueda from '@/public/images/partners/certificacion-busqueda.svg';
+import certificacionDisplay from '@/public/images/partners/certificacion-display.svg';
+import socioComercioElectronico from '@/public/images/partners/socio-comercio-electronico.svg';
+import socioRedesSociales from '@/public/images/partners/socio-redes-sociales.svg';
+import promoImage from '@/public/images/promo.svg';
 // The error pages' copy and the phone live in lib/error-copy.ts (kept small: the error pages load it on every visit); edit them there.
 import { agencyPhone } from './error-copy';
 
+/** A picture: the static import of its file (above) and what it says, '' only for a decorative one. */
+export type PictureContent = {
+  src: StaticImageData;
+  alt: string;
+};
+
+/** A carousel slide: a picture and its text. */
 export type Slide = {
-  /** Path under public/. */
-  img: string;
+  img: StaticImageData;
   alt: string;
 };
 
@@ -29,14 +54,13 @@ export type ContactDetails = {
 export const brand = {
   name: 'Impulso Digital',
   legalName: 'Impulso Digital Agencia de Marketing',
-  logo: { src: '/images/logo.svg', alt: 'Impulso Digital, agencia de marketing digital', width: 220, height: 56 },
+  logo: { src: logoImage, alt: 'Impulso Digital, agencia de marketing digital' } satisfies PictureContent,
   promo: {
-    src: '/images/promo.svg',
+    src: promoImage,
     alt: 'Asesoría gratis: más de 14 años de experiencia en marketing digital',
-    width: 300,
-    height: 56,
-  },
-  mark: { src: '/images/mark.svg', alt: 'Impulso Digital', width: 48, height: 48 },
+  } satisfies PictureContent,
+  // Decorative (alt ''): the footer writes the agency's name beside it.
+  mark: { src: markImage, alt: '' } satisfies PictureContent,
   yearsOfExperience: 14,
 };
 
@@ -79,23 +103,21 @@ export const benefits = {
     'Asesoría gratis para elegir la estrategia que conviene a tu presupuesto.',
   ],
   image: {
-    src: '/images/responsive-web.svg',
+    src: benefitsImage,
     alt: 'Una misma página web mostrada en computadora, tableta y celular',
-    width: 560,
-    height: 400,
-  },
+  } satisfies PictureContent,
 };
 
 export const clients = {
   heading: 'Clientes que ya disfrutan los beneficios',
   carouselLabel: 'Logotipos de clientes',
   slides: [
-    { img: '/images/clients/cafe-la-esquina.svg', alt: 'Café La Esquina' },
-    { img: '/images/clients/dental-sonrisa.svg', alt: 'Clínica Dental Sonrisa' },
-    { img: '/images/clients/taller-ruedas.svg', alt: 'Taller Mecánico Ruedas' },
-    { img: '/images/clients/flores-lupita.svg', alt: 'Florería Lupita' },
-    { img: '/images/clients/gimnasio-fuerza.svg', alt: 'Gimnasio Fuerza Norte' },
-    { img: '/images/clients/despacho-rivera.svg', alt: 'Despacho Contable Rivera' },
+    { img: cafeLaEsquina, alt: 'Café La Esquina' },
+    { img: dentalSonrisa, alt: 'Clínica Dental Sonrisa' },
+    { img: tallerRuedas, alt: 'Taller Mecánico Ruedas' },
+    { img: floresLupita, alt: 'Florería Lupita' },
+    { img: gimnasioFuerza, alt: 'Gimnasio Fuerza Norte' },
+    { img: despachoRivera, alt: 'Despacho Contable Rivera' },
   ] satisfies Slide[],
 };
 
@@ -135,23 +157,15 @@ export const digital = {
   partnersHeading: 'Certificaciones y socios',
   carouselLabel: 'Certificaciones y socios',
   slides: [
-    { img: '/images/partners/certificacion-busqueda.svg', alt: 'Certificación en publicidad de búsqueda' },
-    { img: '/images/partners/certificacion-display.svg', alt: 'Certificación en publicidad de display' },
-    { img: '/images/partners/certificacion-analitica.svg', alt: 'Certificación en analítica web' },
-    { img: '/images/partners/socio-redes-sociales.svg', alt: 'Socio certificado en publicidad en redes sociales' },
-    { img: '/images/partners/socio-comercio-electronico.svg', alt: 'Socio en comercio electrónico' },
-    { img: '/images/partners/asociacion-marketing.svg', alt: 'Miembro de la asociación de marketing digital' },
+    { img: certificacionBusqueda, alt: 'Certificación en publicidad de búsqueda' },
+    { img: certificacionDisplay, alt: 'Certificación en publicidad de display' },
+    { img: certificacionAnalitica, alt: 'Certificación en analítica web' },
+    { img: socioRedesSociales, alt: 'Socio certificado en publicidad en redes sociales' },
+    { img: socioComercioElectronico, alt: 'Socio en comercio electrónico' },
+    { img: asociacionMarketing, alt: 'Miembro de la asociación de marketing digital' },
   ] satisfies Slide[],
 };
 
-export const carouselCopy = {
-  pause: 'Pausar el carrusel',
-  play: 'Reproducir el carrusel',
-  previous: 'Logotipo anterior',
-  next: 'Logotipo siguiente',
-  goTo: (index: number, total: number) => `Ir al logotipo ${index} de ${total}`,
-  slideLabel: (index: number, total: number) => `${index} de ${total}`,
-};
 
 export const footer = {
   privacyLabel: 'AVISO DE PRIVACIDAD',
@@ -167,26 +181,9 @@ export const floatingChat = {
   description: 'Escríbenos por WhatsApp (se abre en una pestaña nueva)',
 };
 
-export const contactForm = {
-  labels: {
-    name: 'Nombre',
-    mail: 'Correo electrónico',
-    phone: 'Teléfono',
-    reason: '¿En qué podemos ayudarte?',
-  },
-  submit: 'Enviar',
-  sending: 'Enviando tu mensaje…',
-  invalid: 'Revisa los campos marcados.',
-  failed: 'No pudimos enviar tu mensaje. Inténtalo de nuevo en unos minutos o escríbenos por',
-  failedLink: 'WhatsApp',
-  rateLimited: 'Recibimos varias solicitudes desde tu conexión en poco tiempo. Inténtalo de nuevo en unos minutos o escríbenos por',
-  stale: 'Actualizamos el sitio mientras tenías la página abierta. Recárgala para enviar tu mensaje: lo que escribiste se conservará.',
-  reload: 'Recargar la página',
-  // A form sent without JavaScript from an older version of the page: the current form, filled in again.
-  staleResend: 'Actualizamos el sitio mientras tenías la página abierta y tu mensaje no se envió. Lo que escribiste sigue aquí: revísalo y envíalo de nuevo.',
-  thanksTitle: '¡Gracias por contactarnos!',
-  thanksText: 'Un asesor se pondrá en contacto contigo muy pronto.',
-};
+// The form's and the carousels' words live in lib/island-copy.ts (the browser downloads them with the form's and carousels' code, and the pictures imported above must not come along): edit them there.
+export { carouselCopy, contactForm } from './island-copy';
+
 
 export const privacyNotice = {
   title: 'Aviso de privacidad',

@@ -13,7 +13,7 @@ import {
   type ReactNode,
 } from 'react';
 import { ErrorBoundary } from '@/components/error-boundary';
-import { carouselCopy } from '@/lib/content';
+import { carouselCopy } from '@/lib/island-copy';
 import { retryableImport } from '@/lib/retryable-import';
 import { AUTOPLAY_DELAY_MS } from './autoplay';
 import type CarouselEngine from './carousel-engine';

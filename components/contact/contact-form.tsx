@@ -18,7 +18,7 @@ import { trackEvent } from '@/lib/analytics';
 import { submitContact } from '@/lib/contact/actions';
 import { CONTACT_FIELDS, FIELD_MAX_CHARS, type ContactField, type ContactValues, type FieldErrors } from '@/lib/contact/fields';
 import { INITIAL_CONTACT_STATE, type ContactState } from '@/lib/contact/state';
-import { contactForm as copy } from '@/lib/content';
+import { contactForm as copy } from '@/lib/island-copy';
 import { leaveAfterLead } from '@/lib/lead';
 import { navigateTo } from '@/lib/navigation';
 import { getRecaptchaToken } from '@/lib/recaptcha';

@@ -1,15 +1,16 @@
 import { Icon } from '@/components/icon';
-import { SvgImage } from '@/components/svg-image';
+import { Picture, type Slot } from '@/components/picture';
 import { brand, footer } from '@/lib/content';
 import styles from './footer.module.css';
 
+const MARK: Slot = { kind: 'box', box: { width: 48, height: 48 } };
 
 export function Footer({ privacyNoticeUrl }: { privacyNoticeUrl: string }) {
   return (
     <footer className={`${styles.footer} below-fold`}>
       <div className={styles.inner}>
         <div className={styles.brand}>
-          <SvgImage src={brand.mark.src} alt="" width={brand.mark.width} height={brand.mark.height} />
+          <Picture picture={brand.mark} slot={MARK} />
           <span className={styles.brandName}>{brand.name}</span>
         </div>
         <ul className={styles.social} aria-label="Redes sociales">

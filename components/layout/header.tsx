@@ -1,10 +1,15 @@
 import Link from 'next/link';
-import { SvgImage } from '@/components/svg-image';
+import { Picture, type Slot } from '@/components/picture';
 import { brand } from '@/lib/content';
 import { HeaderScrollWatcher } from './header-scroll-watcher';
 import styles from './header.module.css';
 
 const HEADER_ID = 'site-header';
+
+// Both fit the 100px header (75px once shrunk) whatever the files' shapes: contained in 56px of height.
+const LOGO: Slot = { kind: 'box', box: { width: 240, height: 56 } };
+// Shown from 768px only: below that it is never downloaded.
+const PROMO: Slot = { kind: 'box', box: { width: 320, height: 56 }, media: '(min-width: 768px)' };
 
 export function Header() {
   return (
@@ -12,23 +17,10 @@ export function Header() {
       <div className={styles.inner}>
         {/* No prefetch: it would download this very page's RSC data on every visit. */}
         <Link href="/" prefetch={false} className={styles.logoLink}>
-          <SvgImage
-            className={styles.logo}
-            src={brand.logo.src}
-            alt={brand.logo.alt}
-            width={brand.logo.width}
-            height={brand.logo.height}
-            eager
-          />
+          <Picture className={styles.logo} picture={brand.logo} slot={LOGO} eager />
         </Link>
-        {/* Lazy: hidden below 768px, and a hidden lazy image is never downloaded. */}
-        <SvgImage
-          className={styles.promo}
-          src={brand.promo.src}
-          alt={brand.promo.alt}
-          width={brand.promo.width}
-          height={brand.promo.height}
-        />
+        {/* On the first screen from 768px up; below, hidden and never fetched (see PROMO). */}
+        <Picture className={styles.promo} picture={brand.promo} slot={PROMO} eager />
       </div>
       <HeaderScrollWatcher headerId={HEADER_ID} />
     </header>

@@ -1,6 +1,16 @@
-import { SvgImage } from '@/components/svg-image';
+import { Picture, type Slot } from '@/components/picture';
 import { benefits } from '@/lib/content';
 import styles from './benefits.module.css';
+
+// As wide as its column: the page minus its gutters, then half of it (minus the gap) from 960px, at most 556px.
+const IMAGE: Slot = {
+  kind: 'column',
+  widths: [
+    { from: 1192, vw: 0, px: 556 },
+    { from: 960, vw: 0.5, px: -40 },
+    { from: 0, vw: 1, px: -40 },
+  ],
+};
 
 export function Benefits() {
   return (
@@ -16,13 +26,7 @@ export function Benefits() {
             ))}
           </ul>
         </div>
-        <SvgImage
-          className={styles.image}
-          src={benefits.image.src}
-          alt={benefits.image.alt}
-          width={benefits.image.width}
-          height={benefits.image.height}
-        />
+        <Picture className={styles.image} picture={benefits.image} slot={IMAGE} />
       </div>
     </section>
   );
