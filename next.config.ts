@@ -2,12 +2,20 @@ import type { NextConfig } from 'next';
 import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD } from 'next/constants';
 import { buildDistDir, checkServerEnv } from './lib/env/build';
 import { publicEnv } from './lib/env/public';
+import { assertContentPictures, contentPictureProblems } from './lib/pictures/content-check';
 import { DEVICE_SIZES, IMAGE_SIZES } from './lib/pictures/widths';
 import { securityHeaders } from './lib/security-headers';
 
-export default function nextConfig(phase: string): NextConfig {
+export default async function nextConfig(phase: string): Promise<NextConfig> {
   // Only at build: `next start` must not die of a typo the server can run without (it reports it at start-up).
-  if (phase === PHASE_PRODUCTION_BUILD) checkServerEnv();
+  if (phase === PHASE_PRODUCTION_BUILD) {
+    checkServerEnv();
+    // A missing picture, a wrong format, a file over 5 MB or a missing alt text stops the build, saying which and why.
+    await assertContentPictures(process.cwd());
+  }
+  if (phase === PHASE_DEVELOPMENT_SERVER) {
+    for (const problem of await contentPictureProblems(process.cwd())) console.warn(`AVISO ${problem}`);
+  }
   return {
     distDir: buildDistDir,
     reactStrictMode: true,

@@ -29,7 +29,10 @@ function containedSize(file: Box, box: Box, raster: boolean): Box {
 /** The optimiser's address for the file at one width (Next's own loader, via getImageProps). */
 function optimisedUrl(src: StaticImageData, width: number): string {
   const { srcSet } = getImageProps({ src, alt: '', width, height: Math.round((width * src.height) / src.width) }).props;
-  return srcSet!.split(' ', 1)[0]!;
+  const url = srcSet?.split(' ', 1)[0] ?? '';
+  // Next rounds a width it does not allow up to one it does: the picture would get a bigger file than it asked for.
+  if (!url.includes(`w=${width}&`)) throw new Error(`Picture: ${width} px is not among next.config.ts's image widths (lib/pictures/widths.ts)`);
+  return url;
 }
 
 /**
@@ -60,7 +63,9 @@ export function Picture({
   const rules: readonly SizeRule[] =
     slot.kind === 'column' ? slot.widths : (slot.widths ?? [{ from: 0, vw: 0, px: slot.box.width }]);
 
-  const { srcSet, sizes, src } = raster
+  // With `images.unoptimized` (next.config.ts) Next gives no srcSet: the file is sent as it is.
+  const optimised = raster && Boolean(getImageProps({ src: file, alt: '' }).props.srcSet);
+  const { srcSet, sizes, src } = optimised
     ? (() => {
         const widths = candidateWidths(rules, share, file.width);
         return {

@@ -26,10 +26,12 @@ import promoImage from '@/public/images/promo.svg';
 // The error pages' copy and the phone live in lib/error-copy.ts (kept small: the error pages load it on every visit); edit them there.
 import { agencyPhone } from './error-copy';
 
-/** A picture: the static import of its file (above) and what it says, '' only for a decorative one. */
+/** A picture: the static import of its file (above) and what it says. */
 export type PictureContent = {
   src: StaticImageData;
   alt: string;
+  /** Only adorns (the words beside it already say it): its alt may be ''. */
+  decorative?: true;
 };
 
 /** A carousel slide: a picture and its text. */
@@ -59,8 +61,8 @@ export const brand = {
     src: promoImage,
     alt: 'Asesoría gratis: más de 14 años de experiencia en marketing digital',
   } satisfies PictureContent,
-  // Decorative (alt ''): the footer writes the agency's name beside it.
-  mark: { src: markImage, alt: '' } satisfies PictureContent,
+  // The footer writes the agency's name beside it.
+  mark: { src: markImage, alt: '', decorative: true } satisfies PictureContent,
   yearsOfExperience: 14,
 };
 
