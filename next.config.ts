@@ -18,6 +18,8 @@ export default async function nextConfig(phase: string): Promise<NextConfig> {
   }
   return {
     distDir: buildDistDir,
+    // The project is where next runs: never a folder above it that happens to hold another lockfile.
+    turbopack: { root: process.cwd() },
     reactStrictMode: true,
     poweredByHeader: false,
     images: {

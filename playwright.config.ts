@@ -11,6 +11,8 @@ import {
   NO_TAGS_PORT,
   NO_TAGS_URL,
   OFF_SERVER_LOG,
+  PICTURES_PORT,
+  PICTURES_URL,
   SERVER_LOG,
   SMTP_HTTP_PORT,
   SMTP_PORT,
@@ -116,6 +118,16 @@ export default defineConfig<Options>({
           command: `npm run build && npm run start -- --port ${NO_TAGS_PORT} --hostname 127.0.0.1`,
           url: `${NO_TAGS_URL}/`,
           env: NO_TAGS_BUILD_ENV,
+          timeout: 300_000,
+          reuseExistingServer: false,
+          stdout: 'ignore',
+          stderr: 'pipe',
+        },
+        {
+          // The site with large PNG and JPEG pictures in place of the SVGs (pictures.spec.ts):
+          // a copy of the project in .next/pictures-app, its pictures generated, built and started there.
+          command: `node e2e/support/pictures-app.mjs ${PICTURES_PORT}`,
+          url: `${PICTURES_URL}/`,
           timeout: 300_000,
           reuseExistingServer: false,
           stdout: 'ignore',

@@ -1,6 +1,6 @@
 import { getImageProps, type StaticImageData } from 'next/image';
 import type { PictureContent } from '@/lib/content';
-import { candidateWidths, sizesAttribute, WIDTH_STEP, type SizeRule } from '@/lib/pictures/widths';
+import { candidateWidths, sizesAttribute, snapWidth, type SizeRule } from '@/lib/pictures/widths';
 
 type Box = { width: number; height: number };
 
@@ -18,11 +18,11 @@ export type Slot =
 // The image shown below `media` (never displayed there): a 1x1 transparent GIF, no request.
 const NOTHING = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
 
-/** Width and height the picture is drawn at, contained in `box` (a raster's width snapped to the 16-px ladder). */
+/** Width and height the picture is drawn at, contained in `box` (a raster's width snapped to the optimiser's widths). */
 function containedSize(file: Box, box: Box, raster: boolean): Box {
   const scale = Math.min(box.width / file.width, box.height / file.height);
   const exact = file.width * scale;
-  const width = raster ? Math.max(WIDTH_STEP, Math.floor(exact / WIDTH_STEP) * WIDTH_STEP) : Math.round(exact);
+  const width = raster ? snapWidth(exact) : Math.round(exact);
   return { width, height: Math.max(1, Math.round((width * file.height) / file.width)) };
 }
 

@@ -5,16 +5,23 @@
  * most 25 widths in each of its two lists.
  *
  * - A raster picture of fixed size (the logo, the promo, a slide on a phone)
- *   is drawn at a multiple of 16 px wide, at most 320: its 1x file (16..320)
- *   and its 2x file (32..640) are both in the list, so a phone gets exactly
- *   the pixels it draws.
+ *   is drawn at a multiple of 8 px wide (16 from 208px), at most 320: its 2x
+ *   file (16..640) is in the list, so a phone gets exactly the pixels it
+ *   draws; a 1x screen gets the next multiple of 16.
  * - The benefits picture is as wide as the page minus the section's gutters:
  *   its 2x and 3x widths on the most common phones are in the list.
  * - Then tablets and desktops.
  */
 
-/** A raster picture of fixed size is drawn at a multiple of this width (CSS px). */
-export const WIDTH_STEP = 16;
+/**
+ * The width (CSS px) a raster picture of fixed size is drawn at: down to a
+ * multiple of 8 (of 16 from 208), so that its 2x file is in the list below.
+ */
+export function snapWidth(width: number): number {
+  const step = width >= 208 ? 16 : 8;
+  return Math.max(step, Math.floor(width / step) * step);
+}
+const WIDTH_STEP = 16;
 /** The widest fixed-size box (the header's promo). */
 export const FIXED_MAX_WIDTH = 320;
 /** The sections' side padding, 1.25rem on each side (app/globals.css and the section styles). */
