@@ -3,17 +3,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { DEVICE_SIZES, IMAGE_SIZES } from '@/lib/pictures/widths';
 import { Picture, type Slot } from './picture';
 
-// getImageProps reads the widths next.config.ts gives the optimiser; here, the same ones.
-jest.mock('next/dist/shared/lib/image-config', () => {
-  const actual = jest.requireActual('next/dist/shared/lib/image-config');
-  const widths = jest.requireActual('@/lib/pictures/widths');
-  return {
-    ...actual,
-    prepareImageConfig: () =>
-      actual.prepareImageConfig({ ...actual.imageConfigDefault, deviceSizes: widths.DEVICE_SIZES, imageSizes: widths.IMAGE_SIZES }),
-  };
-});
-
+// getImageProps reads next.config.ts's image settings: next/jest passes them on.
 const file = (src: string, width: number, height: number): StaticImageData => ({ src, width, height });
 const LOGO: Slot = { kind: 'box', box: { width: 240, height: 56 } };
 const SLIDE: Slot = {
