@@ -148,7 +148,7 @@ test.describe('the agency’s own pictures on a phone (390px, DPR 2)', () => {
 test.describe('the agency’s own pictures on a desktop (1280px)', () => {
   test.use({ viewport: { width: 1280, height: 900 } });
 
-  test('the header stays 100px, the promo shows, nothing is stretched and nothing moves', async ({ page }) => {
+  test('the header stays 100px, the promo shows, nothing moves as the pictures arrive and nothing is stretched', async ({ page }) => {
     const shifts = await recordShifts(page);
     await page.goto(PICTURES_URL);
     await expect(page.locator('header')).toHaveJSProperty('offsetHeight', 100);
@@ -158,6 +158,10 @@ test.describe('the agency’s own pictures on a desktop (1280px)', () => {
     await expect.poll(() => promo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     // The header's pictures fit in it: 56px at most.
     for (const box of [await promo.boundingBox(), await page.locator('header img').first().boundingBox()]) expect(box?.height).toBeLessThanOrEqual(56);
+    // Nothing moved while the first screen's pictures arrived. (Scrolling then shrinks the header, which
+    // moves its own pictures up by design: that is the spec's 100 -> 75px, not a picture arriving.)
+    await page.waitForLoadState('networkidle');
+    expect(await shifts()).toBe(0);
 
     await scrollThrough(page);
     const served = (await pictures(page)).filter((shot) => shot.fileWidth > 0);
@@ -172,7 +176,6 @@ test.describe('the agency’s own pictures on a desktop (1280px)', () => {
     }
     // The logo, the promo, the benefits picture and the four client logos in view.
     expect(checked).toBeGreaterThanOrEqual(7);
-    expect(await shifts()).toBe(0);
   });
 
   test('the client logos are where they were before the carousel starts, each slide the same size', async ({ page, browser }) => {
