@@ -43,8 +43,8 @@ const BARE_PORT = 3402 + OFFSET;
  */
 const BUDGET = {
   jsOverBare: 15_000, // +12.8 kB at issue #15
-  htmlGzip: 16_000, // 15.6 kB at issue #15
-  imageBytes: 13_000, // 12.6 kB at issue #15: SVG placeholders
+  htmlGzip: 16_300, // 15.5 kB after issue #15; 16.0 kB at issue #16: hashed picture addresses (cached a year), written twice
+  imageBytes: 13_000, // 12.6 kB at issue #15 and 12.7 kB at #16: SVG placeholders
   // Busy core: x1.11-1.30 measured; a 500 ms blocking script: x1.90.
   lcpRatio: 1.45,
   fcpRatio: 1.45,
