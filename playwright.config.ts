@@ -54,8 +54,8 @@ export default defineConfig<Options>({
     screenshot: 'only-on-failure',
   },
   projects: [
-    // Every spec but the outbox's, two at a time.
-    { name: 'chromium', testIgnore: ['outbox.spec.ts'], use: { ...chromium, outbox: 'auto' } },
+    // Every spec but the outbox's and the pictures', two at a time.
+    { name: 'chromium', testIgnore: ['outbox.spec.ts', 'pictures.spec.ts', 'content-check.spec.ts'], use: { ...chromium, outbox: 'auto' } },
     {
       // The outbox's flows count every attempt the stub sees, while any other
       // enquiry redelivers due entries after its answer (lib/contact/deliver.ts):
@@ -64,6 +64,15 @@ export default defineConfig<Options>({
       testMatch: ['outbox.spec.ts'],
       dependencies: ['chromium', 'outbox-off'],
       use: { ...chromium, outbox: 'auto' },
+    },
+    {
+      // The large pictures' build: its first visits make the optimiser encode AVIF with sharp on
+      // every core, and the content check spawns `next build`; that would starve the timed flows
+      // of the other projects (a 1.5 s sending mask, a conversion held 2.3 s), so these run last, alone.
+      name: 'pictures',
+      testMatch: ['pictures.spec.ts', 'content-check.spec.ts'],
+      dependencies: ['chromium', 'outbox-off', 'outbox'],
+      use: { ...chromium },
     },
     {
       // The flows whose outcome depends on the outbox, again without one.
