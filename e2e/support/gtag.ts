@@ -12,6 +12,8 @@ export type Hit = {
 export type GtagOptions = {
   /** How long each hit takes to be answered: gtag calls event_callback only after. */
   hitDelayMs?: number;
+  /** Or when (Date.now()) each hit is answered, resolved when the hit arrives. */
+  answerAt?: () => Promise<number>;
   /** false: never call event_callback, like a gtag.js that never arrives. */
   callBack?: boolean;
 };
@@ -80,6 +82,10 @@ export async function standInGtag(page: Page, options: GtagOptions = {}) {
     const at = Date.now();
     const sent = JSON.parse(route.request().postData() ?? '{}') as { name: string; params: Record<string, unknown> };
     if (options.hitDelayMs) await new Promise((resolve) => setTimeout(resolve, options.hitDelayMs));
+    if (options.answerAt) {
+      const answerAt = await options.answerAt();
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, answerAt - Date.now())));
+    }
     hits.push({ ...sent, at, answeredAt: Date.now() });
     // The page may have left (keepalive hits outlive it): nothing to answer then.
     await route.fulfill({ status: 204 }).catch(() => undefined);
