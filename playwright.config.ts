@@ -11,6 +11,7 @@ import {
   NO_TAGS_PORT,
   NO_TAGS_URL,
   OFF_SERVER_LOG,
+  PICTURES_DIR,
   PICTURES_PORT,
   PICTURES_URL,
   SERVER_LOG,
@@ -134,8 +135,8 @@ export default defineConfig<Options>({
         },
         {
           // The site with large PNG and JPEG pictures in place of the SVGs (pictures.spec.ts):
-          // a copy of the project in .next/pictures-app, its pictures generated, built and started there.
-          command: `node e2e/support/pictures-app.mjs ${PICTURES_PORT}`,
+          // a copy of the project in PICTURES_DIR, its pictures generated, built and started there.
+          command: `node e2e/support/pictures-app.mjs ${PICTURES_PORT} ${PICTURES_DIR}`,
           url: `${PICTURES_URL}/`,
           timeout: 300_000,
           reuseExistingServer: false,

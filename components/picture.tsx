@@ -35,6 +35,16 @@ function optimisedUrl(src: StaticImageData, width: number): string {
   return url;
 }
 
+/** The `srcSet`, `sizes` and fallback `src` of a raster the optimiser serves, drawn by `rules` at `share` of their width. */
+function optimisedSources(file: StaticImageData, rules: readonly SizeRule[], share: number) {
+  const candidates = candidateWidths(rules, share, file.width).map((width) => ({ width, url: optimisedUrl(file, width) }));
+  return {
+    srcSet: candidates.map(({ width, url }) => `${url} ${width}w`).join(', '),
+    sizes: sizesAttribute(rules, share),
+    src: candidates[candidates.length - 1]!.url,
+  };
+}
+
 /**
  * Every picture on the site, rendered on the server only: no client code.
  * SVG is served as it is. A raster (PNG, JPEG, WebP, AVIF) goes through
@@ -65,16 +75,7 @@ export function Picture({
 
   // With `images.unoptimized` (next.config.ts) Next gives no srcSet: the file is sent as it is.
   const optimised = raster && Boolean(getImageProps({ src: file, alt: '' }).props.srcSet);
-  const { srcSet, sizes, src } = optimised
-    ? (() => {
-        const widths = candidateWidths(rules, share, file.width);
-        return {
-          srcSet: widths.map((width) => `${optimisedUrl(file, width)} ${width}w`).join(', '),
-          sizes: sizesAttribute(rules, share),
-          src: optimisedUrl(file, widths[widths.length - 1]!),
-        };
-      })()
-    : { srcSet: undefined, sizes: undefined, src: file.src };
+  const { srcSet, sizes, src } = optimised ? optimisedSources(file, rules, share) : { srcSet: undefined, sizes: undefined, src: file.src };
 
   // Only the attributes that apply: every one is written twice, in the HTML and in the page's RSC data.
   const share100 = Math.round(share * 10000) / 100;

@@ -1,6 +1,7 @@
 import { Icon } from '@/components/icon';
 import { Picture, type Slot } from '@/components/picture';
 import type { Slide } from '@/lib/content';
+import { SECTION_GUTTERS } from '@/lib/pictures/widths';
 import { Carousel, type CarouselIcons } from './carousel';
 import styles from './carousel.module.css';
 
@@ -11,11 +12,14 @@ const icons: CarouselIcons = {
   play: <Icon name="play" />,
 };
 
+/** A slide's side padding, 0.75rem on each side (carousel.module.css). */
+const SLIDE_PADDING = 24;
+
 /**
  * Each logo is contained in a 240x80 box (3:1 whatever its own shape) as wide
- * as its slide: a section is the page minus 40px of gutters (at most 1152px),
- * a slide a quarter of it from `fourFrom` (the whole of it below), minus 24px
- * of padding.
+ * as its slide: a section is the page minus its gutters (at most 1152px), a
+ * slide a quarter of it from `fourFrom` (the whole of it below), minus its
+ * padding.
  */
 function logoSlot(fourFrom: number): Slot {
   return {
@@ -23,7 +27,7 @@ function logoSlot(fourFrom: number): Slot {
     box: { width: 240, height: 80 },
     widths: [
       { from: 1096, vw: 0, px: 240 },
-      { from: fourFrom, vw: 0.25, px: -34 },
+      { from: fourFrom, vw: 0.25, px: -(SECTION_GUTTERS / 4 + SLIDE_PADDING) },
       { from: 0, vw: 0, px: 240 },
     ],
   };

@@ -1,4 +1,5 @@
 import { Picture, type Slot } from '@/components/picture';
+import { SECTION_GUTTERS } from '@/lib/pictures/widths';
 import { benefits } from '@/lib/content';
 import styles from './benefits.module.css';
 
@@ -7,8 +8,9 @@ const IMAGE: Slot = {
   kind: 'column',
   widths: [
     { from: 1192, vw: 0, px: 556 },
-    { from: 960, vw: 0.5, px: -40 },
-    { from: 0, vw: 1, px: -40 },
+    // Two columns with a 40px gap between them.
+    { from: 960, vw: 0.5, px: -(SECTION_GUTTERS + 40) / 2 },
+    { from: 0, vw: 1, px: -SECTION_GUTTERS },
   ],
 };
 

@@ -9,7 +9,7 @@
  * README tells the agency to do. Then `next build` and `next start` there.
  * fixtures.json lists each picture's alt text with its file's size.
  *
- *   node e2e/support/pictures-app.mjs PORT
+ *   node e2e/support/pictures-app.mjs PORT DIR
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -18,9 +18,9 @@ import sharp from 'sharp';
 import { isolatedProcessEnv } from '../../test-support/isolated-env.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-// Inside .next: git, ESLint, TypeScript, Jest and Playwright already leave it alone.
-const APP_DIR = path.join(ROOT, '.next/pictures-app');
 const port = Number(process.argv[2]);
+// PICTURES_DIR of e2e/support/test-env.ts, inside .next: git, ESLint, TypeScript, Jest and Playwright leave it alone.
+const APP_DIR = path.resolve(ROOT, process.argv[3] ?? '');
 
 /** A picture drawn as SVG and rasterised by sharp: shapes, gradients and a grain, like a real export. */
 function artwork(width, height, hue, label) {
@@ -88,7 +88,7 @@ function run(args, env) {
   return spawn(path.join(APP_DIR, 'node_modules/.bin/next'), args, { cwd: APP_DIR, env, stdio: 'inherit' });
 }
 
-if (!Number.isInteger(port)) throw new Error('usage: node e2e/support/pictures-app.mjs PORT');
+if (!Number.isInteger(port) || !process.argv[3]?.startsWith('.next/')) throw new Error('usage: node e2e/support/pictures-app.mjs PORT .next/DIR');
 copyProject();
 await writePictures();
 const env = isolatedProcessEnv({ NEXT_PUBLIC_SITE_URL: `http://127.0.0.1:${port}` });

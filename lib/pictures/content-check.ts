@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import type * as TS from 'typescript';
 
 /**
  * The pictures lib/content.ts names, checked before `next build` compiles
@@ -13,7 +14,7 @@ import path from 'node:path';
  * the pictures, which only Next's compiler can load.
  */
 
-export const CONTENT_FILE = 'lib/content.ts';
+const CONTENT_FILE = 'lib/content.ts';
 export const MAX_PICTURE_BYTES = 5 * 1024 * 1024;
 
 const FORMATS = ['SVG', 'PNG', 'JPEG', 'WebP', 'AVIF'] as const;
@@ -82,12 +83,12 @@ function fileProblems(file: string): string[] {
 }
 
 /** Every problem with the pictures lib/content.ts names, one line each; none when all is well. */
-export async function contentPictureProblems(projectDir: string, contentFile = CONTENT_FILE): Promise<string[]> {
+export async function contentPictureProblems(projectDir: string): Promise<string[]> {
   // Loaded here, at build only: `next start` reads next.config.ts too, without the development tools.
   const ts = (await import('typescript')).default;
-  const contentPath = path.join(projectDir, contentFile);
+  const contentPath = path.join(projectDir, CONTENT_FILE);
   const source = ts.createSourceFile(contentPath, readFileSync(contentPath, 'utf8'), ts.ScriptTarget.Latest, true);
-  const lineOf = (node: import('typescript').Node) => source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+  const lineOf = (node: TS.Node) => source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
   const resolve = (specifier: string) =>
     specifier.startsWith('@/') ? path.join(projectDir, specifier.slice(2)) : path.resolve(path.dirname(contentPath), specifier);
 
@@ -101,36 +102,43 @@ export async function contentPictureProblems(projectDir: string, contentFile = C
   }
 
   const problems: string[] = [];
-  const report = (node: import('typescript').Node, file: string, problem: string) =>
-    problems.push(`${contentFile}:${lineOf(node)} ${path.relative(projectDir, file) || file}: ${problem}`);
-  const checkedFiles = new Map<string, string[]>();
+  const report = (node: TS.Node, file: string, problem: string) =>
+    problems.push(`${CONTENT_FILE}:${lineOf(node)} ${path.relative(projectDir, file) || file}: ${problem}`);
+  const fileChecks = new Map<string, string[]>();
 
-  const visit = (node: import('typescript').Node) => {
-    if (ts.isObjectLiteralExpression(node)) {
-      const property = (name: string) =>
-        node.properties.find(
-          (p): p is import('typescript').PropertyAssignment | import('typescript').ShorthandPropertyAssignment =>
-            (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && ts.isIdentifier(p.name) && p.name.text === name,
-        );
-      const picture = property('src') ?? property('img');
-      const value = picture && (ts.isPropertyAssignment(picture) ? picture.initializer : picture.name);
-      if (value && ts.isStringLiteralLike(value) && EXTENSIONS[path.extname(value.text).toLowerCase()]) {
+  /** An object literal that names a picture (`src:` or `img:`): its file's problems and its alt text's. */
+  const checkPicture = (object: TS.ObjectLiteralExpression) => {
+    const property = (name: string) =>
+      object.properties.find(
+        (p): p is TS.PropertyAssignment | TS.ShorthandPropertyAssignment =>
+          (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && ts.isIdentifier(p.name) && p.name.text === name,
+      );
+    const picture = property('src') ?? property('img');
+    const value = picture && (ts.isPropertyAssignment(picture) ? picture.initializer : picture.name);
+    if (!value) return;
+    if (ts.isStringLiteralLike(value)) {
+      if (EXTENSIONS[path.extname(value.text).toLowerCase()]) {
         report(value, value.text, 'escribe la imagen como un import al principio del archivo, no como texto (ver el README).');
-      } else if (value && ts.isIdentifier(value) && imports.has(value.text)) {
-        const file = imports.get(value.text)!;
-        if (!checkedFiles.has(file)) checkedFiles.set(file, fileProblems(file));
-        for (const problem of checkedFiles.get(file)!) report(value, file, problem);
-
-        const alt = property('alt');
-        const decorative = property('decorative');
-        const isDecorative = decorative && ts.isPropertyAssignment(decorative) && decorative.initializer.kind === ts.SyntaxKind.TrueKeyword;
-        if (!alt) {
-          report(value, file, "falta su texto alternativo: agrega alt: '…' (qué muestra la imagen, para quien no la ve).");
-        } else if (ts.isPropertyAssignment(alt) && ts.isStringLiteralLike(alt.initializer) && !alt.initializer.text.trim() && !isDecorative) {
-          report(alt, file, "su texto alternativo (alt) está vacío: escribe qué muestra la imagen, o marca la imagen decorative: true si solo adorna.");
-        }
       }
+      return;
     }
+    const file = ts.isIdentifier(value) ? imports.get(value.text) : undefined;
+    if (!file) return;
+    if (!fileChecks.has(file)) fileChecks.set(file, fileProblems(file));
+    for (const problem of fileChecks.get(file)!) report(value, file, problem);
+
+    const alt = property('alt');
+    const decorative = property('decorative');
+    const isDecorative = decorative && ts.isPropertyAssignment(decorative) && decorative.initializer.kind === ts.SyntaxKind.TrueKeyword;
+    if (!alt) {
+      report(value, file, "falta su texto alternativo: agrega alt: '…' (qué muestra la imagen, para quien no la ve).");
+    } else if (ts.isPropertyAssignment(alt) && ts.isStringLiteralLike(alt.initializer) && !alt.initializer.text.trim() && !isDecorative) {
+      report(alt, file, "su texto alternativo (alt) está vacío: escribe qué muestra la imagen, o marca la imagen decorative: true si solo adorna.");
+    }
+  };
+
+  const visit = (node: TS.Node) => {
+    if (ts.isObjectLiteralExpression(node)) checkPicture(node);
     ts.forEachChild(node, visit);
   };
   visit(source);

@@ -13,6 +13,10 @@
  * - Then tablets and desktops.
  */
 
+const WIDTH_STEP = 16;
+/** The widest fixed-size box (the header's promo). */
+const FIXED_MAX_WIDTH = 320;
+
 /**
  * The width (CSS px) a raster picture of fixed size is drawn at: down to a
  * multiple of 8 (of 16 from 208), so that its 2x file is in the list below.
@@ -21,9 +25,6 @@ export function snapWidth(width: number): number {
   const step = width >= 208 ? 16 : 8;
   return Math.max(step, Math.floor(width / step) * step);
 }
-const WIDTH_STEP = 16;
-/** The widest fixed-size box (the header's promo). */
-export const FIXED_MAX_WIDTH = 320;
 /** The sections' side padding, 1.25rem on each side (app/globals.css and the section styles). */
 export const SECTION_GUTTERS = 40;
 /** CSS widths of the phones most visitors use (360: most Android phones; 390, 430: iPhones). */
@@ -46,7 +47,7 @@ export const DEVICE_SIZES = unique([
 export const ALLOWED_WIDTHS = unique([...IMAGE_SIZES, ...DEVICE_SIZES]);
 
 /** The smallest allowed width of at least `width` (the largest allowed if none is). */
-export function allowedWidthFor(width: number): number {
+function allowedWidthFor(width: number): number {
   return ALLOWED_WIDTHS.find((allowed) => allowed >= width) ?? ALLOWED_WIDTHS[ALLOWED_WIDTHS.length - 1]!;
 }
 

@@ -3,8 +3,7 @@
 // The same steps run on a floor page with no JavaScript (bare-app.mjs), so
 // a step is budgeted against what the same clicks and keystrokes cost there.
 import { startFlow } from 'lighthouse';
-import puppeteer from 'puppeteer-core';
-import { CHROMIUM_ARGS, chromiumPath } from '../chromium.mjs';
+import { launchBrowser } from './browser.mjs';
 
 // lighthouse:default is the mobile preset (moto g power screen, slow 4G, 4x CPU);
 // 'devtools' applies that throttling while the steps really run.
@@ -45,11 +44,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function interactionFlow(url, { carousel }) {
   const started = Date.now();
-  const browser = await puppeteer.launch({
-    executablePath: chromiumPath(),
-    args: ['--headless=new', '--disable-dev-shm-usage', ...CHROMIUM_ARGS],
-    defaultViewport: VIEWPORT,
-  });
+  const browser = await launchBrowser(VIEWPORT);
   try {
     const page = await browser.newPage();
     page.setDefaultTimeout(TIMEOUT);

@@ -4,8 +4,7 @@
 // over the wire), so images served through Next's optimiser count at the
 // size it chose for this screen. Images are the responses Chromium types as
 // Image, plus every SVG (the /icons.svg sprite is fetched by <use>, typed Other).
-import puppeteer from 'puppeteer-core';
-import { CHROMIUM_ARGS, chromiumPath } from '../chromium.mjs';
+import { launchBrowser } from './browser.mjs';
 
 const PHONE = { width: 390, height: 844, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 const STEP_PX = 300;
@@ -15,11 +14,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Returns { bytes, images: [{ url, bytes }] } for `url`. */
 export async function imageBytes(url) {
-  const browser = await puppeteer.launch({
-    executablePath: chromiumPath(),
-    args: ['--headless=new', '--disable-dev-shm-usage', ...CHROMIUM_ARGS],
-    defaultViewport: PHONE,
-  });
+  const browser = await launchBrowser(PHONE);
   try {
     const page = await browser.newPage();
     const cdp = await page.createCDPSession();
