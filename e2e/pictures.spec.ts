@@ -205,6 +205,15 @@ test.describe('the agency’s own pictures on a desktop (1280px)', () => {
     expect(before.length).toBeGreaterThanOrEqual(4);
     // Every slide the same size whatever its logo's shape.
     expect(new Set(before.map(({ width, height }) => `${Math.round(width)}x${Math.round(height)}`)).size).toBe(1);
+    // Each logo in a 3:1 box, the 8:1 one included: flexbox alone gives the slides one height, but
+    // the tallest logo's, so the carousel's height would follow whichever logos the agency drops in.
+    const frames = await page
+      .locator('[aria-roledescription="carousel"]')
+      .first()
+      .locator('img')
+      .evaluateAll((imgs) => imgs.map((img) => ({ alt: (img as HTMLImageElement).alt, ratio: img.parentElement!.offsetWidth / img.parentElement!.offsetHeight })));
+    expect(frames).toHaveLength(6);
+    for (const { alt, ratio } of frames) expect([alt, Math.abs(ratio - 3) < 0.05]).toEqual([alt, true]);
     expect(after.map(({ label }) => label)).toEqual(before.map(({ label }) => label));
     after.forEach((slide, index) => {
       const was = before[index]!;
