@@ -15,15 +15,44 @@ const entry = (overrides: Partial<OutboxEntry>): OutboxEntry => ({
   ...overrides,
 });
 
+const rowsOf = (csv: string) => csv.slice(1).split('\r\n');
+const deadWith = (enquiry: Partial<OutboxEntry['enquiry']>, overrides: Partial<OutboxEntry> = {}) =>
+  entry({ enquiry: { ...entry({}).enquiry, ...enquiry }, ...overrides });
+
 describe('dead letters as CSV', () => {
-  it('starts with a BOM, quotes what needs quoting, defuses formulas, and leaves pending entries out', () => {
+  it('starts with a BOM, quotes every cell, and leaves pending entries out', () => {
     const csv = deadLettersCsv([entry({}), entry({ key: 'x', state: 'pending' })]);
     expect(csv.charCodeAt(0)).toBe(0xfeff);
-    const lines = csv.slice(1).split('\r\n');
-    expect(lines[0]).toBe('Clave,Recibida,No entregada desde,Por qué,Nombre,Correo,Teléfono,Motivo,Respuesta de la API');
-    expect(csv).toContain(
-      '0b0e5a53-6c1e-4a4e-9d35-5d3f0f7a1b2c,2025-01-02T03:04:05.000Z,2025-01-03T00:00:00.000Z,rechazada por la API,Ñoño Pérez,n@example.mx,5512345678,"Diseño ""web"", y anuncios\nen redes","\'=HYPERLINK(""x"")"\r\n',
+    expect(csv.endsWith('\r\n')).toBe(true);
+    expect(rowsOf(csv)[0]).toBe(
+      '"Clave","Recibida","No entregada desde","Por qué","Nombre","Correo","Teléfono","Motivo","Respuesta de la API"',
     );
-    expect(csv).not.toContain('\r\nx,');
+    expect(csv).toContain(
+      '"0b0e5a53-6c1e-4a4e-9d35-5d3f0f7a1b2c","2025-01-02T03:04:05.000Z","2025-01-03T00:00:00.000Z","rechazada por la API","Ñoño Pérez","n@example.mx","5512345678","Diseño ""web"", y anuncios\nen redes","\'=HYPERLINK(""x"")"\r\n',
+    );
+    expect(csv).not.toContain('\r\n"x",');
+  });
+
+  it('neutralises formulas at the start of a cell and after a comma or a semicolon', () => {
+    const csv = deadLettersCsv([
+      deadWith({ name: 'x;=HYPERLINK("http://evil")', mail: 'x,=1+1', phone: '@SUM(A1)', reason: 'Hola; \t-2+3, +cmd' }),
+    ]);
+    const row = rowsOf(csv)[1];
+    expect(row).toContain('"x;\'=HYPERLINK(""http://evil"")"');
+    expect(row).toContain('"x,\'=1+1"');
+    expect(row).toContain('"\'@SUM(A1)"');
+    expect(row).toContain('"Hola; \'\t-2+3, \'+cmd"');
+  });
+
+  it('neutralises a cell that starts with a tab or a carriage return', () => {
+    const row = rowsOf(deadLettersCsv([deadWith({ name: '\t=1', phone: '\r=2' })]))[1];
+    expect(row).toContain('"\'\t=1"');
+    expect(row).toContain('"\'\r=2"');
+  });
+
+  it('leaves an ordinary Spanish reason unchanged inside its quotes', () => {
+    const reason = 'Hola, soy dueña de una panadería en Coyoacán; necesito página, anuncios y diseño (¿cuánto cuesta?).';
+    const row = rowsOf(deadLettersCsv([deadWith({ reason })]))[1];
+    expect(row).toContain(`,"${reason}",`);
   });
 });

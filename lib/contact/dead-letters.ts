@@ -3,6 +3,7 @@ import type { OutboxEntry } from './outbox-entry';
 /**
  * The dead letters as CSV for the agency: UTF-8 with a byte-order mark, so
  * Excel shows Spanish accents right, and CRLF line ends, as Excel writes them.
+ * The cells are what visitors typed, so none of them may run as a formula.
  */
 export function deadLettersCsv(entries: OutboxEntry[]): string {
   const header = ['Clave', 'Recibida', 'No entregada desde', 'Por qué', 'Nombre', 'Correo', 'Teléfono', 'Motivo', 'Respuesta de la API'];
@@ -23,8 +24,13 @@ export function deadLettersCsv(entries: OutboxEntry[]): string {
   return `\uFEFF${[header, ...rows].map((row) => row.map(cell).join(',')).join('\r\n')}\r\n`;
 }
 
+// Where Excel may start a formula: the cell's start, or after a ',' or ';' (either
+// can be its list separator, by locale) and any spaces, if = + - @ tab or CR follows.
+const FORMULA_START = /(^|[,;] *)(?=[=+\-@\t\r])/g;
+
 function cell(value: string): string {
-  // A leading = + - @ would make Excel run the cell as a formula.
-  const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) || safe !== value ? `"${safe.replace(/"/g, '""')}"` : safe;
+  // The apostrophe makes Excel show the text instead of running it.
+  const safe = value.replace(FORMULA_START, "$1'");
+  // Every cell quoted: no separator, quote or line break inside one can shift the columns.
+  return `"${safe.replace(/"/g, '""')}"`;
 }

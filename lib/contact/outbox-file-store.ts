@@ -1,6 +1,6 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { chmod, mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { OutboxStore } from './outbox-store';
 import { isOutboxEntry, type OutboxEntry } from './outbox-entry';
@@ -13,22 +13,32 @@ import { isOutboxEntry, type OutboxEntry } from './outbox-entry';
  * another entry. A lock file per entry (created exclusively) makes
  * claim/release/remove atomic between processes (the server and
  * `npm run outbox`).
+ * Entries are personal data: the folder is the owner's alone (0700), and so
+ * is every file written in it (0600).
  */
 
 // Keys are our own UUIDs; anything else must never become a path.
 const KEY = /^[0-9a-f-]{36}$/;
 // A lock older than this was left by a crash: the critical sections last milliseconds.
 const STALE_LOCK_MS = 10_000;
+const FOLDER_MODE = 0o700;
+const FILE_MODE = 0o600;
 
 export class FileOutboxStore implements OutboxStore {
   readonly folder: string;
+  private folderNarrowed = false;
 
   constructor(dir: string) {
     this.folder = path.resolve(/* turbopackIgnore: true */ process.cwd(), dir, 'outbox');
   }
 
   async add(entry: OutboxEntry): Promise<void> {
-    await mkdir(this.folder, { recursive: true });
+    await mkdir(this.folder, { recursive: true, mode: FOLDER_MODE });
+    if (!this.folderNarrowed) {
+      this.folderNarrowed = true;
+      // A folder made by an older version (or by hand) may be readable by others; failing to narrow it must not lose the enquiry.
+      await chmod(this.folder, FOLDER_MODE).catch(() => {});
+    }
     await this.write(entry);
   }
 
@@ -100,7 +110,7 @@ export class FileOutboxStore implements OutboxStore {
   private async write(entry: OutboxEntry) {
     if (!KEY.test(entry.key)) throw new Error('clave de entrada inválida');
     const temporary = path.join(this.folder, `.${entry.key}.${randomUUID()}.tmp`);
-    const handle = await open(temporary, 'w');
+    const handle = await open(temporary, 'w', FILE_MODE);
     try {
       await handle.writeFile(JSON.stringify(entry), 'utf8');
       await handle.sync();
@@ -122,7 +132,7 @@ export class FileOutboxStore implements OutboxStore {
     const lock = path.join(this.folder, `.${key}.lock`);
     for (let tries = 0; ; tries++) {
       try {
-        const handle = await open(lock, 'wx');
+        const handle = await open(lock, 'wx', FILE_MODE);
         await handle.close();
         break;
       } catch (error) {

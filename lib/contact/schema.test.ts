@@ -14,7 +14,7 @@ const errorOf = (field: keyof ContactValues, value: string) => validateFields({ 
 describe('contact rules', () => {
   it('accepts a complete, valid enquiry', () => {
     expect(validateFields(valid)).toEqual({});
-    expect(contactSchema.safeParse({ ...valid, captcha: 'token' }).success).toBe(true);
+    expect(contactSchema.safeParse({ ...valid, captcha: 'e2e-token-formSubmit-e2e-recaptcha-key' }).success).toBe(true);
   });
 
   it('requires every field, whitespace alone included', () => {
@@ -77,7 +77,7 @@ describe('contact rules', () => {
     expect(contactSchema.safeParse({ ...valid, captcha: 42 }).success).toBe(false);
   });
 
-  it('uses exactly the messages of the spec', () => {
+  it('uses exactly the messages of the spec, and two of its own for field hygiene', () => {
     expect(M).toEqual({
       required: 'Este campo es obligatorio',
       min5: 'Este campo debe tener al menos 5 caracteres',
@@ -85,7 +85,100 @@ describe('contact rules', () => {
       email: 'Este campo debe ser un email',
       max15: 'Este campo no debe tener mas de 15 caracteres',
       max500: 'Este campo no debe tener mas de 500 caracteres',
+      chars: 'Este campo tiene caracteres no permitidos',
+      letters: 'Este campo debe incluir letras',
     });
+  });
+});
+
+describe('field hygiene (only well-formed enquiries are stored)', () => {
+  const parsed = (overrides: Partial<ContactValues & { captcha: string }>) =>
+    contactSchema.safeParse({ ...valid, captcha: '', ...overrides });
+  const captchaOk = (captcha: string) => parsed({ captcha }).success;
+
+  it('refuses a control character in the name, the e-mail or the phone', () => {
+    for (const control of ['\u0000', '\u0007', '\n', '\r', '\u001b', '\u007f', '\u0085', '\u009f']) {
+      expect([control, errorOf('name', `Ana${control}López`)]).toEqual([control, M.chars]);
+      expect([control, errorOf('mail', `ana${control}@example.mx`)]).toEqual([control, M.chars]);
+      expect([control, errorOf('phone', `55${control}1234`)]).toEqual([control, M.chars]);
+    }
+  });
+
+  it('refuses a Unicode line or paragraph separator in a single-line field', () => {
+    expect(errorOf('name', 'Ana\u2028López')).toBe(M.chars);
+    expect(errorOf('name', 'Ana\u2029López')).toBe(M.chars);
+    expect(errorOf('phone', '55\u20281234')).toBe(M.chars);
+  });
+
+  it('keeps line breaks in the reason, normalising pasted CRLF, CR, separators and tabs', () => {
+    const result = parsed({ reason: 'Hola,\r\nquiero\tuna web.\rGracias\u2028y\u2029saludos' });
+    expect(result.success && result.data.reason).toBe('Hola,\nquiero una web.\nGracias\ny\nsaludos');
+    expect(errorOf('reason', 'Hola,\r\nquiero\tuna web.')).toBeUndefined();
+  });
+
+  it('counts a posted CRLF as one character, as the browser does', () => {
+    expect(errorOf('reason', `${chars(249)}\r\n${chars(250)}`)).toBeUndefined(); // 500 once normalised
+  });
+
+  it('refuses any other control character in the reason', () => {
+    expect(errorOf('reason', 'Quiero una\u0000 web')).toBe(M.chars);
+    expect(errorOf('reason', 'Quiero una\u001b[31m web')).toBe(M.chars);
+    expect(errorOf('reason', 'Quiero una\u000b web')).toBe(M.chars);
+  });
+
+  it('asks for letters in a name of only digits, punctuation or emoji', () => {
+    for (const name of ['12345', '+52 55 1234', '.-.-.-', '😀😀😀😀😀']) {
+      expect([name, errorOf('name', name)]).toEqual([name, M.letters]);
+    }
+  });
+
+  it('accepts names with accents, ñ and other scripts', () => {
+    for (const name of ['José Ñúñez', 'Begoña Ibáñez-Ortúzar', "D'Artagnan Ü", 'Zoë 2', '李小龙 Chen']) {
+      expect([name, errorOf('name', name)]).toEqual([name, undefined]);
+    }
+  });
+
+  it('shows one message at a time: length before characters before letters', () => {
+    expect(errorOf('name', '1\u00002')).toBe(M.min5);
+    expect(errorOf('name', '12\u000034')).toBe(M.chars);
+    expect(errorOf('name', '1'.repeat(101))).toBe(M.letters);
+  });
+
+  it('accepts no captcha, a realistic reCAPTCHA token and the end-to-end fake', () => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const token = `03A${Array.from({ length: 1497 }, (_, i) => alphabet[(i * 7) % alphabet.length]).join('')}`;
+    expect(token).toHaveLength(1500);
+    expect(captchaOk('')).toBe(true);
+    expect(captchaOk(token)).toBe(true);
+    expect(captchaOk('e2e-token-formSubmit-e2e-recaptcha-key')).toBe(true);
+    expect(captchaOk('a'.repeat(20))).toBe(true);
+    expect(captchaOk('a'.repeat(4096))).toBe(true);
+  });
+
+  it('refuses a captcha that is not shaped like a token', () => {
+    expect(captchaOk('03Aabcdefghij klmnopqrstuvwxyz')).toBe(false);
+    expect(captchaOk('03Aabcdefghijklmnopq\u0000rstuvwxyz')).toBe(false);
+    expect(captchaOk('03Aabcdefghijklmnopqrstuvwxyz\n')).toBe(false);
+    expect(captchaOk('03A=abcdefghijklmnopqrstuvwxyz')).toBe(false);
+    expect(captchaOk('a'.repeat(4097))).toBe(false);
+    expect(captchaOk('a'.repeat(19))).toBe(false);
+  });
+
+  it('gives the same answers field by field, as the form checks while typing', () => {
+    const cases: [keyof ContactValues, string, string | undefined][] = [
+      ['name', 'Ana\u0000López', M.chars],
+      ['name', 'Ana\u2028López', M.chars],
+      ['name', '12345', M.letters],
+      ['name', 'Begoña Ibáñez', undefined],
+      ['mail', 'ana\r\n@example.mx', M.chars],
+      ['phone', '55\t1234', M.chars],
+      ['reason', 'Hola,\r\nquiero\tuna web.', undefined],
+      ['reason', 'Quiero una\u0000 web', M.chars],
+    ];
+    for (const [field, value, message] of cases) {
+      expect([field, value, validateField(field, value)]).toEqual([field, value, message]);
+      expect(validateFields({ ...valid, [field]: value })[field]).toBe(message);
+    }
   });
 });
 

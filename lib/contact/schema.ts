@@ -4,6 +4,8 @@ import { CONTACT_FIELDS, type ContactField, type ContactValues, type FieldErrors
 /**
  * The contact rules (spec, point 5), the single source for the form in the
  * browser and for the server action. zod/mini keeps the browser's share small.
+ * Beyond the spec, field hygiene: what is stored and e-mailed to the agency is
+ * text a person typed, never control characters or forged lines.
  */
 
 export const CONTACT_MESSAGES = {
@@ -13,6 +15,8 @@ export const CONTACT_MESSAGES = {
   email: 'Este campo debe ser un email',
   max15: 'Este campo no debe tener mas de 15 caracteres',
   max500: 'Este campo no debe tener mas de 500 caracteres',
+  chars: 'Este campo tiene caracteres no permitidos',
+  letters: 'Este campo debe incluir letras',
 } as const;
 
 export const CONTACT_LIMITS = {
@@ -22,35 +26,66 @@ export const CONTACT_LIMITS = {
   phoneMax: 15,
   reasonMin: 5,
   reasonMax: 500,
-  // reCAPTCHA v3 tokens are about 2 kB; anything far longer is not one.
+  // reCAPTCHA v3 tokens are roughly 400 to 2,200 characters; far shorter or longer is not one.
+  captchaMin: 20,
   captchaMax: 4096,
 } as const;
 
+// Control characters (C0, DEL, C1) and U+2028/U+2029: a single-line field must
+// never carry a line break into the alert e-mail's subject or template.
+const BREAKS_A_LINE = /[\p{Cc}\u2028\u2029]/u;
+// In the reason, once normalised, the line feed is the only control character a person types.
+const STRAY_CONTROL = /(?!\n)\p{Cc}/u;
+const LETTER = /\p{L}/u;
+// reCAPTCHA tokens are base64url-like.
+const TOKEN_CHARS = /^[A-Za-z0-9_-]*$/;
+
 // `abort` stops at the first failed rule, so an empty field says "required" only.
 const required = () => z.minLength(1, { error: CONTACT_MESSAGES.required, abort: true });
+const without = (pattern: RegExp) =>
+  z.refine<string>((value) => !pattern.test(value), { error: CONTACT_MESSAGES.chars, abort: true });
+
+/** Pasted text as a textarea would hold it: one kind of line break (forms post CRLF), no tabs. */
+function asTyped(text: string): string {
+  return text.replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(/\t/g, ' ');
+}
 
 export const contactSchema = z.strictObject({
   name: z.string().check(
     z.trim(),
     required(),
     z.minLength(CONTACT_LIMITS.nameMin, { error: CONTACT_MESSAGES.min5, abort: true }),
+    without(BREAKS_A_LINE),
+    z.regex(LETTER, { error: CONTACT_MESSAGES.letters, abort: true }),
     z.maxLength(CONTACT_LIMITS.nameMax, CONTACT_MESSAGES.max100),
   ),
   mail: z.string().check(
     z.trim(),
     required(),
+    without(BREAKS_A_LINE),
     z.maxLength(CONTACT_LIMITS.mailMax, { error: CONTACT_MESSAGES.max100, abort: true }),
     z.regex(z.regexes.email, CONTACT_MESSAGES.email),
   ),
-  phone: z.string().check(z.trim(), required(), z.maxLength(CONTACT_LIMITS.phoneMax, CONTACT_MESSAGES.max15)),
+  phone: z.string().check(
+    z.trim(),
+    required(),
+    without(BREAKS_A_LINE),
+    z.maxLength(CONTACT_LIMITS.phoneMax, CONTACT_MESSAGES.max15),
+  ),
   reason: z.string().check(
+    z.overwrite(asTyped),
     z.trim(),
     required(),
     z.minLength(CONTACT_LIMITS.reasonMin, { error: CONTACT_MESSAGES.min5, abort: true }),
+    without(STRAY_CONTROL),
     z.maxLength(CONTACT_LIMITS.reasonMax, CONTACT_MESSAGES.max500),
   ),
-  // Spec: no validator; bounded only so nobody can post megabytes through it.
-  captcha: z.string().check(z.maxLength(CONTACT_LIMITS.captchaMax)),
+  // Spec: no validator. Empty (no reCAPTCHA on the site, or it did not load) or shaped like a token.
+  captcha: z.string().check(
+    z.maxLength(CONTACT_LIMITS.captchaMax, { abort: true }),
+    z.regex(TOKEN_CHARS, { abort: true }),
+    z.refine<string>((token) => token === '' || token.length >= CONTACT_LIMITS.captchaMin),
+  ),
 });
 
 export type ContactEnquiry = z.infer<typeof contactSchema>;
