@@ -1,12 +1,13 @@
 import 'server-only';
+import { isIP } from 'node:net';
 import Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { getRateLimitConfig, RATE_LIMIT_DEFAULTS, type RateLimitConfig } from '@/lib/env/server';
 
 /**
- * The abuse limit: a few enquiries per client IP and window. In memory by
- * default; in Redis when REDIS_URL is set, so every Vercel instance shares
- * the count. If Redis is unreachable an in-memory limiter takes over (per
+ * The abuse limit: a few enquiries per client (see clientKey) and window.
+ * In memory by default; in Redis when REDIS_URL is set, so every Vercel
+ * instance shares the count. If Redis is unreachable an in-memory limiter takes over (per
  * instance, still a limit) rather than refusing genuine visitors.
  */
 
@@ -43,19 +44,94 @@ export async function consume(limiter: RateLimiterAbstract, key: string): Promis
   }
 }
 
+/** Where the client's address may be read from: see clientKey. */
+export type AddressTrust = Pick<RateLimitConfig, 'trustedProxies' | 'onVercel'>;
+
+/** Shared by every missing, unreadable or oversized address: garbage can neither lock a person out nor mint keys. */
+export const UNKNOWN_CLIENT_KEY = 'desconocida';
+// The longest real address (an IPv4-mapped IPv6 with a zone id) is well under this.
+const MAX_ADDRESS_LENGTH = 64;
+
 /**
- * The client's IP. On Vercel (or behind a proxy you trust, TRUST_PROXY_HEADERS=1)
- * the platform writes x-real-ip / x-forwarded-for itself. Elsewhere only the
- * last x-forwarded-for entry is used: the one Next.js (or the nearest proxy)
- * wrote, not one a client made up.
+ * The abuse limit's key for this request: the client's address as written by
+ * a hop we trust, never by the client itself.
+ * - On Vercel: x-vercel-forwarded-for, which Vercel overwrites; else x-real-ip,
+ *   else the first x-forwarded-for entry (Vercel overwrites those too).
+ * - Self-hosted behind N proxies of yours (TRUST_PROXY_HEADERS=N): the N-th
+ *   x-forwarded-for entry from the right. Each proxy appends the address it
+ *   saw, so whatever lies further left the client may have written.
+ *   x-real-ip is never read here: a proxy that does not set it passes on
+ *   whatever the client wrote.
+ * - Self-hosted with no proxy (N = 0): the last entry, which Next writes only
+ *   when the client wrote none. The client can choose it; start-up warns.
  */
-export function clientIp(headers: Pick<Headers, 'get'>, trustForwardedFor: boolean): string {
-  const forwarded = (headers.get('x-forwarded-for') ?? '')
+export function clientKey(headers: Pick<Headers, 'get'>, { trustedProxies, onVercel }: AddressTrust): string {
+  const forwarded = entries(headers.get('x-forwarded-for'));
+  if (onVercel) {
+    return addressKey(entries(headers.get('x-vercel-forwarded-for'))[0] ?? (headers.get('x-real-ip')?.trim() || forwarded[0]));
+  }
+  // N = 0 and N = 1 both take the last entry; fewer entries than proxies: the leftmost.
+  return addressKey(forwarded[Math.max(0, forwarded.length - Math.max(1, trustedProxies))]);
+}
+
+function entries(header: string | null): string[] {
+  return (header ?? '')
     .split(',')
-    .map((part) => part.trim())
+    .map((entry) => entry.trim())
     .filter(Boolean);
-  if (trustForwardedFor) return headers.get('x-real-ip')?.trim() || forwarded[0] || 'desconocida';
-  return forwarded.at(-1) || 'desconocida';
+}
+
+/**
+ * One address as a limiter key: IPv4 as it is; IPv6 by its /64, which one
+ * subscriber gets whole (so it is one visitor, not 2^64); an IPv4-mapped IPv6
+ * as its IPv4. Anything else shares UNKNOWN_CLIENT_KEY.
+ */
+export function addressKey(address: string | undefined): string {
+  if (!address || address.length > MAX_ADDRESS_LENGTH) return UNKNOWN_CLIENT_KEY;
+  const host = withoutPortOrZone(address.trim());
+  if (host === undefined) return UNKNOWN_CLIENT_KEY;
+  const version = isIP(host);
+  if (version === 4) return host;
+  if (version === 6) return ipv6Key(host);
+  return UNKNOWN_CLIENT_KEY;
+}
+
+/** `[v6]:port`, `[v6]`, `v4:port` and `v6%zone` as the bare address; a zone only on IPv6 and only of plain characters. */
+function withoutPortOrZone(address: string): string | undefined {
+  const bracketed = address.match(/^\[([^\]]+)\](?::\d{1,5})?$/);
+  const host = bracketed?.[1] ?? address.match(/^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/)?.[1] ?? address;
+  if (!host.includes('%')) return host;
+  const zoned = host.match(/^([\da-fA-F:.]+)%[\w.~-]{1,32}$/)?.[1];
+  return zoned && isIP(zoned) === 6 ? zoned : undefined;
+}
+
+/** A valid IPv6 address (isIP said so) as its /64, or as the IPv4 it maps. */
+function ipv6Key(address: string): string {
+  const hextets = expandIpv6(address);
+  if (hextets.slice(0, 6).join(':') === '0:0:0:0:0:65535') {
+    // ::ffff:a.b.c.d is an IPv4 client on a dual-stack socket: the same visitor as a.b.c.d.
+    const [high = 0, low = 0] = hextets.slice(6);
+    return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+  }
+  return `${hextets
+    .slice(0, 4)
+    .map((hextet) => hextet.toString(16))
+    .join(':')}::/64`;
+}
+
+/** The eight 16-bit groups, `::` filled in and a dotted IPv4 tail turned into two groups. */
+function expandIpv6(address: string): number[] {
+  let text = address;
+  const tail = text.match(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/);
+  if (tail) {
+    const [a = 0, b = 0, c = 0, d = 0] = tail.slice(1).map(Number);
+    text = `${text.slice(0, tail.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', rest] = text.split('::');
+  const left = head ? head.split(':') : [];
+  const right = rest ? rest.split(':') : [];
+  const gap = rest === undefined ? [] : Array<string>(8 - left.length - right.length).fill('0');
+  return [...left, ...gap, ...right].map((hextet) => parseInt(hextet, 16));
 }
 
 let limiter: RateLimiterAbstract | undefined;
@@ -63,7 +139,7 @@ let limiterRedis: Redis | undefined;
 
 /** One enquiry from this request's client, against the configured limit. Never throws because of configuration. */
 export async function consumeEnquiry(requestHeaders: Pick<Headers, 'get'>): Promise<LimitVerdict> {
-  let config: RateLimitConfig = { ...RATE_LIMIT_DEFAULTS, trustForwardedFor: false };
+  let config: RateLimitConfig = { ...RATE_LIMIT_DEFAULTS, trustedProxies: 0, onVercel: false };
   try {
     config = getRateLimitConfig();
     if (!limiter) {
@@ -78,7 +154,7 @@ export async function consumeEnquiry(requestHeaders: Pick<Headers, 'get'>): Prom
     closeEnquiryLimiter();
     limiter = createContactLimiter({ ...config, redisUrl: undefined });
   }
-  return consume(limiter, clientIp(requestHeaders, config.trustForwardedFor));
+  return consume(limiter, clientKey(requestHeaders, config));
 }
 
 /** Drops the shared limiter and disconnects its Redis client (tests, scripts): nothing keeps the process alive. */

@@ -192,16 +192,35 @@ describe('a malformed optional variable turns off only its own feature', () => {
       ['CONTACT_RATE_LIMIT_WINDOW_SECONDS', 'debe ser un número entero mayor que cero'],
     ]);
     expect(parseRateLimitConfig({ CONTACT_RATE_LIMIT_MAX: ' 12 ', CONTACT_RATE_LIMIT_WINDOW_SECONDS: ' ' })).toEqual({
-      config: { max: 12, windowSeconds: 600, redisUrl: undefined, trustForwardedFor: false },
+      config: { max: 12, windowSeconds: 600, redisUrl: undefined, trustedProxies: 0, onVercel: false },
       problems: [],
     });
   });
 
-  it('TRUST_PROXY_HEADERS other than 1: the proxy is not trusted, and says so', () => {
-    const { config, problems } = parseRateLimitConfig({ TRUST_PROXY_HEADERS: 'true' });
-    expect(config.trustForwardedFor).toBe(false);
-    expect(problems.map((p) => p.variable)).toEqual(['TRUST_PROXY_HEADERS']);
-    expect(parseRateLimitConfig({ TRUST_PROXY_HEADERS: '1' }).config.trustForwardedFor).toBe(true);
+  it('TRUST_PROXY_HEADERS counts the proxies of yours in front of the server, 0 to 10; empty is none', () => {
+    const proxies = (value?: string) => parseRateLimitConfig({ TRUST_PROXY_HEADERS: value }).config.trustedProxies;
+    expect([undefined, '', ' ', '0', '1', ' 2 ', '10'].map(proxies)).toEqual([0, 0, 0, 0, 1, 2, 10]);
+    expect(parseRateLimitConfig({ TRUST_PROXY_HEADERS: '1' }).problems).toEqual([]);
+  });
+
+  it('a malformed TRUST_PROXY_HEADERS (abc, -1, 11, true, 1.5): no proxy is trusted, and it says so', () => {
+    for (const value of ['abc', '-1', '11', 'true', '1.5', '0x1']) {
+      const { config, problems } = parseRateLimitConfig({ TRUST_PROXY_HEADERS: value });
+      expect(config.trustedProxies).toBe(0);
+      expect(problems).toEqual([
+        {
+          variable: 'TRUST_PROXY_HEADERS',
+          message: 'debe ser un número entero de 0 a 10: cuántos proxies propios hay delante del servidor',
+          fallback: 'no se confía en ningún proxy (en Vercel se usa siempre la cabecera de Vercel)',
+        },
+      ]);
+    }
+    expect(() => assertServerEnv({ TRUST_PROXY_HEADERS: '11' })).toThrow(/TRUST_PROXY_HEADERS: debe ser un número entero de 0 a 10/);
+  });
+
+  it('knows when it runs on Vercel, whose own client header it then reads', () => {
+    expect(parseRateLimitConfig({ VERCEL: '1' }).config).toMatchObject({ onVercel: true, trustedProxies: 0 });
+    expect(parseRateLimitConfig({}).config.onVercel).toBe(false);
   });
 });
 

@@ -83,7 +83,7 @@ const FALLBACKS = {
   CONTACT_RATE_LIMIT_MAX: `se usa ${RATE_LIMIT_DEFAULTS.max}`,
   CONTACT_RATE_LIMIT_WINDOW_SECONDS: `se usa ${RATE_LIMIT_DEFAULTS.windowSeconds}`,
   REDIS_URL: 'se sigue como sin REDIS_URL: límite de solicitudes en memoria, bandeja de salida en archivos fuera de Vercel y ninguna en Vercel',
-  TRUST_PROXY_HEADERS: 'no se confía en las cabeceras del proxy (en Vercel se confía siempre)',
+  TRUST_PROXY_HEADERS: 'no se confía en ningún proxy (en Vercel se usa siempre la cabecera de Vercel)',
   CONTACT_OUTBOX: 'se usa auto',
   CONTACT_OUTBOX_BACKOFF_SECONDS: `se usan las esperas por omisión (${DEFAULT_BACKOFF_SECONDS.join(', ')} s)`,
   ALERT_SMTP_URL: 'avisos por correo desactivados',
@@ -91,12 +91,23 @@ const FALLBACKS = {
   ALERT_EMAIL_FROM: 'avisos por correo desactivados',
 } as const;
 
+/** Proxies of yours in front of the server; beyond 10 is a typo, not a deployment. */
+const MAX_TRUSTED_PROXIES = 10;
+const PROXIES = `debe ser un número entero de 0 a ${MAX_TRUSTED_PROXIES}: cuántos proxies propios hay delante del servidor`;
+const proxyCount = optional(
+  z
+    .string()
+    .regex(/^\d{1,2}$/, PROXIES)
+    .transform(Number)
+    .refine((count) => count <= MAX_TRUSTED_PROXIES, PROXIES),
+);
+
 const rateLimitShape = {
   CONTACT_RATE_LIMIT_MAX: positiveInt(RATE_LIMIT_DEFAULTS.max),
   CONTACT_RATE_LIMIT_WINDOW_SECONDS: positiveInt(RATE_LIMIT_DEFAULTS.windowSeconds),
   REDIS_URL: redisUrl,
   VERCEL: optional(z.string()),
-  TRUST_PROXY_HEADERS: optional(z.enum(['0', '1'], { message: 'debe ser 1 (o vacía)' })),
+  TRUST_PROXY_HEADERS: proxyCount,
 };
 
 const outboxShape = {
@@ -161,8 +172,13 @@ export type RateLimitConfig = {
   windowSeconds: number;
   /** Shared store for every instance; in memory when absent. */
   redisUrl?: string;
-  /** On Vercel the platform sets the client IP headers; elsewhere they are not trusted. */
-  trustForwardedFor: boolean;
+  /**
+   * Proxies of yours in front of a self-hosted server (TRUST_PROXY_HEADERS):
+   * the client is the N-th X-Forwarded-For entry from the right. 0: the last.
+   */
+  trustedProxies: number;
+  /** On Vercel the platform overwrites its own client header, which wins over the rest. */
+  onVercel: boolean;
 };
 
 export function parseRateLimitConfig(source: Source): Parsed<RateLimitConfig> {
@@ -172,7 +188,8 @@ export function parseRateLimitConfig(source: Source): Parsed<RateLimitConfig> {
       max: env.CONTACT_RATE_LIMIT_MAX,
       windowSeconds: env.CONTACT_RATE_LIMIT_WINDOW_SECONDS,
       redisUrl: env.REDIS_URL,
-      trustForwardedFor: env.VERCEL === '1' || env.TRUST_PROXY_HEADERS === '1',
+      trustedProxies: env.TRUST_PROXY_HEADERS ?? 0,
+      onVercel: env.VERCEL === '1',
     },
     problems,
   };
@@ -260,7 +277,7 @@ export function serverEnvProblems(source: Source): EnvProblem[] {
   } else if (contact.data.CONTACT_API_BASE_URL && !contact.data.CONTACT_SITE_KEY) {
     problems.push({ variable: 'CONTACT_SITE_KEY', message: SITE_KEY_MISSING, fallback: 'el formulario muestra un error a cada visitante' });
   }
-  problems.push(...parseRateLimitConfig(source).problems, ...parseOutboxConfig(source).problems);
+  problems.push(...parseRateLimitConfig(source).problems, ...parseOutboxConfig(source).problems, ...parseFormSecret(source).problems);
   return uniqueByVariable(problems);
 }
 
@@ -276,4 +293,28 @@ export function assertServerEnv(source: Source): void {
   throw new Error(
     `Variables de entorno del servidor inválidas:\n${problems.map((problem) => `  - ${problem.variable}: ${problem.message}`).join('\n')}`,
   );
+}
+
+/* ---------- The form's signing secret ---------- */
+
+const FORM_SECRET_MIN = 32;
+
+/**
+ * CONTACT_FORM_SECRET signs the form's time on screen (lib/contact/form-token.ts): at least
+ * 32 characters. Malformed or unset: derived from CONTACT_SITE_KEY (lib/env/server.ts).
+ */
+export function parseFormSecret(source: Source): Parsed<string | undefined> {
+  const value = source.CONTACT_FORM_SECRET?.trim();
+  if (!value) return { config: undefined, problems: [] };
+  if (value.length >= FORM_SECRET_MIN) return { config: value, problems: [] };
+  return {
+    config: undefined,
+    problems: [
+      {
+        variable: 'CONTACT_FORM_SECRET',
+        message: `debe tener al menos ${FORM_SECRET_MIN} caracteres (openssl rand -base64 32)`,
+        fallback: 'la firma del formulario se deriva de CONTACT_SITE_KEY',
+      },
+    ],
+  };
 }
