@@ -35,6 +35,17 @@ async function expectValues(page: Page, visitor: Visitor) {
   for (const key of FIELDS) await expect(input(page, key)).toHaveValue(visitor[key]);
 }
 
+/**
+ * Sends as a person does without scripts: the page cannot sign how long the
+ * form was on screen, so the server asks once to confirm (values kept), and
+ * the person presses again.
+ */
+async function sendConfirming(page: Page) {
+  await submit(page).click();
+  await expect(form(page).getByRole('status')).toHaveText(/para confirmar el envío/i);
+  await submit(page).click();
+}
+
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
@@ -49,7 +60,7 @@ test.describe('without JavaScript', () => {
     await expect(submit(page)).toBeEnabled();
 
     await fill(page, visitor);
-    await submit(page).click();
+    await sendConfirming(page);
     await expect(thanks(page)).toBeVisible();
     const shownAt = Date.now();
     await page.waitForURL((url) => url.pathname === E2E_CONFIG.thankYouUrl, { timeout: 6000 });
@@ -94,7 +105,7 @@ test.describe('without JavaScript', () => {
     await setScenario(visitor.mail, [{ success: false, mes: 'Ya tenemos una solicitud con este correo.' }]);
     await page.goto('/');
     await fill(page, visitor);
-    await submit(page).click();
+    await sendConfirming(page);
     await expect(form(page).getByRole('status')).toHaveText('Ya tenemos una solicitud con este correo.');
     await expectValues(page, visitor);
     await expect(submit(page)).toBeEnabled();
@@ -141,6 +152,9 @@ test.describe('the form the browser posts itself is held to the same rules', () 
       page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === '/'),
       submit(page).click(),
     ]);
+    // Asked to confirm (no scripts, no signature of the form's time on screen): a person presses again.
+    await expect(form(page).getByRole('status')).toHaveText(/para confirmar el envío/i);
+    await submit(page).click();
     await expect(thanks(page)).toBeVisible();
     expect((await records(visitor.mail)).attempts).toHaveLength(1);
     expect(post.headers()['next-action']).toBeUndefined();
@@ -163,15 +177,16 @@ test.describe('the form the browser posts itself is held to the same rules', () 
   test('the 6th enquiry from one visitor in the window is refused in Spanish, values kept, nothing sent', async ({ page }) => {
     const visitor = visitorWith('nojs-limit');
     await stayOnThankYouView(page);
+    // Each is confirmed once, as a person without scripts does; the confirmations cost nothing against the limit.
     for (let i = 0; i < 5; i++) {
       await page.goto('/');
       await fill(page, visitor);
-      await submit(page).click();
+      await sendConfirming(page);
       await expect(thanks(page)).toBeVisible();
     }
     await page.goto('/');
     await fill(page, visitor);
-    await submit(page).click();
+    await sendConfirming(page);
     await expect(form(page).getByRole('status')).toContainText(/varias solicitudes desde tu conexión/i);
     await expect(form(page).getByRole('status').getByRole('link', { name: 'WhatsApp' })).toBeVisible();
     await expectValues(page, visitor);
@@ -193,7 +208,8 @@ test('scripts held back 20 s: the visitor sends before hydration, the API gets t
   await page.goto('/', { waitUntil: 'domcontentloaded' });
   await expect(submit(page)).toBeEnabled();
   await fill(page, visitor);
-  await submit(page).click();
+  // Before hydration the form is the plain HTML one: asked to confirm once, the person presses again.
+  await sendConfirming(page);
   await expect(thanks(page)).toBeVisible();
   expect(released).toBe(0);
   expect((await records(visitor.mail)).attempts).toHaveLength(1);
@@ -220,6 +236,9 @@ test("an enquiry sent before hydration: the answer page, once its scripts run, s
   await submit(page).click();
   await answer;
   hold = false;
+  // The answer asks to confirm (sent before hydration, so unsigned); the person presses again.
+  await expect(form(page).getByRole('status')).toHaveText(/para confirmar el envío/i);
+  await submit(page).click();
   await expect(thanks(page)).toBeVisible();
   await page.waitForURL((url) => url.pathname === E2E_CONFIG.thankYouUrl, { timeout: 8000 });
   await page.waitForTimeout(500);

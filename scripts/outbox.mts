@@ -1,4 +1,4 @@
-// The outbox, for the agency's developer: `npm run outbox -- status | flush | export [file.csv]`.
+// The outbox, for the agency's developer: `npm run outbox -- status | flush | export [file.csv] | spam | release <key>`.
 // Uses the same configuration as the server (.env.local and the environment):
 // point REDIS_URL at production's Redis (`vercel env pull`) to work on it. It
 // says which store and which contact API it uses before it does anything.
@@ -9,7 +9,8 @@ nextEnv.loadEnvConfig(process.cwd());
 
 const { configProblems } = await import('../lib/env/server');
 const { getOutbox, listEntries } = await import('../lib/contact/outbox');
-const { flushOutbox } = await import('../lib/contact/flush');
+const { flushOutbox, releaseSpam } = await import('../lib/contact/flush');
+const { SPAM_RULE_LABELS } = await import('../lib/contact/spam-rules');
 const { deadLettersCsv } = await import('../lib/contact/dead-letters');
 const { getContactConfig } = await import('../lib/env/server');
 
@@ -23,7 +24,21 @@ function maskedRedisUrl(value: string): string {
 /** The last 4 characters of a long key, enough to tell production's from a test's. */
 const maskedKey = (key: string) => (key.length >= 12 ? `****${key.slice(-4)}` : '****');
 
-const [command, file = `solicitudes-no-entregadas-${new Date().toISOString().slice(0, 10)}.csv`] = process.argv.slice(2);
+const [command, argument] = process.argv.slice(2);
+const file = argument ?? `solicitudes-no-entregadas-${new Date().toISOString().slice(0, 10)}.csv`;
+
+/** What the filter saw, in Spanish: a content rule's label, or the honeypot. */
+const whySpam = (rule = '') =>
+  rule === 'honeypot'
+    ? 'llenó el campo oculto que solo llenan los programas'
+    : rule === 'honeypot-missing'
+      ? 'envió el formulario sin su campo oculto (no salió de la página)'
+      : (SPAM_RULE_LABELS as Record<string, string>)[rule] ?? rule;
+const oneLine = (text: string, max: number) => {
+  // Control characters (a terminal's escape sequences) never reach the screen.
+  const flat = text.replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
 // A malformed value counts as unset (a bad REDIS_URL would mean the local files): say so first.
 for (const { variable, message, fallback } of configProblems()) console.error(`${variable} ${message}; ${fallback}.`);
 const outbox = getOutbox();
@@ -55,6 +70,7 @@ try {
     const oldest = pending.reduce((min, entry) => Math.min(min, entry.receivedAt), Infinity);
     console.log(`Pendientes:     ${pending.length} (${due.length} por reintentar ya)`);
     console.log(`No entregadas:  ${dead.length}`);
+    console.log(`Posible spam:   ${entries.filter((entry) => entry.state === 'spam').length} (npm run outbox -- spam)`);
     if (pending.length) console.log(`Pendiente más antigua: ${new Date(oldest).toISOString()}`);
   } else if (command === 'flush') {
     console.log(JSON.stringify(await flushOutbox()));
@@ -62,8 +78,32 @@ try {
     const entries = await listEntries(outbox.store);
     writeFileSync(file, deadLettersCsv(entries), 'utf8');
     console.log(`${entries.filter((entry) => entry.state === 'dead').length} solicitud(es) no entregada(s) en ${file}`);
+  } else if (command === 'spam') {
+    // What the filter held back, newest first: a person's enquiry among them is one `release` from delivered.
+    const spam = (await listEntries(outbox.store)).filter((entry) => entry.state === 'spam').sort((a, b) => b.receivedAt - a.receivedAt);
+    console.log(`${spam.length} posible(s) spam guardado(s) aparte (se borran a los 30 días):`);
+    for (const entry of spam) {
+      const { name, mail, phone, reason } = entry.enquiry;
+      console.log('');
+      console.log(`${entry.key}  ${new Date(entry.receivedAt).toISOString()}  por qué: ${whySpam(entry.spamRule)}`);
+      console.log(`  ${oneLine(name, 60)} <${oneLine(mail, 60)}> ${oneLine(phone, 20)}`);
+      console.log(`  ${oneLine(reason, 160)}`);
+    }
+    if (spam.length) console.log('\nSi alguno es de una persona: npm run outbox -- release <clave>');
+  } else if (command === 'release' && argument) {
+    const result = await releaseSpam(outbox.store, outbox.config, argument);
+    const said = {
+      delivered: 'entregada a la API de contacto.',
+      inbox: 'guardada en la bandeja local (sin CONTACT_API_BASE_URL).',
+      pending: 'pendiente: la API no la recibió ahora; se reintentará como cualquier otra (y llega el aviso por correo).',
+      'not-found': 'no existe en la bandeja de salida.',
+      'not-spam': 'no está entre el posible spam (ver npm run outbox -- status).',
+      busy: 'alguien más la está procesando; inténtalo en unos segundos.',
+    }[result];
+    console.log(`Solicitud ${argument}: ${said}`);
+    if (!['delivered', 'inbox', 'pending'].includes(result)) process.exitCode = 1;
   } else {
-    console.error('Uso: npm run outbox -- status | flush | export [archivo.csv]');
+    console.error('Uso: npm run outbox -- status | flush | export [archivo.csv] | spam | release <clave>');
     process.exitCode = 2;
   }
 } finally {

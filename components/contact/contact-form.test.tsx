@@ -160,8 +160,67 @@ describe('ContactForm', () => {
       phone: '5512345678',
       reason: 'Quiero una página web.',
       captcha: '',
+      // The honeypot, empty; no signature could be fetched here (no server), so the server will ask to confirm.
+      campo_extra: '',
+      firma: '',
     });
     await action.answer({ status: 'sent', key: 'clave-1' });
+  });
+
+  it("sends the server's signature of the form's time on screen, waiting silently until a person could have filled it", async () => {
+    const fetchToken = jest.fn(async () => ({ ok: true, json: async () => ({ token: 't.firma-de-prueba' }) }));
+    global.fetch = fetchToken as unknown as typeof fetch;
+    try {
+      const user = userEvent.setup();
+      const action = deferredAction();
+      render(<ContactForm {...props} />);
+      // Asked for once the form is on screen (jsdom has no layout: at first use here).
+      await fillValid(user);
+      const clickedAt = performance.now();
+      await user.click(submitButton());
+      await waitFor(() => expect(submitContact).toHaveBeenCalled(), { timeout: 5000 });
+      expect(performance.now() - clickedAt).toBeGreaterThanOrEqual(2000);
+      expect(fetchToken).toHaveBeenCalledWith('/api/contact/token', { cache: 'no-store' });
+      expect((submitContact.mock.calls[0]?.[1] as FormData).get('firma')).toBe('t.firma-de-prueba');
+      // No extra step: only the spinner, then the thanks.
+      expect(screen.queryByText(/confirmar/i)).not.toBeInTheDocument();
+      await action.answer({ status: 'sent', key: 'clave-1' });
+    } finally {
+      delete (global as { fetch?: unknown }).fetch;
+    }
+  }, 10_000);
+
+  it('asked to confirm, the island confirms by itself, once, with the signature the server gave', async () => {
+    const user = userEvent.setup();
+    submitContact
+      .mockResolvedValueOnce({ status: 'confirm', token: 'c.firma-del-servidor', values: { name: '', mail: '', phone: '', reason: '' } })
+      .mockResolvedValueOnce({ status: 'sent', key: 'clave-2' });
+    render(<ContactForm {...props} />);
+    await fillValid(user);
+    await user.click(submitButton());
+    expect(await screen.findByRole('heading', { name: /gracias/i })).toBeInTheDocument();
+    expect(submitContact).toHaveBeenCalledTimes(2);
+    expect((submitContact.mock.calls[1]?.[1] as FormData).get('firma')).toBe('c.firma-del-servidor');
+    expect((submitContact.mock.calls[1]?.[1] as FormData).get('name')).toBe('Ana López');
+  });
+
+  it('a suspected spam is thanked and leaves after 2 s, with no lead to count', async () => {
+    const user = userEvent.setup();
+    submitContact.mockResolvedValueOnce({ status: 'sent' });
+    render(<ContactForm {...props} />);
+    await fillValid(user);
+    await user.click(submitButton());
+    expect(await screen.findByRole('heading', { name: /gracias/i })).toBeInTheDocument();
+    await waitFor(() => expect(navigateTo).toHaveBeenCalledWith('/gracias'), { timeout: REDIRECT_DELAY_MS + 1000 });
+  });
+
+  it('keeps a honeypot out of sight, of the tab order and of the accessibility tree', () => {
+    render(<ContactForm {...props} />);
+    const honeypot = document.querySelector('input[name="campo_extra"]') as HTMLInputElement;
+    expect(honeypot).toHaveAttribute('tabindex', '-1');
+    expect(honeypot).toHaveAttribute('autocomplete', 'off');
+    expect(honeypot.closest('[aria-hidden="true"]')).not.toBeNull();
+    expect(screen.getAllByRole('textbox')).toHaveLength(4);
   });
 
   it("sends the 'formulario' event, queued before analytics has loaded", async () => {

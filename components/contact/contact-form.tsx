@@ -16,7 +16,15 @@ import {
 } from 'react';
 import { trackEvent } from '@/lib/analytics';
 import { submitContact } from '@/lib/contact/actions';
-import { CONTACT_FIELDS, FIELD_MAX_CHARS, type ContactField, type ContactValues, type FieldErrors } from '@/lib/contact/fields';
+import {
+  CONTACT_FIELDS,
+  FIELD_MAX_CHARS,
+  HONEYPOT_FIELD,
+  TOKEN_FIELD,
+  type ContactField,
+  type ContactValues,
+  type FieldErrors,
+} from '@/lib/contact/fields';
 import { INITIAL_CONTACT_STATE, type ContactState } from '@/lib/contact/state';
 import { contactForm as copy } from '@/lib/island-copy';
 import { leaveAfterLead } from '@/lib/lead';
@@ -24,6 +32,7 @@ import { navigateTo } from '@/lib/navigation';
 import { getRecaptchaToken } from '@/lib/recaptcha';
 import { useContactRules, type Validate } from './use-contact-rules';
 import { readValues, restoreDraft, useReloadKeepingValues } from './use-draft';
+import { useFormToken } from './use-form-token';
 import styles from './contact-form.module.css';
 
 /** Spec: the browser leaves for the thank-you page 2000 ms after success. */
@@ -116,6 +125,7 @@ export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, 
   const formRef = useRef<HTMLFormElement>(null);
   const thanksRef = useRef<HTMLHeadingElement>(null);
   const reloadKeepingValues = useReloadKeepingValues(formRef);
+  const readyToken = useFormToken(formRef);
 
   const sending = preparing || isPending;
   // Before the rules arrive only an empty field is known to be invalid; the server checks the rest.
@@ -123,7 +133,9 @@ export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, 
   const answerInvalid = state.status === 'invalid' && !sending;
   const failed = state.status === 'failed' && !sending;
   const answerErrors = state.status === 'invalid' ? state.fieldErrors : NO_ERRORS;
-  const posted = answered.status === 'invalid' || answered.status === 'failed' ? answered.values : undefined;
+  const posted = answered.status === 'invalid' || answered.status === 'failed' || answered.status === 'confirm' ? answered.values : undefined;
+  // The server's signature in its answer: the next press is accepted without asking again.
+  const answerToken = 'token' in state ? state.token : undefined;
 
   // Pick up anything typed or autofilled before the page became interactive,
   // kept across a reload, or given back by the server's answer.
@@ -151,8 +163,11 @@ export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, 
   useEffect(() => {
     if (state.status === 'sent') {
       thanksRef.current?.focus();
-      // The redirect waits up to 1 s more for the lead's Ads conversion and GA event.
-      return leaveAfterLead(state.key, REDIRECT_DELAY_MS, () => navigateTo(thankYouUrl));
+      const leave = () => navigateTo(thankYouUrl);
+      // The redirect waits up to 1 s more for the lead's Ads conversion and GA event (a suspected spam has none).
+      if (state.key) return leaveAfterLead(state.key, REDIRECT_DELAY_MS, leave);
+      const timer = setTimeout(leave, REDIRECT_DELAY_MS);
+      return () => clearTimeout(timer);
     }
     if (!isPending) inFlight.current = false;
   }, [state, isPending, thankYouUrl]);
@@ -194,10 +209,22 @@ export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, 
     // The spinner is painted before the send's own work (Next's action call)
     // begins: the visitor sees the click answered at once.
     await afterNextPaint();
-    formData.set('captcha', recaptchaSiteKey ? await getRecaptchaToken(recaptchaSiteKey, 'formSubmit') : '');
+    // A send sooner than a person could have filled the form waits here, silently, under the spinner.
+    const answeredToken = formData.get(TOKEN_FIELD);
+    const [token, captcha] = await Promise.all([
+      typeof answeredToken === 'string' && answeredToken ? answeredToken : readyToken(),
+      recaptchaSiteKey ? getRecaptchaToken(recaptchaSiteKey, 'formSubmit') : '',
+    ]);
+    formData.set(TOKEN_FIELD, token);
+    formData.set('captcha', captcha);
     startSending(async () => {
       setPreparing(false);
-      const next = await send(formData);
+      let next = await send(formData);
+      // Asked to confirm (no signature could be had, or it was refused): the island confirms, once, itself.
+      if (next.status === 'confirm') {
+        formData.set(TOKEN_FIELD, next.token);
+        next = await send(formData);
+      }
       startTransition(() => setLatest(next));
     });
   }
@@ -240,6 +267,24 @@ export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, 
         />
       ))}
 
+      {/* The honeypot: out of sight, of the tab order and of the accessibility tree; only a program fills it. */}
+      <div className="visually-hidden" aria-hidden="true">
+        <label htmlFor="contacto-extra">{copy.honeypot}</label>
+        <input
+          id="contacto-extra"
+          type="text"
+          name={HONEYPOT_FIELD}
+          tabIndex={-1}
+          autoComplete="off"
+          defaultValue=""
+          data-1p-ignore=""
+          data-lpignore="true"
+          data-bwignore=""
+          data-form-type="other"
+        />
+      </div>
+      <input key={answerToken} type="hidden" name={TOKEN_FIELD} defaultValue={answerToken ?? ''} />
+
       <button type="submit" className={styles.submit} disabled={island && (invalid || sending)}>
         {submitIcon}
         {copy.submit}
@@ -248,6 +293,7 @@ export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, 
       <div role="status" className={styles.status}>
         {sending ? <span className="visually-hidden">{copy.sending}</span> : null}
         {answerInvalid ? <p className={styles.statusError}>{copy.invalid}</p> : null}
+        {state.status === 'confirm' && !sending ? <p className={styles.statusNote}>{copy.confirm}</p> : null}
         {failed ? (
           <p className={styles.statusError}>
             {state.mes ??

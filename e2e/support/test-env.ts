@@ -18,6 +18,8 @@ export const CRASH_PORT = 3102 + OFFSET;
 /** A second build with every third-party variable empty (see NO_TAGS_BUILD_ENV). */
 export const NO_TAGS_PORT = 3103 + OFFSET;
 export const NO_TAGS_URL = `http://127.0.0.1:${NO_TAGS_PORT}`;
+/** The same build behind one proxy of ours (TRUST_PROXY_HEADERS=1), started by spam.spec.ts. */
+export const PROXY_PORT = 3105 + OFFSET;
 /** The site with the agency's own large PNG and JPEG pictures (e2e/support/pictures-app.mjs), built in PICTURES_DIR. */
 export const PICTURES_PORT = 3104 + OFFSET;
 export const PICTURES_URL = `http://127.0.0.1:${PICTURES_PORT}`;

@@ -2,7 +2,9 @@
  * @jest-environment node
  */
 import fc from 'fast-check';
+import { HONEYPOT_FIELD, TOKEN_FIELD } from './fields';
 import { CONTACT_MESSAGES } from './schema';
+import { spamRule } from './spam-rules';
 import type { ContactState } from './state';
 
 type Submit = (previous: ContactState, formData: FormData) => Promise<ContactState>;
@@ -16,6 +18,7 @@ const MESSAGES = new Set<string>(Object.values(CONTACT_MESSAGES));
 const EMAIL = /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
 let submit: Submit;
+let sign: () => string = () => '';
 const fetchMock = jest.fn(async () => new Response(JSON.stringify({ success: true }), { status: 200 }));
 
 beforeAll(() => {
@@ -28,6 +31,9 @@ beforeAll(() => {
   jest.spyOn(console, 'error').mockImplementation(() => {});
   jest.isolateModules(() => {
     submit = (jest.requireActual('./actions') as { submitContact: Submit }).submitContact;
+    // The loaded server's own signature, as its answer gives it: the filter's time check is tested in actions.test.ts.
+    const { confirmToken } = jest.requireActual('./form-token') as typeof import('./form-token');
+    sign = confirmToken;
   });
 });
 
@@ -45,10 +51,18 @@ function oracle(entries: Entry[]): Record<string, string> | null {
     const entry = entries.find(([key]) => key === field);
     if (entry && typeof entry[1] !== 'string') return null;
     const raw = (entry?.[1] as string | undefined) ?? '';
-    values[field] = field === 'captcha' ? raw : raw.trim();
+    // Pasted text as a textarea holds it: one kind of line break, no tabs.
+    const typed = field === 'reason' ? raw.replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(/\t/g, ' ') : raw;
+    values[field] = field === 'captcha' ? raw : typed.trim();
     const [min, max] = LIMITS[field];
     if (values[field].length < min || values[field].length > max) return null;
+    // Hygiene: no control characters (a newline in the reason aside), no line separators in a single line.
+    const forbidden = field === 'reason' ? /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/ : /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+    if (field !== 'captcha' && forbidden.test(values[field])) return null;
   }
+  if (!/\p{L}/u.test(values.name ?? '')) return null;
+  // reCAPTCHA's alphabet and a length bound.
+  if (values.captcha !== '' && !/^[A-Za-z0-9_-]{20,4096}$/.test(values.captcha ?? '')) return null;
   return EMAIL.test(values.mail ?? '') ? values : null;
 }
 
@@ -81,7 +95,7 @@ const plausible: fc.Arbitrary<Entry[]> = fc
     mail: fc.oneof(fc.constantFrom('ana@example.mx', 'jose.nunez+citas@sub.example.com.mx'), fc.emailAddress(), text),
     phone: fc.oneof(fc.string({ minLength: 0, maxLength: 18 }), fc.constantFrom('+52 55 1234 5678', '5512345678')),
     reason: fc.oneof(fc.string({ minLength: 3, maxLength: 520 }), fc.constantFrom('Quiero una página web.')),
-    captcha: fc.string({ maxLength: 50 }),
+    captcha: fc.oneof(fc.constant(''), fc.stringMatching(/^[A-Za-z0-9_-]{20,80}$/), fc.string({ maxLength: 50 })),
   })
   .map((record) => Object.entries(record) as Entry[]);
 
@@ -94,9 +108,16 @@ describe('the action against generated input', () => {
         fetchMock.mockClear();
         const formData = new FormData();
         for (const [key, v] of input) formData.append(key, v);
+        // As the form posts it: the empty honeypot and a signature.
+        formData.append(HONEYPOT_FIELD, '');
+        formData.append(TOKEN_FIELD, sign());
         const state = await submit({ status: 'idle' }, formData);
         const expected = oracle(input);
-        if (expected) {
+        if (expected && spamRule(expected as never)) {
+          // Judged spam: thanked like a person, sent nowhere.
+          expect(state).toEqual({ status: 'sent' });
+          expect(fetchMock).not.toHaveBeenCalled();
+        } else if (expected) {
           accepted += 1;
           expect(state).toEqual({ status: 'sent', key: expect.any(String) });
           expect(fetchMock).toHaveBeenCalledTimes(1);

@@ -6,11 +6,18 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { OutboxEntry } from './outbox-entry';
+import { HONEYPOT_FIELD, TOKEN_FIELD } from './fields';
 import { FileOutboxStore } from './outbox-file-store';
 import { newEntry } from './policy';
 import type { ContactState } from './state';
 
 type Submit = (previous: ContactState, formData: FormData) => Promise<ContactState>;
+type Loaded = Submit & {
+  /** The action as it is, without the honeypot and signature added for the test. */
+  raw: Submit;
+  /** Signatures made by the loaded server (its own key). */
+  sign: (kind: 'time' | 'confirm', at?: number) => string;
+};
 
 // The request's headers, as next/headers would give them inside a request.
 let requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.10' });
@@ -35,6 +42,8 @@ const visitor = {
 
 /** Every state but sent gives the four typed values back. */
 const typed = { ...visitor };
+/** ...and the server's signature, so a person without scripts is not asked to confirm on the next press. */
+const SIGNED = expect.stringMatching(/^c\./);
 
 /** The sent state carries the enquiry's idempotency key, for the Ads conversion. */
 const SENT = { status: 'sent', key: expect.stringMatching(/^[0-9a-f-]{36}$/) };
@@ -46,7 +55,7 @@ function form(fields: Record<string, string>) {
 }
 
 /** Loads the action with a fresh environment (the env module reads it once). */
-function loadAction(env: Record<string, string>): Submit {
+function loadAction(env: Record<string, string>): Loaded {
   const saved = { ...process.env };
   for (const key of [
     'CONTACT_API_BASE_URL',
@@ -63,14 +72,19 @@ function loadAction(env: Record<string, string>): Submit {
     'ALERT_SMTP_URL',
     'ALERT_EMAIL_TO',
     'ALERT_EMAIL_FROM',
+    'CONTACT_FORM_SECRET',
   ]) {
     delete process.env[key];
   }
   Object.assign(process.env, env);
   let action: Submit | undefined;
+  let sign: Loaded['sign'] = () => '';
   let closeOutbox: () => Promise<void> = async () => {};
   jest.isolateModules(() => {
     action = (jest.requireActual('./actions') as { submitContact: Submit }).submitContact;
+    const { signToken } = jest.requireActual('./form-token') as typeof import('./form-token');
+    const { getFormTokenKey } = jest.requireActual('@/lib/env/server') as typeof import('@/lib/env/server');
+    sign = (kind, at = Date.now() - 10_000) => signToken(getFormTokenKey().key, kind, at);
     const { getOutbox } = jest.requireActual('./outbox') as typeof import('./outbox');
     const { closeEnquiryLimiter } = jest.requireActual('./rate-limit') as typeof import('./rate-limit');
     // Redis clients (outbox, abuse limit) would keep reconnecting after the test.
@@ -83,7 +97,14 @@ function loadAction(env: Record<string, string>): Submit {
   afterEachRestore.push(() => {
     process.env = saved;
   });
-  return action as Submit;
+  const raw = action as Submit;
+  // As a person's browser sends it: the empty honeypot and a signature of the form on screen 10 s ago.
+  const submit = (previous: ContactState, data: FormData) => {
+    if (!data.has(HONEYPOT_FIELD)) data.append(HONEYPOT_FIELD, '');
+    if (!data.has(TOKEN_FIELD)) data.append(TOKEN_FIELD, sign('time'));
+    return raw(previous, data);
+  };
+  return Object.assign(submit, { raw, sign });
 }
 const afterEachRestore: Array<() => void> = [];
 const afterEachClose: Array<() => Promise<void>> = [];
@@ -135,6 +156,8 @@ describe('submitContact (the Server Action)', () => {
       },
       // Given back, so a page rendered from this state (no JavaScript) keeps what was typed.
       values: { name: 'Ana', mail: 'no-es-correo', phone: '', reason: 'hola' },
+      // The next press is accepted without asking to confirm.
+      token: expect.stringMatching(/^c\./),
     });
     expect(fetchMock).not.toHaveBeenCalled();
   });
@@ -151,18 +174,18 @@ describe('submitContact (the Server Action)', () => {
   it('ignores the $ACTION entries React adds to its forms', async () => {
     fetchMock.mockResolvedValue(json(200, { success: true }));
     const submit = loadAction(API);
-    expect(await submit(idle, form({ ...visitor, captcha: 't', '$ACTION_ID_abc': '' }))).toEqual(SENT);
+    expect(await submit(idle, form({ ...visitor, captcha: 'e2e-token-formSubmit-clave', '$ACTION_ID_abc': '' }))).toEqual(SENT);
   });
 
   it('sends a valid enquiry, trimmed, to the contact API and reports it sent', async () => {
     fetchMock.mockResolvedValue(json(200, { success: true, mes: 'Recibido' }));
     const submit = loadAction(API);
-    const state = await submit(idle, form({ ...visitor, name: `  ${visitor.name} `, captcha: 'tok' }));
+    const state = await submit(idle, form({ ...visitor, name: `  ${visitor.name} `, captcha: '03AFcWeA6-token_de_recaptcha' }));
 
     expect(fetchMock).toHaveBeenCalledTimes(1);
     const [url, init] = fetchMock.mock.calls[0] as [URL, RequestInit];
     expect(String(url)).toBe('http://127.0.0.1:9/api/contact?siteKey=secret-site-key');
-    expect(JSON.parse(String(init.body))).toEqual({ ...visitor, captcha: 'tok' });
+    expect(JSON.parse(String(init.body))).toEqual({ ...visitor, captcha: '03AFcWeA6-token_de_recaptcha' });
     const key = (init.headers as Record<string, string>)['Idempotency-Key'];
     expect(key).toMatch(/^[0-9a-f-]{36}$/);
     // The form gets the same key: the Ads conversion's transaction id.
@@ -172,7 +195,7 @@ describe('submitContact (the Server Action)', () => {
   it('shows the mes of an answer with success: false', async () => {
     fetchMock.mockResolvedValue(json(200, { success: false, mes: 'Ya recibimos tu solicitud' }));
     const submit = loadAction(API);
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', mes: 'Ya recibimos tu solicitud', values: typed });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', mes: 'Ya recibimos tu solicitud', values: typed, token: SIGNED });
   });
 
   it('after 4 failed attempts reports the failure without a mes and logs it without personal data', async () => {
@@ -180,7 +203,7 @@ describe('submitContact (the Server Action)', () => {
     const submit = loadAction(API);
     const state = await submit(idle, form(visitor));
 
-    expect(state).toEqual({ status: 'failed', values: typed });
+    expect(state).toEqual({ status: 'failed', values: typed, token: SIGNED });
     expect(fetchMock).toHaveBeenCalledTimes(4);
     const keys = fetchMock.mock.calls.map(([, init]) => (init as RequestInit & { headers: Record<string, string> }).headers['Idempotency-Key']);
     expect(new Set(keys).size).toBe(1);
@@ -216,7 +239,7 @@ describe('submitContact (the Server Action)', () => {
     const submit = loadAction(API);
     requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.77' });
     for (let i = 0; i < 5; i++) expect(await submit(idle, form(visitor))).toEqual(SENT);
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited', values: typed });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited', values: typed, token: SIGNED });
     expect(fetchMock).toHaveBeenCalledTimes(5);
     // Another visitor still gets through.
     requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.78' });
@@ -230,12 +253,12 @@ describe('submitContact (the Server Action)', () => {
     requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.79' });
     for (let i = 0; i < 3; i++) expect((await submit(idle, form({ ...visitor, mail: 'x' }))).status).toBe('invalid');
     expect(await submit(idle, form(visitor))).toEqual(SENT);
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited', values: typed });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited', values: typed, token: SIGNED });
   });
 
   it('on Vercel without a contact API, fails loudly instead of pretending success', async () => {
     const submit = loadAction({ VERCEL: '1' });
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', values: typed });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', values: typed, token: SIGNED });
     expect(fetchMock).not.toHaveBeenCalled();
     expect(logs.join('\n')).toMatch(/CONTACT_API_BASE_URL/);
     expectNoPersonalData();
@@ -274,7 +297,7 @@ describe('submitContact with an outbox (files)', () => {
   it('a refusal shows the mes and keeps nothing: the API said no', async () => {
     const { submit, entries } = withOutbox();
     fetchMock.mockResolvedValue(json(422, { success: false, mes: 'Captcha inválido' }));
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', mes: 'Captcha inválido', values: typed });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', mes: 'Captcha inválido', values: typed, token: SIGNED });
     expect(entries()).toEqual([]);
   });
 
@@ -325,7 +348,7 @@ describe('submitContact with an outbox (files)', () => {
   it('when the outbox cannot be written (Redis down), delivers live as today and says so loudly', async () => {
     const submit = loadAction({ ...API, CONTACT_OUTBOX: 'auto', REDIS_URL: 'redis://127.0.0.1:9' });
     fetchMock.mockImplementation(async () => json(503, {}));
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', values: typed });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', values: typed, token: SIGNED });
     expect(fetchMock).toHaveBeenCalledTimes(4);
     expect(logs.join('\n')).toMatch(/ERROR: no se pudo guardar la solicitud .* en la bandeja de salida/);
     fetchMock.mockImplementation(async () => json(200, { success: true }));
@@ -392,7 +415,7 @@ describe('submitContact with an outbox (files)', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'outbox-'));
     const submit = loadAction({ ...API, CONTACT_OUTBOX: 'off', CONTACT_INBOX_DIR: dir });
     fetchMock.mockImplementation(async () => json(503, {}));
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', values: typed });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', values: typed, token: SIGNED });
     expect(readdirSync(dir)).toEqual([]);
   });
 });
@@ -445,7 +468,7 @@ describe('configuration never fails a visitor', () => {
     expect(entries()).toHaveLength(1);
     fetchMock.mockImplementation(async () => json(200, { success: true }));
     for (let i = 0; i < 4; i++) expect(await submit(idle, form(visitor))).toEqual(SENT);
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited', values: typed });
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited', values: typed, token: SIGNED });
   });
 
   it('an outbox that cannot be opened: delivered live, as without an outbox, and logged', async () => {
@@ -481,10 +504,87 @@ describe('configuration never fails a visitor', () => {
       requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.91' });
       fetchMock.mockImplementation(async () => json(200, { success: true }));
       expect(await submit(idle, form(visitor))).toEqual(SENT);
-      expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited', values: typed });
+      expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited', values: typed, token: SIGNED });
       expect(logs.join('\n')).toMatch(/ERROR: no se pudo preparar el límite de solicitudes/);
     } finally {
       jest.dontMock('ioredis');
     }
+  });
+});
+
+describe('the spam filter, at no cost to a person', () => {
+  const THANKED_AS_A_PERSON = { status: 'sent' };
+
+  it('a filled honeypot is thanked like a person, kept apart, and neither delivered nor counted as a lead', async () => {
+    const { submit, entries } = withOutbox();
+    const state = await submit(idle, form({ ...visitor, [HONEYPOT_FIELD]: 'https://spam.example' }));
+    // No key: the page converts nothing.
+    expect(state).toEqual(THANKED_AS_A_PERSON);
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(entries()).toEqual([expect.objectContaining({ state: 'spam', spamRule: 'honeypot', enquiry: expect.objectContaining(visitor) })]);
+    expect(mockAfterTasks).toHaveLength(0);
+    expect(logs.join('\n')).toMatch(/Posible spam \(honeypot\) guardado aparte/);
+    expectNoPersonalData();
+  });
+
+  it('a post without the honeypot at all (never served the form) is kept apart too, even unsigned', async () => {
+    const { submit, entries } = withOutbox();
+    expect(await submit.raw(idle, form(visitor))).toEqual(THANKED_AS_A_PERSON);
+    expect(entries()).toEqual([expect.objectContaining({ state: 'spam', spamRule: 'honeypot-missing' })]);
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('a content rule (a reason made only of links) keeps it apart', async () => {
+    const { submit, entries } = withOutbox();
+    expect(await submit(idle, form({ ...visitor, reason: 'https://casino.example https://pills.example' }))).toEqual(THANKED_AS_A_PERSON);
+    expect(entries()).toEqual([expect.objectContaining({ state: 'spam', spamRule: 'only-links' })]);
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('a reason that mentions the visitor\'s own website is an ordinary enquiry', async () => {
+    fetchMock.mockResolvedValue(json(200, { success: true }));
+    const submit = loadAction(API);
+    expect(await submit(idle, form({ ...visitor, reason: 'Quiero rediseñar www.floreriaana.mx para vender en línea.' }))).toEqual(SENT);
+  });
+
+  it('unsigned, signed too soon, forged or expired: asked to confirm with every value kept, nothing stored, no count against the limit', async () => {
+    const { submit, entries } = withOutbox({ CONTACT_RATE_LIMIT_MAX: '1' });
+    requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.77' });
+    const confirm = { status: 'confirm', values: typed, token: SIGNED };
+    for (const token of ['', submit.sign('time', Date.now() - 500), 't.abc.AAAAAAAAAAAAAAAAAAAAAA', submit.sign('confirm', Date.now() - 3 * 60 * 60 * 1000)]) {
+      expect(await submit(idle, form({ ...visitor, [TOKEN_FIELD]: token }))).toEqual(confirm);
+    }
+    expect(fetchMock).not.toHaveBeenCalled();
+    // Nothing was stored: the outbox folder was never even made.
+    expect(() => entries()).toThrow(/ENOENT/);
+
+    // The answer's own signature is accepted at once: a person presses once more, and that one counts.
+    fetchMock.mockResolvedValue(json(200, { success: true }));
+    const answered = (await submit(idle, form({ ...visitor, [TOKEN_FIELD]: '' }))) as { token: string };
+    expect(await submit(idle, form({ ...visitor, [TOKEN_FIELD]: answered.token }))).toEqual(SENT);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('spam also counts against the abuse limit, and a flood past it is stored nowhere', async () => {
+    const { submit, entries } = withOutbox({ CONTACT_RATE_LIMIT_MAX: '2' });
+    requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.78' });
+    for (let i = 0; i < 5; i++) await submit(idle, form({ ...visitor, [HONEYPOT_FIELD]: 'x' }));
+    expect(entries()).toHaveLength(2);
+  });
+
+  it('with no store to keep it in (CONTACT_OUTBOX=off) and no alerts: thanked, dropped, and said in the log', async () => {
+    const submit = loadAction(API);
+    expect(await submit(idle, form({ ...visitor, [HONEYPOT_FIELD]: 'x' }))).toEqual(THANKED_AS_A_PERSON);
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(logs.join('\n')).toMatch(/Posible spam \(honeypot\) descartado sin guardar/);
+    expectNoPersonalData();
+  });
+
+  it('without a contact API (the local inbox), spam is kept apart in the outbox folder, not in the inbox', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'inbox-'));
+    const submit = loadAction({ CONTACT_INBOX_DIR: dir });
+    expect(await submit(idle, form({ ...visitor, [HONEYPOT_FIELD]: 'x' }))).toEqual(THANKED_AS_A_PERSON);
+    expect(readdirSync(path.join(dir, 'outbox')).filter((name) => name.endsWith('.json'))).toHaveLength(1);
+    expect(readdirSync(dir)).not.toContain('enquiries.jsonl');
   });
 });

@@ -1,13 +1,16 @@
 'use server';
 
 import { headers } from 'next/headers';
-import { deliverEnquiry } from './deliver';
+import { deliverEnquiry, quarantineEnquiry } from './deliver';
+import { CONTACT_FIELDS, HONEYPOT_FIELD, TOKEN_FIELD, type ContactValues } from './fields';
+import { checkFormToken, confirmToken } from './form-token';
 import { consumeEnquiry } from './rate-limit';
-import { CONTACT_FIELDS, type ContactValues } from './fields';
 import { contactSchema, fieldErrorsOf } from './schema';
+import { spamRule } from './spam-rules';
 import type { ContactState } from './state';
 
-const FIELDS = ['name', 'mail', 'phone', 'reason', 'captcha'] as const;
+const ENQUIRY_FIELDS = [...CONTACT_FIELDS, 'captcha'] as const;
+const POSTED_FIELDS: readonly string[] = [...ENQUIRY_FIELDS, HONEYPOT_FIELD, TOKEN_FIELD];
 
 /**
  * The contact form's Server Action, for the form sent by the island and for
@@ -16,41 +19,54 @@ const FIELDS = ['name', 'mail', 'phone', 'reason', 'captcha'] as const;
  * same schema as the form validates again here, and invalid input goes
  * nowhere. Every state but `sent` carries the posted values back, so no
  * answer page ever loses what the visitor typed.
+ *
+ * The spam filter, in order: a filled or missing honeypot is spam; a post
+ * without a valid signature of the form's time on screen is asked to confirm
+ * (stored nowhere, and no count against the abuse limit); then the abuse
+ * limit; then a few content rules. Spam is thanked like a person, and kept
+ * apart instead of delivered (deliver.ts).
  */
 export async function submitContact(_previous: ContactState, formData: FormData): Promise<ContactState> {
   const input = readFields(formData);
   if (!input) return { status: 'invalid', fieldErrors: {} };
   const values = typedValues(input);
 
-  const parsed = contactSchema.safeParse(input);
-  if (!parsed.success) return { status: 'invalid', fieldErrors: fieldErrorsOf(parsed.error.issues), values };
+  const parsed = contactSchema.safeParse(Object.fromEntries(ENQUIRY_FIELDS.map((field) => [field, input[field] ?? ''])));
+  if (!parsed.success) return { status: 'invalid', fieldErrors: fieldErrorsOf(parsed.error.issues), values, token: confirmToken() };
+
+  const trap = input[HONEYPOT_FIELD] === undefined ? 'honeypot-missing' : input[HONEYPOT_FIELD] !== '' ? 'honeypot' : null;
+  if (!trap && checkFormToken(input[TOKEN_FIELD]) !== 'valid') return { status: 'confirm', values, token: confirmToken() };
 
   const verdict = await consumeEnquiry(await headers());
   if (!verdict.allowed) {
     console.warn(`[contacto] Límite de solicitudes alcanzado; se puede reintentar en ${verdict.retryAfterSeconds} s`);
-    return { status: 'failed', reason: 'rate-limited', values };
+    return { status: 'failed', reason: 'rate-limited', values, token: confirmToken() };
   }
 
+  const rule = trap ?? spamRule(parsed.data);
+  if (rule) return quarantineEnquiry(parsed.data, rule);
+
   const state = await deliverEnquiry(parsed.data);
-  return state.status === 'failed' ? { ...state, values } : state;
+  return state.status === 'failed' ? { ...state, values, token: confirmToken() } : state;
 }
 
 /** The four visible fields as posted (the captcha token is not the visitor's). */
-function typedValues(input: Record<string, string>): ContactValues {
+function typedValues(input: Partial<Record<string, string>>): ContactValues {
   return Object.fromEntries(CONTACT_FIELDS.map((field) => [field, input[field] ?? ''])) as ContactValues;
 }
 
-/** The five fields as single strings, or null if anything else was posted. */
-function readFields(formData: FormData): Record<string, string> | null {
+/** The posted fields as single strings (a missing one left out), or null if anything else was posted. */
+function readFields(formData: FormData): Partial<Record<string, string>> | null {
   if (!(formData instanceof FormData)) return null;
   for (const key of new Set(formData.keys())) {
     // React adds its own $ACTION_* entries to forms it renders.
-    if (!key.startsWith('$ACTION') && !(FIELDS as readonly string[]).includes(key)) return null;
+    if (!key.startsWith('$ACTION') && !POSTED_FIELDS.includes(key)) return null;
   }
-  const input: Record<string, string> = {};
-  for (const field of FIELDS) {
+  const input: Partial<Record<string, string>> = {};
+  for (const field of POSTED_FIELDS) {
     const values = formData.getAll(field);
-    const value = values[0] ?? '';
+    if (values.length === 0) continue;
+    const value = values[0];
     if (values.length > 1 || typeof value !== 'string') return null;
     input[field] = value;
   }

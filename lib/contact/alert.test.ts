@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { alertMessage } from './alert';
 import { flushStore } from './flush';
 import type { OutboxEntry } from './outbox-entry';
 import { FileOutboxStore } from './outbox-file-store';
@@ -60,7 +61,7 @@ it('tells the agency at once about a pending enquiry, in Spanish, with everythin
     'Nombre: José Ángel Muñoz',
     'Correo: jose.munoz@example.mx',
     'Teléfono: 5598765432',
-    'Motivo: Necesito anuncios en redes para mi panadería en Polanco.',
+    'Motivo:\n> Necesito anuncios en redes para mi panadería en Polanco.\nRecibida: ',
     `Clave: ${entry.key}`,
     'llama o escribe a esta persona cuanto antes',
   ]) {
@@ -100,4 +101,41 @@ it('refuses wrong SMTP credentials: the alert stays owed', async () => {
   await flushStore({ store, config: wrong, api: API, now: () => T0 + 1000, fetchImpl: answer(503, {}) });
   expect(sink.mails).toHaveLength(0);
   expect((await store.get(entry.key))?.alerted.pending).toBe(false);
+});
+
+describe("the visitor's text cannot forge lines of the alert", () => {
+  const entryWith = (enquiry: Partial<typeof lead>): OutboxEntry => newEntry(randomUUID(), { ...lead, ...enquiry }, T0, 'live');
+  const linesStartingWith = (text: string, start: string) => text.split('\n').filter((line) => line.startsWith(start));
+
+  it('quotes every line of the reason, so fake Teléfono and Clave lines stay inside the quote', () => {
+    const entry = entryWith({ reason: 'Llámenme ya.\nTeléfono: 000\r\nClave: falsa\rNombre: Otro' });
+    for (const kind of ['pending', 'dead'] as const) {
+      const { text } = alertMessage(kind, entry);
+      expect(linesStartingWith(text, 'Teléfono:')).toEqual(['Teléfono: 5598765432']);
+      expect(linesStartingWith(text, 'Clave:')).toEqual([`Clave: ${entry.key}`]);
+      expect(linesStartingWith(text, 'Nombre:')).toEqual(['Nombre: José Ángel Muñoz']);
+      expect(text).toContain('Motivo:\n> Llámenme ya.\n> Teléfono: 000\n> Clave: falsa\n> Nombre: Otro\nRecibida: ');
+    }
+  });
+
+  it('keeps a name with a line break on one line, in the subject and in the Nombre line', () => {
+    const entry = entryWith({ name: 'Ana López\r\nBcc: x', mail: 'ana@example.mx\nCc: y', phone: '55\u20281234' });
+    for (const kind of ['pending', 'dead'] as const) {
+      const { subject, text } = alertMessage(kind, entry);
+      expect(subject).not.toMatch(/[\r\n\u2028\u2029]/);
+      expect(subject).toMatch(/: Ana López {2}Bcc: x$/);
+      expect(linesStartingWith(text, 'Nombre:')).toEqual(['Nombre: Ana López  Bcc: x']);
+      expect(linesStartingWith(text, 'Correo:')).toEqual(['Correo: ana@example.mx Cc: y']);
+      expect(linesStartingWith(text, 'Teléfono:')).toEqual(['Teléfono: 55 1234']);
+      expect(linesStartingWith(text, 'Bcc:')).toEqual([]);
+      expect(linesStartingWith(text, 'Cc:')).toEqual([]);
+    }
+  });
+
+  it("keeps the API's refusal on its own line too", () => {
+    const entry = { ...entryWith({}), state: 'dead' as const, deadReason: 'refused' as const, refusal: 'No válido\nClave: falsa' };
+    const { text } = alertMessage('dead', entry);
+    expect(text).toContain('La API la rechazó al reintentarla: «No válido Clave: falsa».');
+    expect(linesStartingWith(text, 'Clave:')).toEqual([`Clave: ${entry.key}`]);
+  });
 });

@@ -1,12 +1,13 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { after } from 'next/server';
-import { getContactConfig } from '@/lib/env/server';
+import { getContactConfig, getOutboxConfig } from '@/lib/env/server';
 import { redeliverDue, redeliverOnce } from './flush';
 import { saveToInbox } from './inbox';
 import { getOutbox, removeFromOutbox, type Outbox } from './outbox';
 import type { OutboxEntry } from './outbox-entry';
-import { AFTER_ENDS_BY_MS, BACKGROUND_DEADLINE_MS, DRAIN_MAX_ENTRIES, LIVE_DEADLINE_MS, newEntry } from './policy';
+import { AFTER_ENDS_BY_MS, BACKGROUND_DEADLINE_MS, DRAIN_MAX_ENTRIES, LIVE_DEADLINE_MS, newEntry, spamEntry } from './policy';
+import { sendSpamNotice } from './alert';
 import type { ContactEnquiry } from './schema';
 import type { ContactState } from './state';
 import { postEnquiry } from './upstream';
@@ -91,6 +92,31 @@ export async function deliverEnquiry(enquiry: ContactEnquiry): Promise<ContactSt
       // Safely kept: a confirmed lead for the visitor and for the Ads conversion.
       return { status: 'sent', key: idempotencyKey };
   }
+}
+
+/**
+ * A suspected spam: thanked like a person (so a bot learns nothing), but with
+ * no key (nothing to convert), no alert and no delivery. Kept apart in the
+ * outbox's store for 30 days (`npm run outbox -- spam`, `release <key>`);
+ * with no store, sent to the alert address (a few an hour), else only counted
+ * in the log. The log never carries what was typed.
+ */
+export async function quarantineEnquiry(enquiry: ContactEnquiry, rule: string): Promise<ContactState> {
+  const entry = spamEntry(randomUUID(), enquiry, Date.now(), rule);
+  const outbox = getOutbox();
+  if (outbox) {
+    try {
+      await outbox.store.add(entry);
+      console.warn(`[contacto] Posible spam (${rule}) guardado aparte: ${entry.key}; npm run outbox -- spam lo lista`);
+      return { status: 'sent' };
+    } catch (error) {
+      console.error(`[contacto] No se pudo guardar aparte el posible spam ${entry.key} (${errorName(error)})`);
+    }
+  }
+  const alert = outbox?.config.alert ?? getOutboxConfig().alert;
+  const mailed = alert ? await sendSpamNotice(entry, alert) : false;
+  if (!mailed) console.warn(`[contacto] Posible spam (${rule}) descartado sin guardar: ${entry.key} (sin bandeja de salida ni aviso por correo)`);
+  return { status: 'sent' };
 }
 
 async function storeFirst(outbox: Outbox, entry: OutboxEntry): Promise<boolean> {

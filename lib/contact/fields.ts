@@ -14,3 +14,17 @@ export type FieldErrors = Partial<Record<ContactField, string>>;
  * action's 32 kB body limit (over it, Next answers a bare error page).
  */
 export const FIELD_MAX_CHARS: Record<ContactField, number> = { name: 300, mail: 300, phone: 100, reason: 3000 };
+
+/**
+ * The spam filter's two extra controls (lib/contact/form-token.ts, actions.ts).
+ * The honeypot must be posted and empty: its name and autocomplete match no
+ * autofill or password manager's heuristics (they fill fields named like real
+ * ones), so only a program that fills every control writes in it.
+ */
+export const HONEYPOT_FIELD = 'campo_extra';
+/** The server's signature of when the form was on screen (or of its own answer): a hidden input. */
+export const TOKEN_FIELD = 'firma';
+/** Where the island gets that signature once the form is on screen. */
+export const TOKEN_PATH = '/api/contact/token';
+/** A person takes at least this long from seeing the form to sending it; a send before waits silently. */
+export const MIN_FILL_MS = 3000;

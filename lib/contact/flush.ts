@@ -5,7 +5,8 @@ import { alertIfOwed } from './alert';
 import { getOutbox, listEntries, removeFromOutbox } from './outbox';
 import type { OutboxEntry } from './outbox-entry';
 import type { OutboxStore } from './outbox-store';
-import { isDue, isPurgeable, LEASE_MS, owedAlert, settle } from './policy';
+import { saveToInbox } from './inbox';
+import { isDue, isPurgeable, LEASE_MS, owedAlert, releasedEntry, settle } from './policy';
 import { postEnquiry, UPSTREAM_DEFAULTS } from './upstream';
 
 /**
@@ -16,7 +17,7 @@ import { postEnquiry, UPSTREAM_DEFAULTS } from './upstream';
  */
 
 /** What the flush answers: counts only, never personal data. */
-export type FlushCounts = { delivered: number; pending: number; dead: number };
+export type FlushCounts = { delivered: number; pending: number; dead: number; spam: number };
 
 type Api = { baseUrl: string; siteKey: string };
 type RoundConfig = Pick<OutboxConfig, 'backoffSeconds' | 'alert'>;
@@ -145,7 +146,7 @@ export async function flushStore(options: FlushOptions): Promise<FlushCounts> {
   const { store, budgetMs = 45_000, now = Date.now } = options;
   const delivered = await sweep({ ...options, now, stopAt: now() + budgetMs, maxRounds: Infinity, upkeep: true });
   const counts = await countEntries(store);
-  return { delivered, pending: counts.pending, dead: counts.dead };
+  return { delivered, ...counts };
 }
 
 export type DrainOptions = Omit<FlushOptions, 'api' | 'budgetMs'> & {
@@ -177,12 +178,40 @@ export async function redeliverDue(options: DrainOptions): Promise<number> {
   });
 }
 
-export async function countEntries(store: OutboxStore): Promise<{ pending: number; dead: number }> {
+export async function countEntries(store: OutboxStore): Promise<{ pending: number; dead: number; spam: number }> {
   const entries = await listEntries(store);
-  return {
-    pending: entries.filter((entry) => entry.state === 'pending').length,
-    dead: entries.filter((entry) => entry.state === 'dead').length,
-  };
+  const count = (state: OutboxEntry['state']) => entries.filter((entry) => entry.state === state).length;
+  return { pending: count('pending'), dead: count('dead'), spam: count('spam') };
+}
+
+export type ReleaseResult = 'delivered' | 'pending' | 'inbox' | 'not-found' | 'not-spam' | 'busy';
+
+/**
+ * A suspected spam the agency judged a person's (`npm run outbox -- release <key>`): an
+ * ordinary enquiry from now on, delivered at once with its own key (to the local inbox
+ * without a contact API), or left pending for the flush, with its alert, if the API fails.
+ */
+export async function releaseSpam(store: OutboxStore, config: RoundConfig, key: string): Promise<ReleaseResult> {
+  const seen = await store.get(key);
+  if (!seen) return 'not-found';
+  if (seen.state !== 'spam') return 'not-spam';
+  const holder = randomUUID();
+  const now = Date.now();
+  const entry = await store.claim(key, holder, now, now + LEASE_MS);
+  if (!entry) return 'busy';
+  const released = releasedEntry(entry, holder, now);
+  const contact = getContactConfig();
+  if (contact.mode === 'inbox') {
+    await saveToInbox(released.enquiry, contact.dir, released.key);
+    await removeFromOutbox(store, key, holder);
+    return 'inbox';
+  }
+  if (contact.mode !== 'api') {
+    await store.release(released, holder);
+    return 'pending';
+  }
+  const api = { baseUrl: contact.baseUrl, siteKey: contact.siteKey };
+  return (await redeliverOnce(released, holder, { store, config, api })) ? 'delivered' : 'pending';
 }
 
 /**
@@ -192,12 +221,14 @@ export async function countEntries(store: OutboxStore): Promise<{ pending: numbe
  */
 export async function flushOutbox({ logIdle = true }: { logIdle?: boolean } = {}): Promise<FlushCounts> {
   const outbox = getOutbox();
-  if (!outbox) return { delivered: 0, pending: 0, dead: 0 };
+  if (!outbox) return { delivered: 0, pending: 0, dead: 0, spam: 0 };
   const contact = getContactConfig();
   const api = contact.mode === 'api' ? { baseUrl: contact.baseUrl, siteKey: contact.siteKey } : null;
   const counts = await flushStore({ store: outbox.store, config: outbox.config, api });
   if (logIdle || counts.delivered > 0) {
-    console.info(`[contacto] Bandeja de salida: ${counts.delivered} entregada(s), ${counts.pending} pendiente(s), ${counts.dead} no entregada(s)`);
+    console.info(
+      `[contacto] Bandeja de salida: ${counts.delivered} entregada(s), ${counts.pending} pendiente(s), ${counts.dead} no entregada(s), ${counts.spam} posible(s) spam aparte`,
+    );
   }
   return counts;
 }

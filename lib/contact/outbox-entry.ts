@@ -7,7 +7,8 @@ export type OutboxEntry = {
   enquiry: ContactEnquiry;
   /** ms since the epoch. */
   receivedAt: number;
-  state: 'pending' | 'dead';
+  /** spam: kept apart, never delivered unless released (`npm run outbox -- release <key>`). */
+  state: 'pending' | 'dead' | 'spam';
   /** Delivery rounds so far, the live one included. */
   rounds: number;
   /** Not tried again before this (ms). */
@@ -20,6 +21,8 @@ export type OutboxEntry = {
   deadReason?: 'refused' | 'expired';
   /** The API's own words when it refused: for the agency's e-mail, never for logs. */
   refusal?: string;
+  /** Why the spam filter held it back (a rule's name, lib/contact/spam-rules.ts, or the honeypot's). */
+  spamRule?: string;
   /** Which alert e-mails went out. */
   alerted: { pending: boolean; dead: boolean };
   /** Who works on the entry, and until when (ms). */
@@ -35,7 +38,7 @@ export function isOutboxEntry(value: unknown): value is OutboxEntry {
     typeof entry.receivedAt === 'number' &&
     typeof entry.nextAttemptAt === 'number' &&
     typeof entry.rounds === 'number' &&
-    (entry.state === 'pending' || entry.state === 'dead') &&
+    (entry.state === 'pending' || entry.state === 'dead' || entry.state === 'spam') &&
     typeof entry.enquiry === 'object' &&
     entry.enquiry !== null &&
     typeof entry.enquiry.mail === 'string' &&

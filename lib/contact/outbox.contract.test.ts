@@ -124,9 +124,9 @@ describe.each(factories)('outbox in $name', ({ make }) => {
     const entry = pendingEntry();
     await store.add(entry);
     const api = fakeApi();
-    expect(await flush({ at: T0 + 30_000, fetchImpl: api.fetchImpl })).toEqual({ delivered: 0, pending: 1, dead: 0 });
+    expect(await flush({ at: T0 + 30_000, fetchImpl: api.fetchImpl })).toEqual({ delivered: 0, pending: 1, dead: 0, spam: 0 });
     expect(api.attempts.size).toBe(0);
-    expect(await flush({ at: T0 + 60_000, fetchImpl: api.fetchImpl })).toEqual({ delivered: 1, pending: 0, dead: 0 });
+    expect(await flush({ at: T0 + 60_000, fetchImpl: api.fetchImpl })).toEqual({ delivered: 1, pending: 0, dead: 0, spam: 0 });
     expect([...api.attempts]).toEqual([[entry.key, 1]]);
   });
 
@@ -160,7 +160,7 @@ describe.each(factories)('outbox in $name', ({ make }) => {
           ? Promise.resolve(json(503, {}))
           : refusing.fetchImpl(url, init)) as unknown as typeof fetch,
     });
-    expect(counts).toEqual({ delivered: 0, pending: 0, dead: 2 });
+    expect(counts).toEqual({ delivered: 0, pending: 0, dead: 2, spam: 0 });
     expect(await store.get(refused.key)).toMatchObject({ state: 'dead', deadReason: 'refused', refusal: 'Captcha vencido' });
     expect(await store.get(old.key)).toMatchObject({ state: 'dead', deadReason: 'expired' });
     // Dead letters are never sent again.
@@ -172,8 +172,8 @@ describe.each(factories)('outbox in $name', ({ make }) => {
   it('purges dead letters 30 days after they died, not before', async () => {
     const dead = pendingEntry({ state: 'dead', deadAt: T0, deadReason: 'expired' });
     await store.add(dead);
-    expect(await flush({ at: T0 + KEEP_DEAD_MS - 1000 })).toEqual({ delivered: 0, pending: 0, dead: 1 });
-    expect(await flush({ at: T0 + KEEP_DEAD_MS })).toEqual({ delivered: 0, pending: 0, dead: 0 });
+    expect(await flush({ at: T0 + KEEP_DEAD_MS - 1000 })).toEqual({ delivered: 0, pending: 0, dead: 1, spam: 0 });
+    expect(await flush({ at: T0 + KEEP_DEAD_MS })).toEqual({ delivered: 0, pending: 0, dead: 0, spam: 0 });
     expect(await store.keys()).toEqual([]);
   });
 
@@ -261,7 +261,7 @@ describe('outbox in files, damaged entries', () => {
       now: () => T0 + 60_000,
       fetchImpl: api.fetchImpl,
     });
-    expect(counts).toEqual({ delivered: 1, pending: 0, dead: 0 });
+    expect(counts).toEqual({ delivered: 1, pending: 0, dead: 0, spam: 0 });
     expect([...api.attempts.keys()]).toEqual([good.key]);
     expect(logs.join('\n')).toContain(`Entrada ilegible en la bandeja de salida, se omite: ${truncated}.json`);
     expect(logs.join('\n')).toContain(`${garbage}.json`);

@@ -34,7 +34,7 @@ export const DRAIN_MAX_ENTRIES = 3;
 export const LEASE_MS = 15_000;
 /** Undelivered this long: dead. */
 export const DEAD_AFTER_MS = 24 * 60 * 60 * 1000;
-/** Dead letters are kept this long for manual follow-up, then purged. */
+/** Dead letters are kept this long for manual follow-up, then purged; so are suspected spam. */
 export const KEEP_DEAD_MS = 30 * 24 * 60 * 60 * 1000;
 
 export function newEntry(key: string, enquiry: ContactEnquiry, now: number, holder: string): OutboxEntry {
@@ -77,13 +77,27 @@ export function settle(
   return { ...entry, rounds, lastFailure, nextAttemptAt: now + wait * 1000 };
 }
 
+/** A suspected spam, kept apart: never due, no alert, purged like a dead letter. */
+export function spamEntry(key: string, enquiry: ContactEnquiry, now: number, rule: string): OutboxEntry {
+  const { lease: _lease, ...entry } = newEntry(key, enquiry, now, '');
+  return { ...entry, state: 'spam', spamRule: rule };
+}
+
+/** A released spam: an ordinary enquiry, due now, under `holder`'s lease. */
+export function releasedEntry(entry: OutboxEntry, holder: string, now: number): OutboxEntry {
+  const { spamRule: _rule, ...rest } = entry;
+  return { ...rest, state: 'pending', rounds: 0, nextAttemptAt: now, lease: { holder, until: now + LEASE_MS } };
+}
+
 export const isDue = (entry: OutboxEntry, now: number) => entry.state === 'pending' && entry.nextAttemptAt <= now;
 
 export const isPurgeable = (entry: OutboxEntry, now: number) =>
-  entry.state === 'dead' && (entry.deadAt ?? entry.receivedAt) + KEEP_DEAD_MS <= now;
+  (entry.state === 'dead' && (entry.deadAt ?? entry.receivedAt) + KEEP_DEAD_MS <= now) ||
+  (entry.state === 'spam' && entry.receivedAt + KEEP_DEAD_MS <= now);
 
 /** The alert this entry still owes the agency, if any (a failed e-mail is owed until sent). */
 export function owedAlert(entry: OutboxEntry): 'pending' | 'dead' | null {
+  if (entry.state === 'spam') return null;
   if (entry.state === 'dead') return entry.alerted.dead ? null : 'dead';
   // A fresh entry owes nothing until its first round has failed.
   return entry.rounds > 0 && !entry.alerted.pending ? 'pending' : null;

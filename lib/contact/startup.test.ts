@@ -9,7 +9,7 @@ const API = { CONTACT_API_BASE_URL: 'http://127.0.0.1:9/api/', CONTACT_SITE_KEY:
 const ALERTS = { ALERT_SMTP_URL: 'smtp://u:p@127.0.0.1:9', ALERT_EMAIL_TO: 'ventas@agencia.mx', ALERT_EMAIL_FROM: 'avisos@agencia.mx' };
 const SERVER_VARIABLES = [
   'CONTACT_API_BASE_URL', 'CONTACT_SITE_KEY', 'CONTACT_INBOX_DIR', 'VERCEL', 'CONTACT_RATE_LIMIT_MAX', 'CONTACT_RATE_LIMIT_WINDOW_SECONDS',
-  'REDIS_URL', 'TRUST_PROXY_HEADERS', 'CONTACT_OUTBOX', 'CONTACT_OUTBOX_BACKOFF_SECONDS', 'CRON_SECRET', ...Object.keys(ALERTS),
+  'REDIS_URL', 'TRUST_PROXY_HEADERS', 'CONTACT_OUTBOX', 'CONTACT_OUTBOX_BACKOFF_SECONDS', 'CRON_SECRET', 'CONTACT_FORM_SECRET', ...Object.keys(ALERTS),
 ];
 
 type Line = { level: 'info' | 'warn' | 'error'; text: string };
@@ -63,7 +63,7 @@ describe('the start-up report', () => {
     const warnings = report(API).filter((line) => line.level === 'warn');
     expect(warnings).toContainEqual({ level: 'warn', text: expect.stringMatching(/^\[contacto\] AVISO: hay bandeja de salida pero ni CRON_SECRET ni los avisos por correo/) });
     for (const env of [{ ...API, CRON_SECRET: 's' }, { ...API, ...ALERTS }, { ...API, CONTACT_OUTBOX: 'off' }]) {
-      expect(report(env).map((line) => line.text).join('\n')).not.toMatch(/AVISO:/);
+      expect(report(env).map((line) => line.text).join('\n')).not.toMatch(/AVISO: hay bandeja de salida/);
     }
   });
 
@@ -71,5 +71,47 @@ describe('the start-up report', () => {
     const retries = (lines: Line[]) => lines.find((line) => line.text.includes('Reintentos'))?.text;
     expect(retries(report({ ...API, CRON_SECRET: 's' }, true))).toMatch(/con cada solicitud \(hasta 3 pendientes\), GET \/api\/outbox\/flush con CRON_SECRET y cada minuto desde este servidor/);
     expect(retries(report({ ...API, CRON_SECRET: 's' }, false))).not.toMatch(/cada minuto/);
+  });
+
+  it('warns once, in every mode, that a self-hosted server without a trusted proxy lets clients pick the address the abuse limit counts', () => {
+    const CLIENT_PICKS = /^\[contacto\] AVISO: .*X-Forwarded-For.*TRUST_PROXY_HEADERS con el número de proxies/;
+    const pickWarnings = (lines: Line[]) => lines.filter((line) => line.level === 'warn' && CLIENT_PICKS.test(line.text));
+    // The local inbox, the contact API, a broken contact API, and a malformed count (which falls back to 0).
+    const modes: Record<string, string>[] = [
+      {},
+      API,
+      { ...API, CRON_SECRET: 's', ...ALERTS },
+      { CONTACT_API_BASE_URL: 'https://api.example.mx/api/' },
+      { TRUST_PROXY_HEADERS: 'dos' },
+    ];
+    for (const env of modes) {
+      expect(pickWarnings(report(env))).toHaveLength(1);
+    }
+  });
+
+  it('says nothing of it behind a trusted proxy (TRUST_PROXY_HEADERS=1) or on Vercel', () => {
+    const trusted: Record<string, string>[] = [
+      { TRUST_PROXY_HEADERS: '1' },
+      { ...API, TRUST_PROXY_HEADERS: '2', CRON_SECRET: 's', ...ALERTS },
+      { ...API, VERCEL: '1' },
+    ];
+    for (const env of trusted) {
+      expect(report(env).map((line) => line.text).join('\n')).not.toMatch(/X-Forwarded-For/);
+    }
+  });
+
+  it('says where suspected spam goes: kept apart, e-mailed a few an hour, or only counted', () => {
+    const spamLine = (env: Record<string, string>) => report(env).map((line) => line.text).find((text) => text.includes('Filtro de spam'));
+    expect(spamLine(API)).toMatch(/se guarda aparte 30 días \(npm run outbox -- spam/);
+    expect(spamLine(API)).toMatch(/derivada de CONTACT_SITE_KEY/);
+    expect(spamLine({ ...API, ...ALERTS, CONTACT_OUTBOX: 'off' })).toMatch(/se envía al correo de avisos \(hasta 20 por hora/);
+    expect(spamLine({ ...API, CONTACT_OUTBOX: 'off' })).toMatch(/se descarta y solo se cuenta en el registro/);
+    expect(spamLine({ ...API, CONTACT_FORM_SECRET: 'x'.repeat(32) })).toMatch(/firmado con CONTACT_FORM_SECRET/);
+  });
+
+  it('a CONTACT_FORM_SECRET too short to sign with is named, and the key derived instead', () => {
+    const lines = report({ ...API, CONTACT_FORM_SECRET: 'corta' });
+    expect(errors(lines)).toEqual([expect.stringMatching(/CONTACT_FORM_SECRET debe tener al menos 32 caracteres/)]);
+    expect(lines.map((line) => line.text).join('\n')).toMatch(/derivada de CONTACT_SITE_KEY/);
   });
 });

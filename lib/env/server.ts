@@ -1,6 +1,8 @@
 import 'server-only';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   parseContactConfig,
+  parseFormSecret,
   parseOutboxConfig,
   parseRateLimitConfig,
   uniqueByVariable,
@@ -44,9 +46,33 @@ export function getOutboxConfig(): OutboxConfig {
   return outbox.config;
 }
 
+/** Where the form's signing key comes from, for the start-up report. */
+export type FormKeySource = 'secret' | 'site-key' | 'process';
+let formKey: { key: Uint8Array; source: FormKeySource } | undefined;
+
+/**
+ * The key that signs the form's time on screen (lib/contact/form-token.ts): every instance
+ * must share it. CONTACT_FORM_SECRET; else derived from CONTACT_SITE_KEY, which every
+ * instance with a contact API has (one-way: the key says nothing of the site key); else
+ * random for this process (the local inbox: one process).
+ */
+export function getFormTokenKey(): { key: Uint8Array; source: FormKeySource } {
+  if (!formKey) {
+    const secret = parseFormSecret(process.env).config;
+    const contact = getContactConfig();
+    const derive = (from: string) => createHash('sha256').update(`contacto:firma:${from}`).digest();
+    formKey = secret
+      ? { key: derive(secret), source: 'secret' }
+      : contact.mode === 'api'
+        ? { key: derive(contact.siteKey), source: 'site-key' }
+        : { key: randomBytes(32), source: 'process' };
+  }
+  return formKey;
+}
+
 /** The malformed optional variables this server runs without, for the start-up report. */
 export function configProblems(): EnvProblem[] {
   getRateLimitConfig();
   getOutboxConfig();
-  return uniqueByVariable([...(rateLimit?.problems ?? []), ...(outbox?.problems ?? [])]);
+  return uniqueByVariable([...(rateLimit?.problems ?? []), ...(outbox?.problems ?? []), ...parseFormSecret(process.env).problems]);
 }

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { Hero } from '@/components/sections/hero';
+import { confirmToken } from '@/lib/contact/form-token';
 import { decodeValues, VALUES_HEADER } from '@/lib/contact/stale-form';
 
 // Reached only through the proxy, with a stale form's values (lib/contact/stale-form.ts).
@@ -10,5 +11,6 @@ export const metadata: Metadata = { robots: { index: false, follow: false } };
 export default async function RetryPage() {
   const values = decodeValues((await headers()).get(VALUES_HEADER));
   if (!values) redirect('/');
-  return <Hero contactState={{ status: 'failed', reason: 'stale', values }} />;
+  // With the server's signature: the visitor's next press is accepted without asking to confirm.
+  return <Hero contactState={{ status: 'failed', reason: 'stale', values, token: confirmToken() }} />;
 }

@@ -1,0 +1,272 @@
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { isolatedProcessEnv } from '../test-support/isolated-env.mjs';
+import { expect, stayOnThankYouView, test } from './support/fixtures';
+import { bodyOf, formControls, postForm, sendAsPersonWithoutScripts, type Control } from './support/form-post';
+import { startServer } from './support/server';
+import { records, uniqueMail } from './support/stub';
+import { AGAINST_DEPLOYMENT, DATA_DIR, E2E_BUILD_ENV, PROXY_PORT } from './support/test-env';
+
+/*
+ * Only people reach the agency. Four kinds of scripts, each of which reached
+ * the contact API before the spam filter, and three kinds of people, each of
+ * whom must be thanked and delivered once at no cost. The bots post the way
+ * the browser posts the form without JavaScript, as a script would.
+ */
+test.skip(AGAINST_DEPLOYMENT, 'The bots are checked against the stub contact API and the outbox on disk, which only the local run has.');
+
+const OUTBOX_DIR = path.join(DATA_DIR, 'main', 'outbox');
+
+/** The suspected spam the main server kept apart for this e-mail address (its outbox files). */
+function quarantined(mail: string): Array<{ key: string; spamRule?: string }> {
+  let names: string[] = [];
+  try {
+    names = readdirSync(OUTBOX_DIR).filter((name) => name.endsWith('.json'));
+  } catch {}
+  return names
+    .map((name) => {
+      try {
+        return JSON.parse(readFileSync(path.join(OUTBOX_DIR, name), 'utf8')) as { key: string; state: string; spamRule?: string; enquiry: { mail: string } };
+      } catch {
+        return null;
+      }
+    })
+    .filter((entry) => entry !== null && entry.enquiry.mail === mail && entry.state === 'spam') as Array<{ key: string; spamRule?: string }>;
+}
+
+/** Anything stored for this e-mail address: outbox entries of any kind. */
+function storedAnywhere(mail: string): number {
+  let count = 0;
+  try {
+    for (const name of readdirSync(OUTBOX_DIR)) if (readFileSync(path.join(OUTBOX_DIR, name), 'utf8').includes(mail)) count += 1;
+  } catch {}
+  return count;
+}
+
+/** Each bot posts from an address of its own (the main server takes the last X-Forwarded-For entry), so none shares another test's limit. */
+const fromOwnAddress = () => ({ 'x-forwarded-for': `198.19.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}` });
+
+const botValues = (mail: string) => ({ name: 'Juan Robot Pérez', mail, phone: '5512345678', reason: 'Quiero una página web para mi negocio.' });
+
+/** What a script that fills every control writes in a text box it does not know: something plausible. */
+function fillEverything(controls: Control[], mail: string): Record<string, string> {
+  const known: Record<string, string> = botValues(mail);
+  return Object.fromEntries(
+    controls.map((control) => [
+      control.name,
+      known[control.name] ?? (control.type === 'hidden' ? control.value : control.type === 'email' ? mail : 'Juan Robot'),
+    ]),
+  );
+}
+
+test.describe('bots: none reaches the contact API', () => {
+  test('1. a script that fills every control of the form and posts at once: kept apart as spam, answered like a person', async ({ request, baseURL }) => {
+    const mail = uniqueMail('bot-all-at-once');
+    const controls = formControls(await (await request.get('/')).text());
+    const answer = await postForm(request, baseURL as string, fillEverything(controls, mail), fromOwnAddress());
+    expect(answer.kind).toBe('thanks');
+    expect((await records(mail)).attempts).toHaveLength(0);
+    expect(quarantined(mail).map((entry) => entry.spamRule)).toEqual(['honeypot']);
+  });
+
+  test('2. the same script, waiting 8 s before it posts: kept apart as spam', async ({ request, baseURL }) => {
+    const mail = uniqueMail('bot-all-8s');
+    const controls = formControls(await (await request.get('/')).text());
+    await new Promise((resolve) => setTimeout(resolve, 8000));
+    const answer = await postForm(request, baseURL as string, fillEverything(controls, mail), fromOwnAddress());
+    expect(answer.kind).toBe('thanks');
+    expect((await records(mail)).attempts).toHaveLength(0);
+    expect(quarantined(mail)).toHaveLength(1);
+  });
+
+  test('3. a script that fills only the four known fields and posts 300 ms after loading the page: asked to confirm, stored nowhere', async ({
+    request,
+    baseURL,
+  }) => {
+    const mail = uniqueMail('bot-four-300ms');
+    const controls = formControls(await (await request.get('/')).text());
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const answer = await postForm(request, baseURL as string, bodyOf(controls, botValues(mail)), fromOwnAddress());
+    expect(answer.kind).toBe('confirm');
+    // It never confirms: nothing of it is anywhere.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await records(mail)).attempts).toHaveLength(0);
+    expect(storedAnywhere(mail)).toBe(0);
+  });
+
+  test('4. a script that posts without loading the page in its session: kept apart as spam', async ({ playwright, request, baseURL }) => {
+    const mail = uniqueMail('bot-cold');
+    // What such a script carries: the action's fields, copied from the form once, and the four it knows.
+    const actionFields = Object.fromEntries(
+      formControls(await (await request.get('/')).text())
+        .filter((control) => control.name.startsWith('$ACTION'))
+        .map((control) => [control.name, control.value]),
+    );
+    const cold = await playwright.request.newContext();
+    const answer = await postForm(cold, baseURL as string, { ...actionFields, ...botValues(mail), captcha: '' }, fromOwnAddress());
+    await cold.dispose();
+    expect(answer.kind).toBe('thanks');
+    expect((await records(mail)).attempts).toHaveLength(0);
+    expect(quarantined(mail).map((entry) => entry.spamRule)).toEqual(['honeypot-missing']);
+  });
+
+  test('a link-only message is kept apart; `npm run outbox -- spam` lists it and `release` delivers it, once', async ({ page }) => {
+    test.setTimeout(90_000);
+    const mail = uniqueMail('spam-release');
+    await stayOnThankYouView(page);
+    await page.goto('/');
+    // A person would read first; the form then sends at once.
+    await page.waitForTimeout(3000);
+    const form = page.locator('#contacto form');
+    await form.locator('[name="name"]').fill('Roberto Enlaces');
+    await form.locator('[name="mail"]').fill(mail);
+    await form.locator('[name="phone"]').fill('5512345678');
+    await form.locator('[name="reason"]').fill('https://mi-negocio.example.com https://otro.example.com');
+    await form.getByRole('button', { name: /enviar/i }).click();
+    await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible();
+    const [entry] = quarantined(mail);
+    expect(entry?.spamRule).toBe('only-links');
+    expect((await records(mail)).attempts).toHaveLength(0);
+
+    const env = isolatedProcessEnv(E2E_BUILD_ENV);
+    const listed = spawnSync('npm', ['run', '--silent', 'outbox', '--', 'spam'], { env, encoding: 'utf8', timeout: 60_000 });
+    expect(listed.status).toBe(0);
+    expect(listed.stdout).toContain(entry?.key);
+    expect(listed.stdout).toContain(mail);
+
+    const released = spawnSync('npm', ['run', '--silent', 'outbox', '--', 'release', entry?.key ?? ''], { env, encoding: 'utf8', timeout: 60_000 });
+    expect(released.stdout).toContain('entregada a la API de contacto');
+    expect(released.status).toBe(0);
+    const { attempts, stored } = await records(mail);
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]?.idempotencyKey).toBe(entry?.key);
+    expect(stored).toHaveLength(1);
+    expect(quarantined(mail)).toHaveLength(0);
+  });
+});
+
+const person = (tag: string) => ({ name: 'Ana Persona', mail: uniqueMail(tag), phone: '+52 55 1234 567', reason: 'Quiero una página web para mi florería.' });
+const formOf = (page: Page) => page.locator('#contacto form');
+const thanks = (page: Page) => page.getByRole('heading', { name: /gracias por contactarnos/i });
+
+/** Records whether the form ever asked to confirm, from the first frame. */
+async function watchForConfirm(page: Page) {
+  await page.addInitScript(() => {
+    new MutationObserver(() => {
+      if (document.body?.textContent?.includes('Para confirmar el envío')) (window as unknown as { askedToConfirm: boolean }).askedToConfirm = true;
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  return async () => page.evaluate(() => Boolean((window as unknown as { askedToConfirm?: boolean }).askedToConfirm));
+}
+
+test.describe('people: thanked, delivered once, at no cost', () => {
+  test('with JavaScript, a person who starts typing 3 s after the page appears is never asked anything more', async ({ page }) => {
+    const visitor = person('person-typing');
+    const askedToConfirm = await watchForConfirm(page);
+    await stayOnThankYouView(page);
+    await page.goto('/');
+    await page.waitForTimeout(3000);
+    for (const [field, value] of Object.entries(visitor)) await formOf(page).locator(`[name="${field}"]`).pressSequentially(value, { delay: 20 });
+    await formOf(page).getByRole('button', { name: /enviar/i }).click();
+    await expect(thanks(page)).toBeVisible();
+    expect(await askedToConfirm()).toBe(false);
+    expect((await records(visitor.mail)).stored).toHaveLength(1);
+    expect((await records(visitor.mail)).attempts).toHaveLength(1);
+  });
+
+  test('with JavaScript, autofill 1 s after the page is ready and an immediate send: a silent wait, no extra step', async ({ page }) => {
+    const visitor = person('person-autofill');
+    const askedToConfirm = await watchForConfirm(page);
+    await stayOnThankYouView(page);
+    await page.goto('/');
+    await page.waitForLoadState('load');
+    await page.waitForTimeout(1000);
+    // What a browser's autofill does: every field at once, with input events.
+    await formOf(page).evaluate((form, values) => {
+      for (const [name, value] of Object.entries(values)) {
+        const field = form.querySelector<HTMLInputElement | HTMLTextAreaElement>(`[name="${name}"]`);
+        if (!field) continue;
+        const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(field), 'value')?.set;
+        setter?.call(field, value);
+        field.dispatchEvent(new Event('input', { bubbles: true }));
+        field.dispatchEvent(new Event('change', { bubbles: true }));
+      }
+    }, visitor);
+    const clickedAt = Date.now();
+    await formOf(page).getByRole('button', { name: /enviar/i }).click();
+    await expect(thanks(page)).toBeVisible({ timeout: 15_000 });
+    expect(await askedToConfirm()).toBe(false);
+    const { attempts } = await records(visitor.mail);
+    expect(attempts).toHaveLength(1);
+    // Sent no sooner than 3 s after the form appeared: the send waited, silently.
+    expect(Date.now() - clickedAt).toBeGreaterThan(500);
+  });
+
+  test.describe('without JavaScript', () => {
+    test.use({ javaScriptEnabled: false });
+
+    test('a person is asked to confirm once, with every value kept, and the confirmation is delivered once', async ({ page }) => {
+      const visitor = person('person-nojs');
+      await stayOnThankYouView(page);
+      await page.goto('/');
+      for (const [field, value] of Object.entries(visitor)) await formOf(page).locator(`[name="${field}"]`).fill(value);
+      await formOf(page).getByRole('button', { name: /enviar/i }).click();
+      await expect(formOf(page).getByRole('status')).toHaveText('Para confirmar el envío, presiona «Enviar» otra vez.');
+      for (const [field, value] of Object.entries(visitor)) await expect(formOf(page).locator(`[name="${field}"]`)).toHaveValue(value);
+      expect((await records(visitor.mail)).attempts).toHaveLength(0);
+      await formOf(page).getByRole('button', { name: /enviar/i }).click();
+      await expect(thanks(page)).toBeVisible();
+      expect((await records(visitor.mail)).attempts).toHaveLength(1);
+    });
+  });
+
+  test('the keyboard and the accessibility tree know four text boxes and the button; the honeypot is in neither', async ({ page }) => {
+    await page.goto('/');
+    const form = formOf(page);
+    await expect(form.getByRole('textbox')).toHaveCount(4);
+    // Filled in, so the button is enabled (it is disabled while the form is invalid, and skipped by Tab).
+    for (const [field, value] of Object.entries(person('keyboard'))) await form.locator(`[name="${field}"]`).fill(value);
+    await form.locator('[name="name"]').focus();
+    const visited: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press('Tab');
+      visited.push(await page.evaluate(() => document.activeElement?.getAttribute('name') ?? document.activeElement?.textContent?.trim() ?? ''));
+    }
+    expect(visited).toEqual(['mail', 'phone', 'reason', 'Enviar']);
+  });
+});
+
+test.describe('behind one proxy (TRUST_PROXY_HEADERS=1), the default limit of 5 per 10 minutes', () => {
+  test.describe.configure({ mode: 'serial' });
+  let server: { url: string; kill: () => void };
+
+  test.beforeAll(async () => {
+    server = await startServer(PROXY_PORT, { ...E2E_BUILD_ENV, TRUST_PROXY_HEADERS: '1', CONTACT_INBOX_DIR: `${DATA_DIR}/proxy` });
+  });
+  test.afterAll(() => server?.kill());
+
+  for (const [what, realAddress, written] of [
+    ['8 visitors who write their own X-Forwarded-For and X-Real-IP while the proxy appends the same real address', () => '203.0.113.7', (i: number) => `198.51.100.${i + 1}`],
+    ['8 addresses in one IPv6 /64', (i: number) => `2001:db8:5:7::${(i + 1).toString(16)}`, (i: number) => `192.0.2.${i + 1}`],
+  ] as const) {
+    test(`${what}: at most 5 reach the API`, async ({ request }) => {
+      test.setTimeout(120_000);
+      const mails: string[] = [];
+      const kinds: string[] = [];
+      for (let i = 0; i < 8; i++) {
+        const visitor = person(`proxy-${i}`);
+        mails.push(visitor.mail);
+        // What nginx's `proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for` sends: the client's own, then the address it saw.
+        const headers = { 'x-forwarded-for': `${written(i)}, ${realAddress(i)}`, 'x-real-ip': written(i) };
+        kinds.push((await sendAsPersonWithoutScripts(request, server.url, visitor, headers)).kind);
+      }
+      let reached = 0;
+      for (const mail of mails) reached += (await records(mail)).stored.length;
+      expect(kinds.filter((kind) => kind === 'thanks')).toHaveLength(5);
+      expect(kinds.slice(5)).toEqual(['rate-limited', 'rate-limited', 'rate-limited']);
+      expect(reached).toBe(5);
+    });
+  }
+});
