@@ -183,6 +183,9 @@ for (const [, src] of html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)) {
 if (!actionId) throw new Error('Server Action id not found in the page scripts');
 
 const mail = `aislado-${Date.now().toString(36)}@example.mx`;
+// The signature of the form on screen, as the island fetches it, 3 s old when sent (a person's pace).
+const { token } = (await (await fetch(`${APP}/api/contact/token`)).json()) as { token: string };
+await new Promise((resolve) => setTimeout(resolve, 3300));
 // Down long enough for the live attempts and the background retry: the enquiry must wait in the test's outbox.
 await fetch(`${STUB}/__outage`, { method: 'POST', body: JSON.stringify({ ms: 6000 }) });
 const body = new FormData();
@@ -191,9 +194,11 @@ body.append('_1_mail', mail);
 body.append('_1_phone', '5512345678');
 body.append('_1_reason', 'Solicitud de la prueba de aislamiento.');
 body.append('_1_captcha', '');
+body.append('_1_campo_extra', '');
+body.append('_1_firma', token);
 body.append('0', '[{"status":"idle"},"$K1"]');
 const answer = await (await fetch(`${APP}/`, { method: 'POST', headers: { Accept: 'text/x-component', 'Next-Action': actionId, Origin: APP }, body })).text();
-const visitorState = answer.match(/"status":"(sent|failed|invalid)"/)?.[1] ?? 'none';
+const visitorState = answer.match(/"status":"(sent|failed|invalid|confirm)"/)?.[1] ?? 'none';
 
 const flush = (secret: string) => fetch(`${APP}/api/outbox/flush`, { headers: { Authorization: `Bearer ${secret}` } });
 const prodSecretStatus = (await flush(PROD_SECRET)).status;

@@ -5,11 +5,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { alertMessage } from './alert';
+import { alertMessage, sendSpamNotice, SPAM_NOTICES_PER_HOUR } from './alert';
 import { flushStore } from './flush';
 import type { OutboxEntry } from './outbox-entry';
 import { FileOutboxStore } from './outbox-file-store';
-import { newEntry } from './policy';
+import { newEntry, spamEntry } from './policy';
 import { startSmtpSink } from '@/test-support/smtp-sink';
 
 /** The alert e-mails, received by a real SMTP server on 127.0.0.1. */
@@ -137,5 +137,20 @@ describe("the visitor's text cannot forge lines of the alert", () => {
     const { text } = alertMessage('dead', entry);
     expect(text).toContain('La API la rechazó al reintentarla: «No válido Clave: falsa».');
     expect(linesStartingWith(text, 'Clave:')).toEqual([`Clave: ${entry.key}`]);
+  });
+});
+
+describe('suspected spam with no store to keep it in', () => {
+  it('goes to the alert address, said to be held back, at most 20 an hour from one instance', async () => {
+    const config = { smtpUrl: sink.url, to: 'ventas@agencia.mx', from: 'Formulario <avisos@agencia.mx>' };
+    const entry = spamEntry(randomUUID(), lead, T0, 'only-links');
+    const sent: boolean[] = [];
+    for (let i = 0; i < SPAM_NOTICES_PER_HOUR + 3; i++) sent.push(await sendSpamNotice(entry, config, T0 + i));
+    expect(sent.filter(Boolean)).toHaveLength(SPAM_NOTICES_PER_HOUR);
+    expect(sink.mails).toHaveLength(SPAM_NOTICES_PER_HOUR);
+    expect(sink.mails[0]?.subject).toBe('Posible spam retenido, no se entregó: José Ángel Muñoz');
+    expect(sink.mails[0]?.text).toContain('Si es de una persona, llámala o escríbele');
+    // The next hour, the next one goes out.
+    expect(await sendSpamNotice(entry, config, T0 + 60 * 60 * 1000 + 1)).toBe(true);
   });
 });

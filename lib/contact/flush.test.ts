@@ -17,3 +17,54 @@ describe('who may flush the outbox', () => {
     expect(isAuthorizedFlush('Bearer ', '')).toBe(false);
   });
 });
+
+describe('releasing a suspected spam (npm run outbox -- release <key>)', () => {
+  const enquiry = { name: 'Roberto Enlaces', mail: 'roberto@example.mx', phone: '5512345678', reason: 'https://mi-negocio.example.com', captcha: '' };
+  const saved = { ...process.env };
+  afterEach(() => {
+    process.env = { ...saved };
+    jest.restoreAllMocks();
+  });
+
+  async function setUp(status: number) {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const dir = mkdtempSync(path.join(tmpdir(), 'release-'));
+    Object.assign(process.env, { CONTACT_API_BASE_URL: 'http://127.0.0.1:9/api/', CONTACT_SITE_KEY: 'k', CONTACT_INBOX_DIR: dir, CONTACT_OUTBOX_BACKOFF_SECONDS: '60' });
+    for (const level of ['info', 'warn', 'error'] as const) jest.spyOn(console, level).mockImplementation(() => {});
+    const fetchMock = jest.fn(async () => new Response(JSON.stringify({ success: status === 200 }), { status }));
+    global.fetch = fetchMock as unknown as typeof fetch;
+    let modules: { flush: typeof import('./flush'); policy: typeof import('./policy'); store: typeof import('./outbox-file-store') } | undefined;
+    jest.isolateModules(() => {
+      modules = {
+        flush: jest.requireActual('./flush'),
+        policy: jest.requireActual('./policy'),
+        store: jest.requireActual('./outbox-file-store'),
+      };
+    });
+    const { flush, policy, store: stores } = modules as NonNullable<typeof modules>;
+    const store = new stores.FileOutboxStore(dir);
+    const spam = policy.spamEntry('3f1c2a9e-0000-4000-8000-000000000001', enquiry, Date.now() - 60_000, 'only-links');
+    await store.add(spam);
+    const config = { backoffSeconds: [60] };
+    return { release: (key: string) => flush.releaseSpam(store, config, key), store, fetchMock, key: spam.key };
+  }
+
+  it('delivers it at once with its own key, and it leaves the quarantine', async () => {
+    const { release, store, fetchMock, key } = await setUp(200);
+    expect(await release(key)).toBe('delivered');
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const [, init] = fetchMock.mock.calls[0] as unknown as [URL, RequestInit & { headers: Record<string, string> }];
+    expect(init.headers['Idempotency-Key']).toBe(key);
+    expect(await store.get(key)).toBeNull();
+    expect(await release(key)).toBe('not-found');
+  });
+
+  it('with the API down it becomes an ordinary pending enquiry, retried later', async () => {
+    const { release, store, key } = await setUp(503);
+    expect(await release(key)).toBe('pending');
+    expect(await store.get(key)).toEqual(expect.objectContaining({ state: 'pending', rounds: 1 }));
+    expect(await release(key)).toBe('not-spam');
+  });
+});
