@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, stayOnThankYouView, test } from './support/fixtures';
+import { expect, stayOnThankYouView, test, waitForFormScript } from './support/fixtures';
 import { setScenario, uniqueMail } from './support/stub';
 import { AGAINST_DEPLOYMENT } from './support/test-env';
 
@@ -46,6 +46,7 @@ for (const width of [375, 1280]) {
       // held forever left the page half-navigated, and axe's evaluate hung).
       await stayOnThankYouView(page);
       await page.goto('/');
+      await waitForFormScript(page);
       const form = page.locator('#contacto form');
       await form.locator('[name="name"]').fill(visitor.name);
       await form.locator('[name="mail"]').fill(mail);

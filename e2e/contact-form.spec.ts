@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, test } from './support/fixtures';
+import { expect, test, waitForFormScript } from './support/fixtures';
 import { records, setScenario, uniqueMail, type StubStep } from './support/stub';
 import { AGAINST_DEPLOYMENT, E2E_CONFIG } from './support/test-env';
 
@@ -31,6 +31,7 @@ async function open(page: Page, recaptchaRequests: string[] = []) {
   });
   await page.goto('/');
   await expect(form(page)).toBeVisible();
+  await waitForFormScript(page);
 }
 
 async function fill(page: Page, visitor: Visitor) {
@@ -63,6 +64,12 @@ test.describe('contact form', () => {
 
     await fill(page, visitor);
     await submit(page).click();
+    // Pushed as the send begins: read now, for the page leaves 2 s after the thanks (a slow test step could miss it).
+    await expect
+      .poll(() =>
+        page.evaluate(() => (window.dataLayer ?? []).map((entry) => Array.from(entry as ArrayLike<unknown>).slice(0, 2))),
+      )
+      .toContainEqual(['event', 'formulario']);
 
     await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible();
     await expect(page.locator('#contacto').getByText(/un asesor se pondrá en contacto contigo muy pronto/i)).toBeVisible();
@@ -78,11 +85,6 @@ test.describe('contact form', () => {
       captcha: `e2e-token-formSubmit-${E2E_CONFIG.recaptchaSiteKey}`,
     });
     expect(stored).toHaveLength(1);
-
-    const events = await page.evaluate(() =>
-      (window.dataLayer ?? []).map((entry) => Array.from(entry as ArrayLike<unknown>).slice(0, 2)),
-    );
-    expect(events).toContainEqual(['event', 'formulario']);
 
     await page.waitForURL((url) => url.pathname === E2E_CONFIG.thankYouUrl, { timeout: 5000 });
     const elapsed = Date.now() - shownAt;

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test } from './support/fixtures';
+import { expect, test, waitForFormScript } from './support/fixtures';
 import { flush } from './support/outbox';
 import { startServer } from './support/server';
 import { records, setScenario, uniqueMail } from './support/stub';
@@ -22,6 +22,7 @@ test('a server killed while delivering loses nothing: after a restart one flush 
   let server = await startServer(CRASH_PORT, env);
   try {
     await page.goto('/');
+    await waitForFormScript(page);
     const form = page.locator('#contacto form');
     for (const [name, value] of Object.entries(lead)) await form.locator(`[name="${name}"]`).fill(value);
     await form.getByRole('button', { name: /enviar/i }).click();

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, stayOnThankYouView, test, timeContactAction } from './support/fixtures';
+import { expect, stayOnThankYouView, test, timeContactAction, waitForFormScript } from './support/fixtures';
 import { records, setScenario, uniqueMail, type StubStep } from './support/stub';
 import { AGAINST_DEPLOYMENT } from './support/test-env';
 
@@ -48,6 +48,7 @@ test.describe('contact API faults', () => {
       await setScenario(values.mail, steps);
       await stayOnThankYouView(page);
       await page.goto('/');
+      await waitForFormScript(page);
 
       const waited = timeContactAction(page);
       await submit(page, values);

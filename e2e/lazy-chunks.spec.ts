@@ -1,5 +1,5 @@
 import type { Page, Route } from '@playwright/test';
-import { expect, test } from './support/fixtures';
+import { expect, test, waitForFormScript } from './support/fixtures';
 import { records, setScenario, uniqueMail } from './support/stub';
 import { AGAINST_DEPLOYMENT, E2E_CONFIG } from './support/test-env';
 
@@ -61,6 +61,7 @@ async function open(page: Page) {
   );
   await page.goto('/');
   await expect(form(page)).toBeVisible();
+  await waitForFormScript(page);
 }
 
 async function send(page: Page, visitor: ReturnType<typeof visitorWith>) {

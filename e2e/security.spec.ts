@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page, Request } from '@playwright/test';
-import { expect, stayOnThankYouView, test } from './support/fixtures';
+import { expect, stayOnThankYouView, test, waitForFormScript } from './support/fixtures';
 import { records, setScenario, uniqueMail } from './support/stub';
 import { AGAINST_DEPLOYMENT, E2E_CONFIG, SERVER_LOG } from './support/test-env';
 
@@ -77,6 +77,7 @@ test.describe('the contact action', () => {
   }) => {
     const person = visitor('origin');
     await page.goto('/');
+    await waitForFormScript(page);
     await fill(page, person);
     const [actionRequest] = await Promise.all([page.waitForRequest(isActionPost), form(page).getByRole('button', { name: /enviar/i }).click()]);
     await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible();
@@ -110,11 +111,13 @@ test.describe('the contact action', () => {
     await stayOnThankYouView(page);
     for (let i = 0; i < 5; i++) {
       await page.goto('/');
+      await waitForFormScript(page);
       await fill(page, person);
       await form(page).getByRole('button', { name: /enviar/i }).click();
       await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible();
     }
     await page.goto('/');
+    await waitForFormScript(page);
     await fill(page, person);
     await form(page).getByRole('button', { name: /enviar/i }).click();
     const status = form(page).getByRole('status');
@@ -127,6 +130,7 @@ test.describe('the contact action', () => {
   test('a page from an older deployment is told to reload, and keeps what was typed across the reload', async ({ page }) => {
     const person = visitor('stale');
     await page.goto('/');
+    await waitForFormScript(page);
     await fill(page, person);
     // What an old page does after a new deployment: post an action id the server does not know.
     await page.route('**/*', async (route) => {
@@ -155,6 +159,7 @@ test.describe('the contact action', () => {
     await setScenario(people[2]?.mail ?? '', [{ status: 200, raw: '<html>' }]);
     for (const person of people) {
       await page.goto('/');
+      await waitForFormScript(page);
       await fill(page, person);
       await form(page).getByRole('button', { name: /enviar/i }).click();
       // With the outbox, the API's failures end in thanks; its refusal in a message.

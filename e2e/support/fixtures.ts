@@ -86,6 +86,15 @@ export const test = base.extend<Fixtures & Options>({
 
 export { expect };
 
+/**
+ * A person reads before writing: by then the form's script runs (its button is
+ * disabled while the form is empty). A test that fills and sends the moment the
+ * page appears plays a script, and the form, unsigned, would ask it to confirm.
+ */
+export async function waitForFormScript(page: Page): Promise<void> {
+  await expect(page.locator('#contacto form').getByRole('button', { name: /enviar/i })).toBeDisabled({ timeout: 20_000 });
+}
+
 /** Index of the dot marked current in a carousel. */
 export async function currentSlide(page: Page, carouselName: string): Promise<number> {
   const dots = page.getByRole('region', { name: carouselName }).getByRole('button', { name: /^Ir al logotipo/ });

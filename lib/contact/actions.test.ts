@@ -588,3 +588,14 @@ describe('the spam filter, at no cost to a person', () => {
     expect(readdirSync(dir)).not.toContain('enquiries.jsonl');
   });
 });
+
+describe('the captcha is never the visitor\'s to fix', () => {
+  it('a captcha that is no reCAPTCHA token (a space, a control character, over 4,096) goes as none, and the enquiry is delivered', async () => {
+    fetchMock.mockImplementation(async () => json(200, { success: true }));
+    const submit = loadAction(API);
+    for (const captcha of ['token con espacios', '03A\u0000x', 'a'.repeat(5000)]) {
+      expect(await submit(idle, form({ ...visitor, captcha }))).toEqual(SENT);
+    }
+    for (const [, init] of fetchMock.mock.calls as Array<[URL, RequestInit]>) expect(JSON.parse(String(init.body)).captcha).toBe('');
+  });
+});

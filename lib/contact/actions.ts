@@ -5,7 +5,7 @@ import { deliverEnquiry, quarantineEnquiry } from './deliver';
 import { CONTACT_FIELDS, HONEYPOT_FIELD, TOKEN_FIELD, type ContactValues } from './fields';
 import { checkFormToken, confirmToken } from './form-token';
 import { consumeEnquiry } from './rate-limit';
-import { contactSchema, fieldErrorsOf } from './schema';
+import { contactSchema, fieldErrorsOf, isCaptchaShaped } from './schema';
 import { spamRule } from './spam-rules';
 import type { ContactState } from './state';
 
@@ -31,7 +31,10 @@ export async function submitContact(_previous: ContactState, formData: FormData)
   if (!input) return { status: 'invalid', fieldErrors: {} };
   const values = typedValues(input);
 
-  const parsed = contactSchema.safeParse(Object.fromEntries(ENQUIRY_FIELDS.map((field) => [field, input[field] ?? ''])));
+  const enquiry: Record<string, string> = Object.fromEntries(ENQUIRY_FIELDS.map((field) => [field, input[field] ?? '']));
+  // Not the visitor's to fix: a captcha that is no reCAPTCHA token goes as none (the API decides), never refusing a person.
+  if (!isCaptchaShaped(enquiry.captcha ?? '')) enquiry.captcha = '';
+  const parsed = contactSchema.safeParse(enquiry);
   if (!parsed.success) return { status: 'invalid', fieldErrors: fieldErrorsOf(parsed.error.issues), values, token: confirmToken() };
 
   const trap = input[HONEYPOT_FIELD] === undefined ? 'honeypot-missing' : input[HONEYPOT_FIELD] !== '' ? 'honeypot' : null;

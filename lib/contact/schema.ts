@@ -26,8 +26,7 @@ export const CONTACT_LIMITS = {
   phoneMax: 15,
   reasonMin: 5,
   reasonMax: 500,
-  // reCAPTCHA v3 tokens are roughly 400 to 2,200 characters; far shorter or longer is not one.
-  captchaMin: 20,
+  // reCAPTCHA v3 tokens are roughly 400 to 2,200 characters; far longer is not one.
   captchaMax: 4096,
 } as const;
 
@@ -39,6 +38,9 @@ const STRAY_CONTROL = /(?!\n)\p{Cc}/u;
 const LETTER = /\p{L}/u;
 // reCAPTCHA tokens are base64url-like.
 const TOKEN_CHARS = /^[A-Za-z0-9_-]*$/;
+
+/** Shaped like what reCAPTCHA issues (or empty): the action sends anything else as empty, and the API decides. */
+export const isCaptchaShaped = (token: string) => token.length <= CONTACT_LIMITS.captchaMax && TOKEN_CHARS.test(token);
 
 // `abort` stops at the first failed rule, so an empty field says "required" only.
 const required = () => z.minLength(1, { error: CONTACT_MESSAGES.required, abort: true });
@@ -81,11 +83,7 @@ export const contactSchema = z.strictObject({
     z.maxLength(CONTACT_LIMITS.reasonMax, CONTACT_MESSAGES.max500),
   ),
   // Spec: no validator. Empty (no reCAPTCHA on the site, or it did not load) or shaped like a token.
-  captcha: z.string().check(
-    z.maxLength(CONTACT_LIMITS.captchaMax, { abort: true }),
-    z.regex(TOKEN_CHARS, { abort: true }),
-    z.refine<string>((token) => token === '' || token.length >= CONTACT_LIMITS.captchaMin),
-  ),
+  captcha: z.string().check(z.refine<string>(isCaptchaShaped)),
 });
 
 export type ContactEnquiry = z.infer<typeof contactSchema>;
