@@ -4,6 +4,7 @@ import { Profiler } from 'react';
 import type { ContactState } from '@/lib/contact/state';
 import { useLeads } from '@/lib/lead';
 import { ContactForm, REDIRECT_DELAY_MS } from './contact-form';
+import { Honeypot } from './honeypot';
 
 jest.mock('@/lib/contact/actions', () => ({ submitContact: jest.fn() }));
 jest.mock('@/lib/navigation', () => ({ navigateTo: jest.fn(), reloadPage: jest.fn() }));
@@ -141,7 +142,7 @@ describe('ContactForm', () => {
   it('covers the form with a spinner while sending and sends only once on a double click', async () => {
     const user = userEvent.setup();
     const action = deferredAction();
-    render(<ContactForm {...props} />);
+    render(<ContactForm {...props} honeypot={<Honeypot />} />);
     await fillValid(user);
     await user.dblClick(submitButton());
     await user.keyboard('{Enter}{Enter}');
@@ -215,7 +216,7 @@ describe('ContactForm', () => {
   });
 
   it('keeps a honeypot out of sight, of the tab order and of the accessibility tree', () => {
-    render(<ContactForm {...props} />);
+    render(<ContactForm {...props} honeypot={<Honeypot />} />);
     const honeypot = document.querySelector('input[name="campo_extra"]') as HTMLInputElement;
     expect(honeypot).toHaveAttribute('tabindex', '-1');
     expect(honeypot).toHaveAttribute('autocomplete', 'off');

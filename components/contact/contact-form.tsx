@@ -19,7 +19,6 @@ import { submitContact } from '@/lib/contact/actions';
 import {
   CONTACT_FIELDS,
   FIELD_MAX_CHARS,
-  HONEYPOT_FIELD,
   TOKEN_FIELD,
   type ContactField,
   type ContactValues,
@@ -45,6 +44,8 @@ type Props = {
   initialState?: ContactState;
   /** The submit button's icon, rendered on the server. */
   submitIcon?: ReactNode;
+  /** The spam filter's honeypot (honeypot.tsx), rendered on the server. */
+  honeypot?: ReactNode;
   recaptchaSiteKey?: string;
   thankYouUrl: string;
   whatsappUrl: string;
@@ -101,7 +102,7 @@ const afterNextPaint = () =>
  * Once this island runs it sends instead (onSubmit), adding what scripts can
  * add: validation while typing, the mask, reCAPTCHA, the conversion.
  */
-export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, recaptchaSiteKey, thankYouUrl, whatsappUrl }: Props) {
+export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, honeypot, recaptchaSiteKey, thankYouUrl, whatsappUrl }: Props) {
   // The state of a form the browser posted itself (the page is rendered from it). The permalink names
   // the answer page: the home page, scrolled to the form, whichever page the form was on.
   const [answered, formAction] = useActionState(submitContact, initialState, ANSWER_URL);
@@ -267,22 +268,7 @@ export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, 
         />
       ))}
 
-      {/* The honeypot: out of sight, of the tab order and of the accessibility tree; only a program fills it. */}
-      <div className="visually-hidden" aria-hidden="true">
-        <label htmlFor="contacto-extra">{copy.honeypot}</label>
-        <input
-          id="contacto-extra"
-          type="text"
-          name={HONEYPOT_FIELD}
-          tabIndex={-1}
-          autoComplete="off"
-          defaultValue=""
-          data-1p-ignore=""
-          data-lpignore="true"
-          data-bwignore=""
-          data-form-type="other"
-        />
-      </div>
+      {honeypot}
       <input key={answerToken} type="hidden" name={TOKEN_FIELD} defaultValue={answerToken ?? ''} />
 
       <button type="submit" className={styles.submit} disabled={island && (invalid || sending)}>

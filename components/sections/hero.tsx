@@ -1,4 +1,5 @@
 import { ContactForm } from '@/components/contact/contact-form';
+import { Honeypot } from '@/components/contact/honeypot';
 import { Icon } from '@/components/icon';
 import type { ContactState } from '@/lib/contact/state';
 import { contactDetails, formattedAddress, hero } from '@/lib/content';
@@ -37,6 +38,7 @@ export function Hero({ contactState }: { contactState?: ContactState }) {
           <ContactForm
             initialState={contactState}
             submitIcon={<Icon name="paper-plane" />}
+            honeypot={<Honeypot />}
             recaptchaSiteKey={publicEnv.recaptchaSiteKey}
             thankYouUrl={publicEnv.thankYouUrl}
             whatsappUrl={publicEnv.whatsappUrl}
