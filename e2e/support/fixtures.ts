@@ -95,6 +95,27 @@ export async function waitForFormScript(page: Page): Promise<void> {
   await expect(page.locator('#contacto form').getByRole('button', { name: /enviar/i })).toBeDisabled({ timeout: 20_000 });
 }
 
+/**
+ * When the thanks entered the page, as the page saw it (Date.now() in the page,
+ * the same clock as the test's): a busy machine's test steps can see it a
+ * second or more later. Call before the page opens; `seenAt()` waits for it.
+ */
+export async function recordThanks(page: Page): Promise<{ seenAt: () => Promise<number> }> {
+  await page.addInitScript(() => {
+    new MutationObserver(() => {
+      const record = window as { thanksAt?: number };
+      if (!record.thanksAt && /gracias por contactarnos/i.test(document.querySelector('#contacto h3')?.textContent ?? '')) record.thanksAt = Date.now();
+    }).observe(document, { subtree: true, childList: true });
+  });
+  const read = () => page.evaluate(() => (window as { thanksAt?: number }).thanksAt ?? 0);
+  return {
+    seenAt: async () => {
+      await expect.poll(read).toBeGreaterThan(0);
+      return read();
+    },
+  };
+}
+
 /** Index of the dot marked current in a carousel. */
 export async function currentSlide(page: Page, carouselName: string): Promise<number> {
   const dots = page.getByRole('region', { name: carouselName }).getByRole('button', { name: /^Ir al logotipo/ });
