@@ -113,8 +113,11 @@ test.describe('the contact action', () => {
       await page.goto('/');
       await waitForFormScript(page);
       await fill(page, person);
+      // The thanks view leaves for /gracias 2-3 s later: the next goto waits for that, or the redirect would cancel it.
+      const left = page.waitForResponse('**/gracias');
       await form(page).getByRole('button', { name: /enviar/i }).click();
       await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible();
+      await left;
     }
     await page.goto('/');
     await waitForFormScript(page);
