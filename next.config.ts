@@ -4,6 +4,7 @@ import { buildDistDir, checkServerEnv } from './lib/env/build';
 import { publicEnv } from './lib/env/public';
 import { assertContentPictures, contentPictureProblems } from './lib/pictures/content-check';
 import { DEVICE_SIZES, IMAGE_SIZES } from './lib/pictures/widths';
+import { MAX_FORM_BODY_BYTES, PROXY_BODY_COPY_BYTES } from './lib/contact/too-large';
 import { securityHeaders } from './lib/security-headers';
 
 export default async function nextConfig(phase: string): Promise<NextConfig> {
@@ -35,10 +36,11 @@ export default async function nextConfig(phase: string): Promise<NextConfig> {
       // The page's own CSS goes inline: no render-blocking request before the first paint.
       inlineCss: true,
       serverActions: {
-        // Five short text fields (at most ~4 kB of UTF-8 and a ~2 kB captcha
-        // token) plus multipart overhead: anything bigger is not the form.
-        bodySizeLimit: '32kb',
+        // The form's own size (lib/contact/too-large.ts); the proxy refuses a bigger post before this is reached.
+        bodySizeLimit: MAX_FORM_BODY_BYTES,
       },
+      // Next buffers a copy of each body the proxy sees (10 MB by default); just above the form's limit, so the proxy can tell a bigger one.
+      proxyClientMaxBodySize: PROXY_BODY_COPY_BYTES,
     },
     async headers() {
       return [

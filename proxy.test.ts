@@ -3,8 +3,11 @@
  */
 import { unstable_doesMiddlewareMatch } from 'next/experimental/testing/server';
 import { NextRequest } from 'next/server';
+import { publicEnv } from './lib/env/public';
+import { agencyPhone } from './lib/error-copy';
 import { RETRY_PATH, VALUES_HEADER, decodeValues } from './lib/contact/stale-form';
-import { config, proxy, redirectTarget } from './proxy';
+import { MAX_FORM_BODY_BYTES } from './lib/contact/too-large';
+import { ACTION_IDS_TIMEOUT_MS, config, proxy, redirectTarget } from './proxy';
 
 const BASE = 'http://localhost:3000';
 const matches = (path: string) => unstable_doesMiddlewareMatch({ config, url: `${BASE}${path}` });
@@ -61,14 +64,19 @@ describe('proxy matcher', () => {
     expect(matches('/servicios?utm_source=a')).toBe(true);
   });
 
-  it('never runs for / itself, which is served statically, nor for the island sending the form', () => {
+  it('never runs for a page view of / itself, which is served statically', () => {
     expect(matches('/')).toBe(false);
-    const multipart = { 'content-type': 'multipart/form-data; boundary=x' };
-    expect(unstable_doesMiddlewareMatch({ config, url: `${BASE}/`, headers: { ...multipart, 'next-action': 'abc' } })).toBe(false);
+    expect(matches('/?utm_source=a&gclid=123')).toBe(false);
+    // What the island's router sends for the page's data.
+    expect(unstable_doesMiddlewareMatch({ config, url: `${BASE}/`, headers: { rsc: '1', 'next-router-prefetch': '1' } })).toBe(false);
   });
 
-  it('runs for a form the browser posts to / itself (no JavaScript), to catch one from an older deployment', () => {
-    expect(unstable_doesMiddlewareMatch({ config, url: `${BASE}/`, headers: { 'content-type': 'multipart/form-data; boundary=x' } })).toBe(true);
+  it('runs for every post to / with a body: the browser\'s own form post (no JavaScript) and the island\'s', () => {
+    const multipart = { 'content-type': 'multipart/form-data; boundary=x' };
+    expect(unstable_doesMiddlewareMatch({ config, url: `${BASE}/`, headers: multipart })).toBe(true);
+    expect(unstable_doesMiddlewareMatch({ config, url: `${BASE}/`, headers: { ...multipart, 'next-action': 'abc' } })).toBe(true);
+    expect(unstable_doesMiddlewareMatch({ config, url: `${BASE}/`, headers: { 'content-type': 'text/plain;charset=UTF-8', 'next-action': 'abc' } })).toBe(true);
+    expect(unstable_doesMiddlewareMatch({ config, url: `${BASE}/`, headers: { 'next-action': 'abc' } })).toBe(true);
   });
 
   it("never runs for Next's assets, public files, metadata routes or .well-known", () => {
@@ -102,21 +110,8 @@ describe('a form sent without JavaScript from an older deployment', () => {
   });
 
   async function post(actionId: string, extra: Record<string, string> = {}) {
-    const form = new FormData();
-    form.set('$ACTION_REF_1', '');
-    form.set('$ACTION_1:0', JSON.stringify({ id: actionId, bound: '$@1' }));
-    for (const [key, value] of Object.entries({ name: 'Ana López', mail: 'ana@example.mx', phone: '5512345678', reason: 'Quiero una página.', ...extra })) {
-      form.set(key, value);
-    }
-    const encoded = new Response(form);
-    const body = await encoded.arrayBuffer();
-    return proxy(
-      new NextRequest(`${BASE}/`, {
-        method: 'POST',
-        body,
-        headers: { 'content-type': encoded.headers.get('content-type') ?? '', 'content-length': String(body.byteLength) },
-      }),
-    );
+    const { bytes, contentType } = await formBody(actionId, extra);
+    return proxy(new NextRequest(`${BASE}/`, { method: 'POST', body: bytes, headers: { 'content-type': contentType, 'content-length': String(bytes.byteLength) } }));
   }
 
   // First: the current ids are read once and kept, and a failed read is not kept.
@@ -151,4 +146,175 @@ describe('a form sent without JavaScript from an older deployment', () => {
     });
   });
 
+  it('is caught just the same when it comes in chunks, without a Content-Length', async () => {
+    const { bytes, contentType } = await formBody('0ld1d');
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let at = 0; at < bytes.byteLength; at += 100) controller.enqueue(bytes.slice(at, at + 100));
+        controller.close();
+      },
+    });
+    const response = await postTo(body, { 'content-type': contentType });
+    expect(new URL(response.headers.get('x-middleware-rewrite') ?? '').pathname).toBe(RETRY_PATH);
+    expect(decodeValues(response.headers.get(`x-middleware-request-${VALUES_HEADER}`))?.name).toBe('Ana López');
+  });
+
+});
+
+/** A multipart body as the browser sends the form without JavaScript, naming `actionId`. */
+async function formBody(actionId: string, extra: Record<string, string> = {}) {
+  const form = new FormData();
+  form.set('$ACTION_REF_1', '');
+  form.set('$ACTION_1:0', JSON.stringify({ id: actionId, bound: '$@1' }));
+  for (const [key, value] of Object.entries({ name: 'Ana López', mail: 'ana@example.mx', phone: '5512345678', reason: 'Quiero una página.', ...extra })) {
+    form.set(key, value);
+  }
+  const encoded = new Response(form);
+  return { bytes: new Uint8Array(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type') ?? '' };
+}
+
+/** A chunked body (no Content-Length): `size` bytes in chunks of `chunk`, counting what the reader pulled. */
+function countedStream(size: number, chunk: number) {
+  const seen = { pulls: 0, bytes: 0, cancelled: false };
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        const length = Math.min(chunk, size - seen.bytes);
+        if (length <= 0) return controller.close();
+        seen.pulls += 1;
+        seen.bytes += length;
+        controller.enqueue(new Uint8Array(length).fill(0x78));
+      },
+      cancel() {
+        seen.cancelled = true;
+      },
+    },
+    // Nothing is produced ahead of a read: `pulls` counts exactly what the proxy asked for.
+    { highWaterMark: 0 },
+  );
+  return { stream, seen };
+}
+
+function postTo(body: BodyInit, headers: Record<string, string>) {
+  // A stream body needs duplex: 'half' (undici); the same init is harmless for bytes.
+  const init: ConstructorParameters<typeof NextRequest>[1] & { duplex: 'half' } = { method: 'POST', body, headers, duplex: 'half' };
+  return proxy(new NextRequest(`${BASE}/`, init));
+}
+
+async function expectSpanishTooLargePage(response: Response) {
+  expect(response.status).toBe(413);
+  expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  expect(response.headers.get('cache-control')).toBe('no-store');
+  const html = await response.text();
+  expect(html).toMatch(/<html lang="es">/);
+  expect(html).toMatch(/<title>[^<]+<\/title>/);
+  expect(html.match(/<h1>/g)).toHaveLength(1);
+  expect(html).toMatch(/demasiado largo/);
+  expect(html).toContain(`href="tel:${agencyPhone.e164}"`);
+  expect(html).toContain(`href="${publicEnv.whatsappUrl}"`);
+}
+
+describe('a post bigger than the form', () => {
+  const CHUNK = 16 * 1024;
+  let warn: jest.SpyInstance;
+
+  beforeEach(() => {
+    jest.restoreAllMocks();
+    warn = jest.spyOn(console, 'warn').mockImplementation(() => {});
+    global.fetch = jest.fn().mockRejectedValue(new Error('the page is not read for a refused post'));
+  });
+
+  it('is refused with the Spanish 413 page on its Content-Length alone, without reading a byte', async () => {
+    for (const extra of [{}, { 'next-action': '60aa11' }] as Record<string, string>[]) {
+      const { stream, seen } = countedStream(8 * 1024 * 1024, CHUNK);
+      const headers = { 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(8 * 1024 * 1024), ...extra };
+      await expectSpanishTooLargePage(await postTo(stream, headers));
+      expect(seen.pulls).toBe(0);
+    }
+  });
+
+  it('sent in chunks (no Content-Length), is refused once it passes the limit, having read at most the limit and one chunk', async () => {
+    for (const extra of [{}, { 'next-action': '60aa11' }] as Record<string, string>[]) {
+      const { stream, seen } = countedStream(8 * 1024 * 1024, CHUNK);
+      await expectSpanishTooLargePage(await postTo(stream, { 'content-type': 'multipart/form-data; boundary=x', ...extra }));
+      expect(seen.bytes).toBeLessThanOrEqual(MAX_FORM_BODY_BYTES + CHUNK);
+      expect(seen.pulls).toBe(MAX_FORM_BODY_BYTES / CHUNK + 1);
+      expect(seen.cancelled).toBe(true);
+    }
+  });
+
+  it('one byte over is refused; exactly the limit goes on to the action', async () => {
+    const over = countedStream(MAX_FORM_BODY_BYTES + 1, CHUNK);
+    expect((await postTo(over.stream, { 'content-type': 'text/plain', 'next-action': '60aa11' })).status).toBe(413);
+    const exact = countedStream(MAX_FORM_BODY_BYTES, CHUNK);
+    const response = await postTo(exact.stream, { 'content-type': 'text/plain', 'next-action': '60aa11' });
+    expect(response.headers.get('x-middleware-next')).toBe('1');
+  });
+
+  it('is logged in one line that names no visitor data', async () => {
+    const { bytes, contentType } = await formBody('60aa11', { reason: 'Mensaje privado de Ana '.repeat(2_000) });
+    await expectSpanishTooLargePage(await postTo(bytes, { 'content-type': contentType, 'content-length': String(bytes.byteLength) }));
+    expect(warn).toHaveBeenCalledTimes(1);
+    const line = String(warn.mock.calls[0]?.[0]);
+    expect(line).toMatch(/^\[contacto\] .*413/);
+    expect(line).not.toMatch(/Ana|privado|\n/);
+  });
+
+  it("goes on to Next when it is the form's size, whether it comes with a Content-Length or in chunks", async () => {
+    const island = { 'content-type': 'text/plain;charset=UTF-8', 'next-action': '60aa11' };
+    const small = new TextEncoder().encode('["$K1"]');
+    expect((await postTo(small, { ...island, 'content-length': String(small.byteLength) })).headers.get('x-middleware-next')).toBe('1');
+    const chunked = countedStream(20 * 1024, 4 * 1024);
+    expect((await postTo(chunked.stream, island)).headers.get('x-middleware-next')).toBe('1');
+    expect(warn).not.toHaveBeenCalled();
+  });
+});
+
+describe('reading the current action ids', () => {
+  const CURRENT = '60aa11';
+  const page = `<form><input type="hidden" name="$ACTION_ID_${CURRENT}"/></form>`;
+  let proxyOf: typeof proxy;
+
+  // A fresh module each time: the ids it keeps would otherwise carry over from the tests above.
+  beforeEach(async () => {
+    jest.spyOn(console, 'warn').mockImplementation(() => {});
+    await jest.isolateModulesAsync(async () => {
+      proxyOf = (await import('./proxy')).proxy;
+    });
+  });
+
+  async function postStale() {
+    const { bytes, contentType } = await formBody('0ld1d');
+    return proxyOf(new NextRequest(`${BASE}/`, { method: 'POST', body: bytes, headers: { 'content-type': contentType, 'content-length': String(bytes.byteLength) } }));
+  }
+
+  it('a page that never answers holds a post no longer than the timeout, and the next post reads it again', async () => {
+    // Hangs and ignores its signal: the worst a fetch can do.
+    const fetchMock = jest.fn().mockImplementationOnce(() => new Promise(() => {}));
+    fetchMock.mockResolvedValue(new Response(page, { status: 200 }));
+    global.fetch = fetchMock;
+
+    const started = Date.now();
+    const [first, second] = await Promise.all([postStale(), postStale()]);
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(ACTION_IDS_TIMEOUT_MS - 50);
+    expect(waited).toBeLessThan(ACTION_IDS_TIMEOUT_MS + 1_000);
+    // Both waited on the same read, and in doubt went on to Next.
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    for (const response of [first, second]) expect(response.headers.get('x-middleware-next')).toBe('1');
+    expect(fetchMock.mock.calls[0]?.[1]?.signal).toBeInstanceOf(AbortSignal);
+
+    const later = await postStale();
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(new URL(later.headers.get('x-middleware-rewrite') ?? '').pathname).toBe(RETRY_PATH);
+  });
+
+  it('a page that answers is read once and kept for the posts after it', async () => {
+    const fetchMock = jest.fn().mockResolvedValue(new Response(page, { status: 200 }));
+    global.fetch = fetchMock;
+    await postStale();
+    fetchMock.mockResolvedValue(new Response(page, { status: 200 }));
+    await postStale();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
 });

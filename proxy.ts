@@ -1,7 +1,8 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { encodeValues, pageActionIds, postedActionIds, postedValues, RETRY_PATH, VALUES_HEADER } from './lib/contact/stale-form';
+import { MAX_FORM_BODY_BYTES, tooLargeResponse } from './lib/contact/too-large';
 
-/** Pages that exist besides `/` (which is static and never reaches the proxy). */
+/** Pages that exist besides `/` (which is static and never reaches the proxy on a page view). */
 const KNOWN_PATHS = new Set(['/aviso-de-privacidad', '/gracias']);
 
 /**
@@ -19,25 +20,83 @@ export function redirectTarget(method: string, url: URL): URL | null {
   return target;
 }
 
-/** A contact form posts about 2 kB; anything far bigger is left to Next's own body limit. */
-const MAX_FORM_BYTES = 64 * 1024;
+/** A fetch of the home page that hangs must not hold the posts waiting on it longer than this. */
+export const ACTION_IDS_TIMEOUT_MS = 2_000;
 
 let currentIds: Promise<ReadonlySet<string>> | undefined;
 
-/**
- * The action ids this deployment's home page renders, read once from the page
- * itself (they change with every build and nothing else knows them here).
- */
-async function currentActionIds(origin: string): Promise<ReadonlySet<string> | null> {
-  currentIds ??= fetch(`${origin}/`, { cache: 'no-store' })
+/** Rejects once `signal` aborts, whatever `work` does (a fetch that ignored its signal included). */
+function beforeAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
+  ]);
+}
+
+function readActionIds(origin: string): Promise<ReadonlySet<string>> {
+  const signal = AbortSignal.timeout(ACTION_IDS_TIMEOUT_MS);
+  const read = fetch(`${origin}/`, { cache: 'no-store', signal })
     .then((response) => (response.ok ? response.text() : Promise.reject(new Error(String(response.status)))))
     .then((html) => new Set(pageActionIds(html)));
+  return beforeAbort(read, signal);
+}
+
+/**
+ * The action ids this deployment's home page renders, read from the page
+ * itself (they change with every build and nothing else knows them here).
+ * Posts arriving while one read is under way share it; a good read is kept,
+ * a failed or timed-out one is dropped so the next post tries again.
+ */
+async function currentActionIds(origin: string): Promise<ReadonlySet<string> | null> {
+  const read = (currentIds ??= readActionIds(origin));
   try {
-    const ids = await currentIds;
+    const ids = await read;
     if (ids.size > 0) return ids;
   } catch {}
-  currentIds = undefined;
+  // Only this read: a newer one started meanwhile by another post stays.
+  if (currentIds === read) currentIds = undefined;
   return null;
+}
+
+/**
+ * The body's bytes, or null as soon as they run over `limit`: the stream is
+ * cancelled there, so a body of any size costs at most the limit and one chunk.
+ */
+export async function readWithin(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array<ArrayBuffer> | null> {
+  const bytes = new Uint8Array(limit);
+  if (!body) return bytes.subarray(0, 0);
+  const reader = body.getReader();
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return bytes.subarray(0, size);
+    if (size + value.byteLength > limit) {
+      // Not awaited: the refusal need not wait for the stream to wind down.
+      reader.cancel().catch(() => {});
+      return null;
+    }
+    bytes.set(value, size);
+    size += value.byteLength;
+  }
+}
+
+/** A browser's own form post (no JavaScript): the only kind that can come from a stale page's form. */
+const isNoScriptFormPost = (request: NextRequest) =>
+  !request.headers.has('next-action') && Boolean(request.headers.get('content-type')?.startsWith('multipart/form-data'));
+
+/**
+ * A post's body within MAX_FORM_BODY_BYTES, whatever its framing: 'too-large'
+ * (refused), the bytes when they are needed or had to be counted, or null
+ * when a Content-Length within the limit already vouches for the size.
+ */
+async function boundedBody(request: NextRequest, needBytes: boolean): Promise<Uint8Array<ArrayBuffer> | 'too-large' | null> {
+  const declared = request.headers.get('content-length');
+  // Node's parser never delivers more than Content-Length: a small one is trusted without reading.
+  if (declared !== null) {
+    if (!(Number(declared) <= MAX_FORM_BODY_BYTES)) return 'too-large';
+    if (!needBytes) return null;
+  }
+  return (await readWithin(request.body, MAX_FORM_BODY_BYTES)) ?? 'too-large';
 }
 
 /**
@@ -45,13 +104,10 @@ async function currentActionIds(origin: string): Promise<ReadonlySet<string> | n
  * instead of Next's bare 409, the retry page shows the current form with the
  * values filled in again. Anything else (and anything in doubt) goes on to Next.
  */
-export async function staleFormRetry(request: NextRequest): Promise<NextResponse | null> {
-  if (request.method !== 'POST' || request.headers.has('next-action')) return null;
-  if (!request.headers.get('content-type')?.startsWith('multipart/form-data')) return null;
-  if (!(Number(request.headers.get('content-length')) <= MAX_FORM_BYTES)) return null;
+export async function staleFormRetry(request: NextRequest, body: Uint8Array<ArrayBuffer>): Promise<NextResponse | null> {
   let form: FormData;
   try {
-    form = await request.clone().formData();
+    form = await new Response(body, { headers: { 'content-type': request.headers.get('content-type') ?? '' } }).formData();
   } catch {
     return null;
   }
@@ -68,9 +124,27 @@ export async function staleFormRetry(request: NextRequest): Promise<NextResponse
   return NextResponse.rewrite(new URL(RETRY_PATH, request.url), { request: { headers } });
 }
 
-export async function proxy(request: NextRequest) {
-  const retry = await staleFormRetry(request);
-  if (retry) return retry;
+/**
+ * Every post the proxy sees is held to the form's size before anything reads
+ * it: Next copies at most PROXY_BODY_COPY_BYTES of a body for the proxy and
+ * the action alike, so a bigger one must stop here. Null lets it go on.
+ */
+async function guardPost(request: NextRequest): Promise<Response | null> {
+  const noScriptForm = request.nextUrl.pathname === '/' && isNoScriptFormPost(request);
+  const body = await boundedBody(request, noScriptForm);
+  if (body === 'too-large') {
+    const framing = request.headers.has('content-length') ? 'Content-Length' : 'sin Content-Length';
+    console.warn(`[contacto] Envío rechazado (413): el cuerpo pasa de ${MAX_FORM_BODY_BYTES} bytes (${framing})`);
+    return tooLargeResponse();
+  }
+  return noScriptForm && body ? staleFormRetry(request, body) : null;
+}
+
+export async function proxy(request: NextRequest): Promise<Response> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    const answer = await guardPost(request);
+    if (answer) return answer;
+  }
   const target = redirectTarget(request.method, request.nextUrl);
   if (!target) return NextResponse.next();
   // /home is a permanent alias; unknown paths may become pages one day.
@@ -80,12 +154,13 @@ export async function proxy(request: NextRequest) {
 
 export const config = {
   matcher: [
-    // A form posted by the browser itself (no JavaScript): checked for a stale action id.
-    {
-      source: '/',
-      has: [{ type: 'header', key: 'content-type', value: 'multipart/form-data.*' }],
-      missing: [{ type: 'header', key: 'next-action' }],
-    },
+    /*
+     * Every post to `/` with a body: the island's carry a next-action header,
+     * a browser's own form post (no JavaScript) a multipart content-type. A
+     * page view of `/` has neither and stays static, with no proxy.
+     */
+    { source: '/', has: [{ type: 'header', key: 'content-type' }] },
+    { source: '/', has: [{ type: 'header', key: 'next-action' }] },
     /*
      * Every path except `/` itself, Next's own files (_next, __nextjs),
      * Vercel's (_vercel), route handlers (api/), files in public/ (images/,
