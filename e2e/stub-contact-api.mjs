@@ -9,8 +9,13 @@
 //   GET  /__records?mail=...   -> {"attempts": [...], "stored": [...]}
 //   GET  /__summary   -> {"attempts": n, "storedByMail": {mail: count}, "storedAtByMail": {mail: ms}}   (for the load test)
 //   POST /__outage  {"ms": 20000}   every attempt answers 503 for that long (a full outage)
+//   POST /__throttle  {"rate": 0.5, "retryAfterSeconds": 120}   that share of attempts answers 429 with Retry-After (rate 0 stops it)
 //   GET  /__health
 // STUB_FAIL_RATE=0.3 makes 30% of attempts without a script answer 503 (nothing stored).
+// STUB_THROTTLE_RATE=0.5 (and STUB_RETRY_AFTER=120, the default) does the same as /__throttle from the start.
+// /__summary also counts `throttled` (429s answered), `earlyRetries` (attempts whose
+// Idempotency-Key was answered 429 less than its Retry-After before) and `replayed`
+// (attempts with a key already stored, answered "ya recibida").
 //
 // A step: {"status": 503} | {"success": true, "mes": "..."} | {"success": false, "mes": "..."}
 //   | {"status": 400, "mes": "..."} | {"hang": true} | {"delayMs": 500, ...another step}
@@ -24,6 +29,12 @@ const attempts = [];
 const stored = new Map(); // Idempotency-Key -> enquiry
 const storedAt = new Map(); // Idempotency-Key -> Date.now() when first stored
 let outageUntil = 0;
+let throttleRate = Number(process.env.STUB_THROTTLE_RATE ?? 0);
+let retryAfterSeconds = Number(process.env.STUB_RETRY_AFTER ?? 120);
+const throttledUntil = new Map(); // Idempotency-Key -> when its last Retry-After runs out
+let throttled = 0;
+let earlyRetries = 0;
+let replayed = 0;
 
 const send = (res, status, body, type = 'application/json') => {
   res.writeHead(status, { 'Content-Type': type });
@@ -89,11 +100,17 @@ const server = http.createServer(async (req, res) => {
       storedByMail[enquiry?.mail] = (storedByMail[enquiry?.mail] ?? 0) + 1;
       storedAtByMail[enquiry?.mail] = storedAt.get(key);
     }
-    return send(res, 200, { attempts: attempts.length, storedByMail, storedAtByMail });
+    return send(res, 200, { attempts: attempts.length, storedByMail, storedAtByMail, throttled, earlyRetries, replayed });
   }
   if (req.method === 'POST' && url.pathname === '/__outage') {
     const { ms } = JSON.parse(await readBody(req));
     outageUntil = Date.now() + Number(ms);
+    return send(res, 200, { ok: true });
+  }
+  if (req.method === 'POST' && url.pathname === '/__throttle') {
+    const options = JSON.parse(await readBody(req));
+    throttleRate = Number(options.rate ?? 0);
+    if (options.retryAfterSeconds !== undefined) retryAfterSeconds = Number(options.retryAfterSeconds);
     return send(res, 200, { ok: true });
   }
   if (req.method === 'POST' && url.pathname === '/api/contact') {
@@ -111,13 +128,21 @@ const server = http.createServer(async (req, res) => {
       body,
     };
     attempts.push(attempt);
+    if (key && Date.now() < (throttledUntil.get(key) ?? 0)) earlyRetries += 1;
     if (Date.now() < outageUntil) return send(res, 503, { error: 'stub: outage' });
     const scripted = scenarios.get(body?.mail);
     if (!scripted && failRate > 0 && Math.random() < failRate) return send(res, 503, { error: 'stub: random failure' });
+    if (!scripted && throttleRate > 0 && Math.random() < throttleRate) {
+      throttled += 1;
+      if (key) throttledUntil.set(key, Date.now() + retryAfterSeconds * 1000);
+      res.setHeader('Retry-After', String(retryAfterSeconds));
+      return send(res, 429, { error: 'stub: too many requests' });
+    }
     const steps = scripted ?? [{ success: true }];
     const index = attempts.filter((a) => a.body?.mail === body?.mail).length - 1;
     const step = steps[Math.min(index, steps.length - 1)];
     if (key && stored.has(key) && !step.status && step.success !== false && !step.hang && !step.destroy && step.raw === undefined && !step.bytes) {
+      replayed += 1;
       return send(res, 200, { success: true, mes: 'Solicitud ya recibida' });
     }
     return answer(res, step, body, key);

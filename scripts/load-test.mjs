@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isolatedProcessEnv } from '../test-support/isolated-env.mjs';
 import { waitForUrl as waitFor } from '../test-support/wait-for-url.mjs';
+import { findActionId, formToken, runTraffic, sendEnquiry } from './load/traffic.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TOTAL = Number(process.env.LOAD_ENQUIRIES ?? 400);
@@ -78,50 +79,14 @@ children.push(
 await waitFor(`${STUB}/__health`);
 await waitFor(`${APP}/`);
 
-// The Server Action's id, as the page's own JavaScript knows it.
-const html = await (await fetch(`${APP}/`)).text();
-let actionId;
-for (const [, src] of html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)) {
-  const js = await (await fetch(new URL(src, APP))).text();
-  actionId = js.match(/createServerReference\)\("([0-9a-f]{40,})"/)?.[1] ?? actionId;
-}
-if (!actionId) throw new Error('Server Action id not found in the page scripts');
-
-// Each visitor's signature of the form's time on screen, as the island gets it once the form
-// shows; a person needs seconds to fill the form, so it is at least 3 s old when they send.
-const { token } = await (await fetch(`${APP}/api/contact/token`)).json();
-await new Promise((resolve) => setTimeout(resolve, 3300));
+const actionId = await findActionId(APP);
+const token = await formToken(APP);
 
 const runId = Date.now().toString(36);
 const results = [];
 
 async function send(index) {
-  const mail = `carga-${runId}-${index}@example.mx`;
-  const body = new FormData();
-  body.append('_1_name', `Cliente de carga ${index}`);
-  body.append('_1_mail', mail);
-  body.append('_1_phone', '5512345678');
-  body.append('_1_reason', `Solicitud de prueba de carga número ${index}.`);
-  body.append('_1_captcha', '');
-  body.append('_1_campo_extra', '');
-  body.append('_1_firma', token);
-  body.append('0', '[{"status":"idle"},"$K1"]');
-  const started = performance.now();
-  let state = 'error';
-  let hasMes = false;
-  try {
-    const response = await fetch(`${APP}/`, {
-      method: 'POST',
-      headers: { Accept: 'text/x-component', 'Next-Action': actionId, Origin: APP },
-      body,
-    });
-    const text = await response.text();
-    state = text.match(/"status":"(sent|failed|invalid|confirm)"/)?.[1] ?? `http-${response.status}`;
-    hasMes = /"mes":/.test(text);
-  } catch (error) {
-    state = `network: ${error.message}`;
-  }
-  results.push({ index, mail, state, hasMes, ms: performance.now() - started, answeredAt: Date.now() });
+  results.push(await sendEnquiry({ app: APP, actionId, token, index, mail: `carga-${runId}-${index}@example.mx` }));
 }
 
 async function flush() {
@@ -133,22 +98,18 @@ async function flush() {
 console.log(
   `Sending ${TOTAL} enquiries, ${CONCURRENCY} at a time; the stub fails ${Math.round(FAIL_RATE * 100)}% of attempts, and all of them for ${OUTAGE_SECONDS} s in the middle...`,
 );
-const startedAt = performance.now();
-let next = 0;
 let outageAt;
-await Promise.all(
-  Array.from({ length: CONCURRENCY }, async () => {
-    while (next < TOTAL) {
-      const index = next++;
-      if (index === Math.floor(TOTAL / 2) && OUTAGE_SECONDS > 0) {
-        outageAt = (performance.now() - startedAt) / 1000;
-        await fetch(`${STUB}/__outage`, { method: 'POST', body: JSON.stringify({ ms: OUTAGE_SECONDS * 1000 }) });
-      }
-      await send(index);
+const seconds = await runTraffic({
+  total: TOTAL,
+  concurrency: CONCURRENCY,
+  beforeSend: async (index, startedAt) => {
+    if (index === Math.floor(TOTAL / 2) && OUTAGE_SECONDS > 0) {
+      outageAt = (performance.now() - startedAt) / 1000;
+      await fetch(`${STUB}/__outage`, { method: 'POST', body: JSON.stringify({ ms: OUTAGE_SECONDS * 1000 }) });
     }
-  }),
-);
-const seconds = (performance.now() - startedAt) / 1000;
+  },
+  send,
+});
 
 // The scheduler's part: flush until nothing is pending (entries still held by
 // their request's background retry are counted pending until it lets go).

@@ -1,0 +1,96 @@
+// The traffic of the load and chaos tests: genuine enquiries posted the way
+// the contact form's island posts them, to the production server's Server
+// Action, a few at a time. Both scripts use this module, so what the chaos
+// test breaks is exactly what the load test measures.
+
+// A person needs seconds to fill the form: a signature younger than 3 s is answered "confirm".
+const TOKEN_AGE_MS = 3300;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The Server Action's id, as the page's own JavaScript knows it. */
+export async function findActionId(app) {
+  const html = await (await fetch(`${app}/`)).text();
+  let actionId;
+  for (const [, src] of html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)) {
+    const js = await (await fetch(new URL(src, app))).text();
+    actionId = js.match(/createServerReference\)\("([0-9a-f]{40,})"/)?.[1] ?? actionId;
+  }
+  if (!actionId) throw new Error('Server Action id not found in the page scripts');
+  return actionId;
+}
+
+/**
+ * Each visitor's signature of the form's time on screen, as the island gets it once the form
+ * shows; fetched once and reused, returned once it is old enough to be accepted.
+ */
+export async function formToken(app) {
+  const { token } = await (await fetch(`${app}/api/contact/token`)).json();
+  await sleep(TOKEN_AGE_MS);
+  return token;
+}
+
+/**
+ * Posts enquiry `index` under `mail`, as the island does, and reads the state the action answered:
+ * `sent` (thanked), `failed` (told to retry), `invalid`, `confirm`, else `http-<status>`;
+ * `network: <message>` when no answer came. `outcome` says which: `answer`, `network`, or
+ * `timeout` (no answer within `timeoutMs`; without it, a post waits as long as it takes).
+ */
+export async function sendEnquiry({ app, actionId, token, index, mail, timeoutMs, signal }) {
+  const body = new FormData();
+  body.append('_1_name', `Cliente de carga ${index}`);
+  body.append('_1_mail', mail);
+  body.append('_1_phone', '5512345678');
+  body.append('_1_reason', `Solicitud de prueba de carga número ${index}.`);
+  body.append('_1_captcha', '');
+  body.append('_1_campo_extra', '');
+  body.append('_1_firma', token);
+  body.append('0', '[{"status":"idle"},"$K1"]');
+  const timeout = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
+  const signals = [timeout, signal].filter(Boolean);
+  const started = performance.now();
+  let state = 'error';
+  let hasMes = false;
+  let outcome = 'answer';
+  let cause;
+  try {
+    const response = await fetch(`${app}/`, {
+      method: 'POST',
+      headers: { Accept: 'text/x-component', 'Next-Action': actionId, Origin: app },
+      body,
+      signal: signals.length ? AbortSignal.any(signals) : undefined,
+    });
+    const text = await response.text();
+    state = text.match(/"status":"(sent|failed|invalid|confirm)"/)?.[1] ?? `http-${response.status}`;
+    hasMes = /"mes":/.test(text);
+  } catch (error) {
+    outcome = signals.some((s) => s.aborted) ? 'timeout' : 'network';
+    state = `network: ${error.message}`;
+    cause = error.cause?.code ?? error.name;
+  }
+  return { index, mail, state, hasMes, outcome, cause, ms: performance.now() - started, answeredAt: Date.now() };
+}
+
+/**
+ * Runs `send(index)` for index 0..total-1, `concurrency` at a time. With `spacingMs`, enquiry i
+ * starts no sooner than i × spacingMs into the run (visitors arriving over time, not all at once).
+ * `beforeSend(index, startedAt)` runs first, awaited; `shouldStop()` ends the run early.
+ * Returns the run's length in seconds.
+ */
+export async function runTraffic({ total, concurrency, spacingMs = 0, beforeSend, send, shouldStop = () => false }) {
+  const startedAt = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total && !shouldStop()) {
+        const index = next++;
+        const wait = startedAt + index * spacingMs - performance.now();
+        if (wait > 0) await sleep(wait);
+        if (shouldStop()) return;
+        await beforeSend?.(index, startedAt);
+        await send(index);
+      }
+    }),
+  );
+  return (performance.now() - startedAt) / 1000;
+}
