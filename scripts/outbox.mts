@@ -8,7 +8,7 @@ import nextEnv from '@next/env';
 nextEnv.loadEnvConfig(process.cwd());
 
 const { configProblems } = await import('../lib/env/server');
-const { getOutbox, listEntries } = await import('../lib/contact/outbox');
+const { entriesOf, getOutbox, listEntries } = await import('../lib/contact/outbox');
 const { flushOutbox, releaseSpam } = await import('../lib/contact/flush');
 const { SPAM_RULE_LABELS } = await import('../lib/contact/spam-rules');
 const { deadLettersCsv } = await import('../lib/contact/dead-letters');
@@ -62,25 +62,33 @@ console.log(
 
 try {
   if (command === 'status') {
-    const entries = await listEntries(outbox.store);
     const now = Date.now();
-    const pending = entries.filter((entry) => entry.state === 'pending');
-    const dead = entries.filter((entry) => entry.state === 'dead');
-    const due = pending.filter((entry) => entry.nextAttemptAt <= now && !(entry.lease && entry.lease.until > now));
-    const oldest = pending.reduce((min, entry) => Math.min(min, entry.receivedAt), Infinity);
-    console.log(`Pendientes:     ${pending.length} (${due.length} por reintentar ya)`);
-    console.log(`No entregadas:  ${dead.length}`);
-    console.log(`Posible spam:   ${entries.filter((entry) => entry.state === 'spam').length} (npm run outbox -- spam)`);
-    if (pending.length) console.log(`Pendiente más antigua: ${new Date(oldest).toISOString()}`);
+    const counts = { pending: 0, due: 0, dead: 0, spam: 0, oldest: Infinity };
+    // A page at a time: only the counts are kept.
+    for await (const entry of entriesOf(outbox.store)) {
+      counts[entry.state] += 1;
+      if (entry.state !== 'pending') continue;
+      if (entry.nextAttemptAt <= now && !(entry.lease && entry.lease.until > now)) counts.due += 1;
+      counts.oldest = Math.min(counts.oldest, entry.receivedAt);
+    }
+    const usage = await outbox.store.usage();
+    const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+    console.log(`Pendientes:     ${counts.pending} (${counts.due} por reintentar ya)`);
+    console.log(`No entregadas:  ${counts.dead}`);
+    console.log(`Posible spam:   ${counts.spam} (npm run outbox -- spam)`);
+    console.log(
+      `Ocupación:      ${usage.entries} de ${usage.maxEntries} entradas, ${megabytes(usage.bytes)} de ${megabytes(usage.maxBytes)} MB (CONTACT_OUTBOX_MAX_ENTRIES, CONTACT_OUTBOX_MAX_BYTES)`,
+    );
+    if (counts.pending) console.log(`Pendiente más antigua: ${new Date(counts.oldest).toISOString()}`);
   } else if (command === 'flush') {
     console.log(JSON.stringify(await flushOutbox()));
   } else if (command === 'export') {
-    const entries = await listEntries(outbox.store);
-    writeFileSync(file, deadLettersCsv(entries), 'utf8');
-    console.log(`${entries.filter((entry) => entry.state === 'dead').length} solicitud(es) no entregada(s) en ${file}`);
+    const dead = await listEntries(outbox.store, (entry) => entry.state === 'dead');
+    writeFileSync(file, deadLettersCsv(dead), 'utf8');
+    console.log(`${dead.length} solicitud(es) no entregada(s) en ${file}`);
   } else if (command === 'spam') {
     // What the filter held back, newest first: a person's enquiry among them is one `release` from delivered.
-    const spam = (await listEntries(outbox.store)).filter((entry) => entry.state === 'spam').sort((a, b) => b.receivedAt - a.receivedAt);
+    const spam = (await listEntries(outbox.store, (entry) => entry.state === 'spam')).sort((a, b) => b.receivedAt - a.receivedAt);
     console.log(`${spam.length} posible(s) spam guardado(s) aparte (se borran a los 30 días):`);
     for (const entry of spam) {
       const { name, mail, phone, reason } = entry.enquiry;

@@ -2,13 +2,18 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { readRawMail, type RawMail } from './raw-mail';
 
-/** A real SMTP server on a random 127.0.0.1 port that keeps what it receives. */
-export async function startSmtpSink(credentials = { user: 'avisos', pass: 'secreto-de-prueba' }) {
+/** A real SMTP server on a random 127.0.0.1 port that keeps what it receives; `delayMs`: each mail's DATA is answered that late. */
+export async function startSmtpSink(credentials = { user: 'avisos', pass: 'secreto-de-prueba' }, { delayMs = 0 } = {}) {
   const mails: Array<RawMail & { envelopeTo: string[] }> = [];
+  let sessions = 0;
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS'],
     allowInsecureAuth: true,
     logger: false,
+    onConnect(_session, callback) {
+      sessions += 1;
+      callback();
+    },
     onAuth(auth, _session, callback) {
       if (auth.username === credentials.user && auth.password === credentials.pass) callback(null, { user: auth.username });
       else callback(new Error('credenciales inválidas'));
@@ -18,7 +23,7 @@ export async function startSmtpSink(credentials = { user: 'avisos', pass: 'secre
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         mails.push({ ...readRawMail(Buffer.concat(chunks).toString('utf8')), envelopeTo: session.envelope.rcptTo.map((r) => r.address) });
-        callback();
+        setTimeout(() => callback(), delayMs);
       });
     },
   });
@@ -28,6 +33,8 @@ export async function startSmtpSink(credentials = { user: 'avisos', pass: 'secre
     port,
     url: `smtp://${credentials.user}:${credentials.pass}@127.0.0.1:${port}`,
     mails,
+    /** Connections so far: one per e-mail being sent. */
+    sessions: () => sessions,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

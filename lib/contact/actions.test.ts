@@ -9,6 +9,8 @@ import type { OutboxEntry } from './outbox-entry';
 import { HONEYPOT_FIELD, TOKEN_FIELD } from './fields';
 import { FileOutboxStore } from './outbox-file-store';
 import { newEntry } from './policy';
+import { flushStore } from './flush';
+import { startStuckRedis } from '@/test-support/stuck-redis';
 import type { ContactState } from './state';
 
 type Submit = (previous: ContactState, formData: FormData) => Promise<ContactState>;
@@ -69,6 +71,8 @@ function loadAction(env: Record<string, string>): Loaded {
     'REDIS_URL',
     'CONTACT_OUTBOX',
     'CONTACT_OUTBOX_BACKOFF_SECONDS',
+    'CONTACT_OUTBOX_MAX_ENTRIES',
+    'CONTACT_OUTBOX_MAX_BYTES',
     'ALERT_SMTP_URL',
     'ALERT_EMAIL_TO',
     'ALERT_EMAIL_FROM',
@@ -287,10 +291,10 @@ describe('submitContact with an outbox (files)', () => {
     });
     expect(await submit(idle, form(visitor))).toEqual({ status: 'sent', key: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(storedDuringAttempt).toEqual([expect.objectContaining({ state: 'pending', enquiry: expect.objectContaining(visitor) })]);
-    expect(entries()).toEqual([]);
-    // After the answer: only the redelivery of others' due entries, and there are none.
+    // After the answer (a stuck store never holds it): removed, then the redelivery of others' due entries, and there are none.
     expect(mockAfterTasks).toHaveLength(1);
     await mockAfterTasks[0]?.();
+    expect(entries()).toEqual([]);
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 
@@ -298,6 +302,7 @@ describe('submitContact with an outbox (files)', () => {
     const { submit, entries } = withOutbox();
     fetchMock.mockResolvedValue(json(422, { success: false, mes: 'Captcha inválido' }));
     expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', mes: 'Captcha inválido', values: typed, token: SIGNED });
+    await mockAfterTasks[0]?.();
     expect(entries()).toEqual([]);
   });
 
@@ -342,6 +347,7 @@ describe('submitContact with an outbox (files)', () => {
     });
     expect(await submit(idle, form(visitor))).toEqual({ status: 'sent', key: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(fetchMock).toHaveBeenCalledTimes(1);
+    await mockAfterTasks[0]?.();
     expect(entries()).toEqual([]);
   });
 
@@ -350,7 +356,7 @@ describe('submitContact with an outbox (files)', () => {
     fetchMock.mockImplementation(async () => json(503, {}));
     expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', values: typed, token: SIGNED });
     expect(fetchMock).toHaveBeenCalledTimes(4);
-    expect(logs.join('\n')).toMatch(/ERROR: no se pudo guardar la solicitud .* en la bandeja de salida/);
+    expect(logs.join('\n')).toMatch(/ERROR: no se pudo guardar .* en la bandeja de salida .*se intenta solo en vivo/);
     fetchMock.mockImplementation(async () => json(200, { success: true }));
     expect(await submit(idle, form(visitor))).toEqual({ status: 'sent', key: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expectNoPersonalData();
@@ -597,5 +603,79 @@ describe('the captcha is never the visitor\'s to fix', () => {
       expect(await submit(idle, form({ ...visitor, captcha }))).toEqual(SENT);
     }
     for (const [, init] of fetchMock.mock.calls as Array<[URL, RequestInit]>) expect(JSON.parse(String(init.body)).captcha).toBe('');
+  });
+});
+
+describe('nothing a store or the API can exhaust', () => {
+  it('a Redis that answers the handshake and nothing more: the visitor is thanked within 4 s, delivered once, and nothing is stored later', async () => {
+    const stuck = await startStuckRedis();
+    try {
+      const submit = loadAction({ ...API, CONTACT_OUTBOX: 'auto', REDIS_URL: stuck.url });
+      fetchMock.mockImplementation(async () => json(200, { success: true }));
+      const started = Date.now();
+      expect(await submit(idle, form(visitor))).toEqual(SENT);
+      expect(Date.now() - started).toBeLessThan(4000);
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+      const log = logs.join('\n');
+      // The limit gave up on Redis within its 300 ms, once, and the outbox within its second.
+      expect(log).toMatch(/Redis no respondió al límite de solicitudes en 300 ms/);
+      expect(log).toMatch(/no se pudo guardar .* en la bandeja de salida \(no respondió en 1000 ms\); se intenta solo en vivo/);
+      // A second visitor: the limit answers from memory without saying it again.
+      requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.77' });
+      const again = Date.now();
+      expect(await submit(idle, form(visitor))).toEqual(SENT);
+      expect(Date.now() - again).toBeLessThan(4000);
+      expect(logs.filter((line) => /límite de solicitudes en 300 ms/.test(line))).toHaveLength(1);
+      expect(stuck.heldCommands()).toBeGreaterThan(0);
+    } finally {
+      await stuck.stop();
+    }
+  }, 20_000);
+
+  it('the same stuck Redis with the API down: the failure message (WhatsApp, phone) within 4 s, never thanks for what was not stored', async () => {
+    const stuck = await startStuckRedis();
+    try {
+      const submit = loadAction({ ...API, CONTACT_OUTBOX: 'auto', REDIS_URL: stuck.url });
+      fetchMock.mockImplementation(async () => json(503, {}));
+      const started = Date.now();
+      expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', values: typed, token: SIGNED });
+      expect(Date.now() - started).toBeLessThan(4000);
+    } finally {
+      await stuck.stop();
+    }
+  }, 20_000);
+
+  it('a full outbox: a new enquiry is still tried live; when that fails too, the failure message, and the agency is told', async () => {
+    const { submit, entries } = withOutbox({ CONTACT_OUTBOX_MAX_ENTRIES: '1' });
+    fetchMock.mockImplementation(async () => json(503, {}));
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
+    expect(entries()).toHaveLength(1);
+    mockAfterTasks.splice(0);
+
+    requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.78' });
+    expect(await submit(idle, form({ ...visitor, mail: 'otra.persona@example.mx' }))).toEqual({ status: 'failed', values: { ...typed, mail: 'otra.persona@example.mx' }, token: SIGNED });
+    expect(entries()).toHaveLength(1);
+    expect(logs.join('\n')).toMatch(/la bandeja de salida está llena; .* se intenta solo en vivo/);
+
+    // The API back: the live try thanks the visitor, with nothing stored.
+    fetchMock.mockImplementation(async () => json(200, { success: true }));
+    requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.79' });
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
+    expect(entries()).toHaveLength(1);
+  });
+
+  it('a 429 with Retry-After: 120 costs the API one call, and no flush asks again within 20 s', async () => {
+    const { submit, entries } = withOutbox({ CONTACT_OUTBOX_BACKOFF_SECONDS: '5,10,300' });
+    fetchMock.mockImplementation(async () => new Response('{}', { status: 429, headers: { 'Retry-After': '120' } }));
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
+    for (const task of mockAfterTasks.splice(0)) await task();
+    const [kept] = entries();
+    expect(kept.nextAttemptAt - Date.now()).toBeGreaterThan(115_000);
+    const store = new FileOutboxStore(String(process.env.CONTACT_INBOX_DIR));
+    for (const seconds of [5, 10, 20]) {
+      await flushStore({ store, config: { backoffSeconds: [5, 10, 300] }, api: { baseUrl: 'http://127.0.0.1:9/api/', siteKey: 'k' }, now: () => Date.now() + seconds * 1000 });
+    }
+    expect(fetchMock.mock.calls.length).toBeLessThanOrEqual(2);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 });

@@ -4,6 +4,7 @@ import { headers } from 'next/headers';
 import { deliverEnquiry, quarantineEnquiry } from './deliver';
 import { CONTACT_FIELDS, HONEYPOT_FIELD, TOKEN_FIELD, type ContactValues } from './fields';
 import { checkFormToken, confirmToken } from './form-token';
+import { ANSWER_WITHIN_MS } from './policy';
 import { consumeEnquiry } from './rate-limit';
 import { contactSchema, fieldErrorsOf, isCaptchaShaped } from './schema';
 import { spamRule } from './spam-rules';
@@ -27,6 +28,7 @@ const POSTED_FIELDS: readonly string[] = [...ENQUIRY_FIELDS, HONEYPOT_FIELD, TOK
  * apart instead of delivered (deliver.ts).
  */
 export async function submitContact(_previous: ContactState, formData: FormData): Promise<ContactState> {
+  const answerBy = Date.now() + ANSWER_WITHIN_MS;
   const input = readFields(formData);
   if (!input) return { status: 'invalid', fieldErrors: {} };
   const values = typedValues(input);
@@ -49,7 +51,7 @@ export async function submitContact(_previous: ContactState, formData: FormData)
   const rule = trap ?? spamRule(parsed.data);
   if (rule) return quarantineEnquiry(parsed.data, rule);
 
-  const state = await deliverEnquiry(parsed.data);
+  const state = await deliverEnquiry(parsed.data, { answerBy });
   return state.status === 'failed' ? { ...state, values, token: confirmToken() } : state;
 }
 

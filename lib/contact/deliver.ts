@@ -1,28 +1,45 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { after } from 'next/server';
-import { getContactConfig, getOutboxConfig } from '@/lib/env/server';
+import { getContactConfig, getOutboxConfig, type AlertConfig } from '@/lib/env/server';
+import { TimedOutError, withTimeout } from '@/lib/with-timeout';
+import { sendOutboxFullAlert, sendSpamNotice } from './alert';
+import { contactApiBreaker } from './breaker';
 import { redeliverDue, redeliverOnce } from './flush';
 import { saveToInbox } from './inbox';
 import { getOutbox, removeFromOutbox, type Outbox } from './outbox';
 import type { OutboxEntry } from './outbox-entry';
-import { AFTER_ENDS_BY_MS, BACKGROUND_DEADLINE_MS, DRAIN_MAX_ENTRIES, LIVE_DEADLINE_MS, newEntry, spamEntry } from './policy';
-import { sendSpamNotice } from './alert';
+import { OutboxFullError, StoredTooLateError } from './outbox-store';
+import {
+  AFTER_ENDS_BY_MS,
+  BACKGROUND_DEADLINE_MS,
+  DRAIN_MAX_ENTRIES,
+  LIVE_DEADLINE_MS,
+  maxRetryAfterMs,
+  newEntry,
+  spamEntry,
+  STORE_WAIT_MS,
+} from './policy';
 import type { ContactEnquiry } from './schema';
 import type { ContactState } from './state';
-import { postEnquiry } from './upstream';
+import { postEnquiry, type UpstreamReport } from './upstream';
 
 type Api = { baseUrl: string; siteKey: string };
 
+/** Whether the enquiry is in the outbox before the live attempt, and if not, why. */
+type Stored = 'stored' | 'no-outbox' | 'full' | 'failed';
+
 /**
  * Sends a valid enquiry where the configuration says, and turns the outcome
- * into the state the form renders. With an outbox the enquiry is stored
- * first, so when the API is down the visitor is thanked anyway and the
- * outbox delivers it later; after the answer, every enquiry also redelivers
- * a few due entries of earlier visitors. Logs say what happened without any
- * of the visitor's personal data.
+ * into the state the form renders, by `answerBy` (ms since the epoch) whatever
+ * a store or the API does. With an outbox the enquiry is stored first (within
+ * STORE_WAIT_MS, else not at all: see StoredTooLateError), so when the API is
+ * down the visitor is thanked anyway and the outbox delivers it later; after
+ * the answer, every enquiry also redelivers a few due entries of earlier
+ * visitors. A visitor is thanked only for an enquiry that is stored or
+ * delivered. Logs say what happened without any of the visitor's personal data.
  */
-export async function deliverEnquiry(enquiry: ContactEnquiry): Promise<ContactState> {
+export async function deliverEnquiry(enquiry: ContactEnquiry, { answerBy }: { answerBy: number }): Promise<ContactState> {
   // What runs in after() must end within the function's time, counted from here.
   const endsAt = Date.now() + AFTER_ENDS_BY_MS;
   const config = getContactConfig();
@@ -49,35 +66,36 @@ export async function deliverEnquiry(enquiry: ContactEnquiry): Promise<ContactSt
   const outbox = getOutbox();
   const holder = randomUUID();
   const entry = newEntry(idempotencyKey, enquiry, Date.now(), holder);
-  const stored = outbox !== null && (await storeFirst(outbox, entry));
+  const stored: Stored = outbox ? await storeFirst(outbox, entry) : 'no-outbox';
+  if (stored === 'full' && outbox?.config.alert) {
+    const alert = outbox.config.alert;
+    afterAnswer(() => alertFull(outbox, alert));
+  }
 
   const api: Api = { baseUrl: config.baseUrl, siteKey: config.siteKey };
   const started = Date.now();
   const report = await postEnquiry(enquiry, {
     ...api,
     idempotencyKey,
-    // The outbox takes over after a short wait; without one, the visitor's only chance is this call.
-    ...(stored ? { deadlineMs: LIVE_DEADLINE_MS } : {}),
+    // The circuit only spares the API calls for enquiries the outbox holds: otherwise this call is the visitor's only chance.
+    ...(stored === 'stored' ? { breaker: contactApiBreaker } : {}),
+    maxRetryAfterMs: maxRetryAfterMs(getOutboxConfig().backoffSeconds),
+    // With no outbox configured the visitor's only chance is this call, with the client's own deadline.
+    ...(stored === 'no-outbox' ? {} : { deadlineMs: liveDeadline(stored, answerBy) }),
   });
   const summary = `${idempotencyKey}: ${report.attempts} intento(s) en ${Date.now() - started} ms`;
 
   switch (report.result.outcome) {
     case 'accepted':
       if (report.failures.length) console.warn(`[contacto] Entregada tras fallos (${report.failures.join(', ')}) ${summary}`);
-      if (stored) {
-        await removeFromOutbox(outbox.store, idempotencyKey, holder);
-        afterAnswer(() => redeliverOthers(outbox, api, endsAt));
-      }
+      if (stored === 'stored' && outbox) await settled(outbox, entry.key, holder, api, endsAt);
       return { status: 'sent', key: idempotencyKey };
     case 'rejected':
       console.warn(`[contacto] La API rechazó la solicitud ${summary}`);
-      if (stored) {
-        await removeFromOutbox(outbox.store, idempotencyKey, holder);
-        afterAnswer(() => redeliverOthers(outbox, api, endsAt));
-      }
+      if (stored === 'stored' && outbox) await settled(outbox, entry.key, holder, api, endsAt);
       return { status: 'failed', mes: report.result.mes };
     case 'unavailable':
-      if (!stored) {
+      if (stored !== 'stored' || !outbox) {
         console.error(`[contacto] Solicitud no entregada, la API no respondió bien (${report.failures.join(', ')}) ${summary}`);
         return { status: 'failed' };
       }
@@ -86,7 +104,7 @@ export async function deliverEnquiry(enquiry: ContactEnquiry): Promise<ContactSt
       );
       // After the visitor has their answer: one more try (then the alert), then a few others.
       afterAnswer(async () => {
-        await retryOnceInBackground(outbox, entry, holder, api, endsAt);
+        await retryOnceInBackground(outbox, entry, holder, api, endsAt, report);
         await redeliverOthers(outbox, api, endsAt);
       });
       // Safely kept: a confirmed lead for the visitor and for the Ads conversion.
@@ -94,49 +112,112 @@ export async function deliverEnquiry(enquiry: ContactEnquiry): Promise<ContactSt
   }
 }
 
+/** The live attempt's time: short when the outbox has the enquiry, all that is left before the answer otherwise. */
+function liveDeadline(stored: Stored, answerBy: number): number {
+  const left = Math.max(0, answerBy - Date.now());
+  return stored === 'stored' ? Math.min(LIVE_DEADLINE_MS, left) : left;
+}
+
 /**
  * A suspected spam: thanked like a person (so a bot learns nothing), but with
  * no key (nothing to convert), no alert and no delivery. Kept apart in the
- * outbox's store for 30 days (`npm run outbox -- spam`, `release <key>`);
- * with no store, sent to the alert address (a few an hour), else only counted
- * in the log. The log never carries what was typed.
+ * outbox's store for 30 days (`npm run outbox -- spam`, `release <key>`), in
+ * its first half only; with no store, sent to the alert address (a few an
+ * hour, after the answer), else only counted in the log. The log never
+ * carries what was typed.
  */
 export async function quarantineEnquiry(enquiry: ContactEnquiry, rule: string): Promise<ContactState> {
   const entry = spamEntry(randomUUID(), enquiry, Date.now(), rule);
   const outbox = getOutbox();
   if (outbox) {
-    try {
-      await outbox.store.add(entry);
+    const stored = await storeFirst(outbox, entry);
+    if (stored === 'stored') {
       console.warn(`[contacto] Posible spam (${rule}) guardado aparte: ${entry.key}; npm run outbox -- spam lo lista`);
       return { status: 'sent' };
-    } catch (error) {
-      console.error(`[contacto] No se pudo guardar aparte el posible spam ${entry.key} (${errorName(error)})`);
+    }
+    if (stored === 'full') {
+      console.warn(`[contacto] Posible spam (${rule}) descartado: ${entry.key} (la mitad de la bandeja de salida para spam está llena)`);
+      return { status: 'sent' };
     }
   }
   const alert = outbox?.config.alert ?? getOutboxConfig().alert;
-  const mailed = alert ? await sendSpamNotice(entry, alert) : false;
-  if (!mailed) console.warn(`[contacto] Posible spam (${rule}) descartado sin guardar: ${entry.key} (sin bandeja de salida ni aviso por correo)`);
+  if (alert) afterAnswer(() => mailSpam(entry, alert, rule));
+  else console.warn(`[contacto] Posible spam (${rule}) descartado sin guardar: ${entry.key} (sin bandeja de salida ni aviso por correo)`);
   return { status: 'sent' };
 }
 
-async function storeFirst(outbox: Outbox, entry: OutboxEntry): Promise<boolean> {
-  try {
-    await outbox.store.add(entry);
-    return true;
-  } catch (error) {
-    // The safety net being down must never fail a visitor: deliver live as without an outbox.
-    console.error(
-      `[contacto] ERROR: no se pudo guardar la solicitud ${entry.key} en la bandeja de salida (${errorName(error)}); se entrega sin red de seguridad`,
-    );
-    return false;
+async function mailSpam(entry: OutboxEntry, alert: AlertConfig, rule: string): Promise<void> {
+  if (!(await sendSpamNotice(entry, alert))) {
+    console.warn(`[contacto] Posible spam (${rule}) descartado sin guardar: ${entry.key} (límite de avisos por hora)`);
   }
 }
 
-/** Runs in after(): a second round while the function still has time (the alert included, if it goes pending). */
-async function retryOnceInBackground(outbox: Outbox, entry: OutboxEntry, holder: string, api: Api, endsAt: number): Promise<void> {
+/**
+ * Stores the entry within STORE_WAIT_MS. A store that answers later is told
+ * not to store it at all (storeBy, checked by the store itself): the visitor
+ * was answered without it, so a later copy could only be a duplicate lead.
+ * Never throws: the safety net being down must never fail a visitor.
+ */
+async function storeFirst(outbox: Outbox, entry: OutboxEntry): Promise<Stored> {
+  // A margin under the wait, so the store's "too late" comes before this side stops waiting.
+  const storeBy = Date.now() + STORE_WAIT_MS - 150;
+  try {
+    await withTimeout(outbox.store.add(entry, { storeBy }), STORE_WAIT_MS);
+    return 'stored';
+  } catch (error) {
+    if (error instanceof OutboxFullError) {
+      console.error(`[contacto] ERROR: la bandeja de salida está llena; ${entry.key} se intenta solo en vivo (npm run outbox -- status)`);
+      return 'full';
+    }
+    const why = error instanceof TimedOutError || error instanceof StoredTooLateError ? `no respondió en ${STORE_WAIT_MS} ms` : errorName(error);
+    console.error(`[contacto] ERROR: no se pudo guardar ${entry.key} en la bandeja de salida (${why}); se intenta solo en vivo, sin red de seguridad`);
+    return 'failed';
+  }
+}
+
+async function alertFull(outbox: Outbox, alert: AlertConfig): Promise<void> {
+  try {
+    await sendOutboxFullAlert(alert, await outbox.store.usage());
+  } catch (error) {
+    console.error(`[contacto] No se pudo avisar que la bandeja de salida está llena (${errorName(error)})`);
+  }
+}
+
+/**
+ * The API has it, or said no to the visitor: removed from the outbox after
+ * the answer (a stuck store never holds it), then a few others go too. Where
+ * after() cannot take work, removed now, within STORE_WAIT_MS.
+ */
+async function settled(outbox: Outbox, key: string, holder: string, api: Api, endsAt: number): Promise<void> {
+  if (afterAnswer(() => removeThenRedeliver(outbox, key, holder, api, endsAt))) return;
+  await withTimeout(removeFromOutbox(outbox.store, key, holder), STORE_WAIT_MS).catch(() => {});
+}
+
+async function removeThenRedeliver(outbox: Outbox, key: string, holder: string, api: Api, endsAt: number): Promise<void> {
+  // Left behind (a stuck store), it is replayed later with the same key, which the API stores only once.
+  await withTimeout(removeFromOutbox(outbox.store, key, holder), STORE_WAIT_MS).catch(() => {});
+  await redeliverOthers(outbox, api, endsAt);
+}
+
+/**
+ * Runs in after(): a second round while the function still has time (the
+ * alert included, if it goes pending). While the API's circuit is open no
+ * call is made, and the live round's failure is what the entry records.
+ */
+async function retryOnceInBackground(
+  outbox: Outbox,
+  entry: OutboxEntry,
+  holder: string,
+  api: Api,
+  endsAt: number,
+  live: UpstreamReport,
+): Promise<void> {
   try {
     const deadlineMs = Math.max(0, Math.min(BACKGROUND_DEADLINE_MS, endsAt - Date.now()));
-    await redeliverOnce(entry, holder, { store: outbox.store, config: outbox.config, api, deadlineMs });
+    // A 429 (or a Retry-After) asked for a pause: no second call now, the live round is settled as it is.
+    const skip = live.retryAfterMs !== undefined;
+    // One attempt: the live round just made its own retries.
+    await redeliverOnce(entry, holder, { store: outbox.store, config: outbox.config, api, deadlineMs, maxAttempts: 1, settleWith: live, skipCall: skip });
   } catch (error) {
     // The lease runs out and the next flush picks the entry up.
     console.error(`[contacto] Falló el reintento en segundo plano de ${entry.key} (${errorName(error)})`);
@@ -158,14 +239,19 @@ async function redeliverOthers(outbox: Outbox, api: Api, endsAt: number): Promis
  * a request (a script, a test), and then the work is skipped and logged; the
  * outbox still holds whatever was not delivered, for the flush.
  */
-function afterAnswer(task: () => Promise<void>): void {
+function afterAnswer(task: () => Promise<void>): boolean {
   try {
     after(task);
+    return true;
   } catch (error) {
     console.error(`[contacto] No se pudo dejar trabajo para después de la respuesta (${errorName(error)}); la bandeja de salida lo retoma`);
+    return false;
   }
 }
 
+/** The error's kind and code, never its message (which may quote what was sent). */
 function errorName(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${(error as NodeJS.ErrnoException).code ?? ''}` : 'desconocido';
+  if (!(error instanceof Error)) return 'desconocido';
+  const code = (error as NodeJS.ErrnoException).code;
+  return code ? `${error.name}: ${code}` : error.name;
 }

@@ -1,7 +1,16 @@
 /**
  * @jest-environment node
  */
-import { isAuthorizedFlush } from './flush';
+import { randomUUID } from 'node:crypto';
+import { flushStore, isAuthorizedFlush } from './flush';
+import { CircuitBreaker, contactApiBreaker } from './breaker';
+import { FileOutboxStore } from './outbox-file-store';
+import { ALERT_TIMEOUT_MS, LEASE_MS, newEntry } from './policy';
+import { UPSTREAM_DEFAULTS } from './upstream';
+import { startSmtpSink } from '@/test-support/smtp-sink';
+
+// Each test starts with the API's circuit closed: one test's failing API is not the next one's.
+beforeEach(() => contactApiBreaker.reset());
 
 describe('who may flush the outbox', () => {
   it('only a request carrying Authorization: Bearer <CRON_SECRET>', () => {
@@ -67,4 +76,45 @@ describe('releasing a suspected spam (npm run outbox -- release <key>)', () => {
     expect(await store.get(key)).toEqual(expect.objectContaining({ state: 'pending', rounds: 1 }));
     expect(await release(key)).toBe('not-spam');
   });
+});
+
+describe('leases that outlive their work', () => {
+  it('cover a whole round: the longest delivery, then the longest alert, with a margin', () => {
+    expect(LEASE_MS).toBeGreaterThanOrEqual(UPSTREAM_DEFAULTS.deadlineMs + ALERT_TIMEOUT_MS + 5000);
+  });
+
+  it('another flush never takes an entry over while its alert is still being sent', async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    for (const level of ['info', 'warn', 'error'] as const) jest.spyOn(console, level).mockImplementation(() => {});
+    const sink = await startSmtpSink(undefined, { delayMs: 1500 });
+    try {
+      const store = new FileOutboxStore(mkdtempSync(path.join(tmpdir(), 'lease-')));
+      const T = Date.UTC(2025, 0, 15, 16, 0, 0);
+      const enquiry = { name: 'Lucía Arriendo', mail: 'lucia@example.mx', phone: '5512345678', reason: 'Quiero vender en línea.', captcha: '' };
+      const { lease: _lease, ...entry } = newEntry(randomUUID(), enquiry, T, 'live');
+      await store.add({ ...entry, rounds: 1, nextAttemptAt: T });
+      const calls: string[] = [];
+      const down = (who: string) =>
+        (async () => {
+          calls.push(who);
+          return new Response('{}', { status: 503 });
+        }) as unknown as typeof fetch;
+      const config = { backoffSeconds: [0.001], alert: { smtpUrl: sink.url, to: 'ventas@agencia.mx', from: 'avisos@agencia.mx' } };
+      const api = { baseUrl: 'http://127.0.0.1:9/api/', siteKey: 'k' };
+      // Flush A: one round, then its alert, which the slow SMTP server holds.
+      const first = flushStore({ store, config, api, now: () => T, fetchImpl: down('a'), breaker: new CircuitBreaker() });
+      while (sink.sessions() === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      // Flush B, as late as a round can last: the longest delivery and the longest alert after A claimed it.
+      const late = T + UPSTREAM_DEFAULTS.deadlineMs + ALERT_TIMEOUT_MS;
+      await flushStore({ store, config, api, now: () => late, fetchImpl: down('b'), breaker: new CircuitBreaker() });
+      await first;
+      expect(calls.filter((who) => who === 'b')).toEqual([]);
+      expect(sink.mails).toHaveLength(1);
+      expect(await store.get(entry.key)).toMatchObject({ rounds: 2, alerted: { pending: true } });
+    } finally {
+      await sink.stop();
+    }
+  }, 20_000);
 });

@@ -2,12 +2,13 @@ import 'server-only';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { getContactConfig, type OutboxConfig } from '@/lib/env/server';
 import { alertIfOwed } from './alert';
-import { getOutbox, listEntries, removeFromOutbox } from './outbox';
+import { entriesOf, getOutbox, removeFromOutbox } from './outbox';
 import type { OutboxEntry } from './outbox-entry';
 import type { OutboxStore } from './outbox-store';
 import { saveToInbox } from './inbox';
-import { isDue, isPurgeable, LEASE_MS, owedAlert, releasedEntry, settle } from './policy';
-import { postEnquiry, UPSTREAM_DEFAULTS } from './upstream';
+import { contactApiBreaker, type CircuitBreaker } from './breaker';
+import { isDue, isPurgeable, LEASE_MS, maxRetryAfterMs, owedAlert, releasedEntry, settle } from './policy';
+import { postEnquiry, UPSTREAM_DEFAULTS, type UpstreamReport } from './upstream';
 
 /**
  * Redelivery: every due entry goes to the API again with its original body
@@ -29,6 +30,8 @@ export type FlushOptions = {
   api: Api | null;
   /** Stop taking new entries after this long (the route's function has 60 s). */
   budgetMs?: number;
+  /** The contact API's circuit (the process's own by default): while open, no entry is tried. */
+  breaker?: CircuitBreaker;
   fetchImpl?: typeof fetch;
   now?: () => number;
 };
@@ -50,6 +53,15 @@ export type RoundOptions = {
   api: Api;
   /** The round ends by then, retries included (the upstream client's default otherwise). */
   deadlineMs?: number;
+  /** Settle with this report, without a call, when no call is made (the API's circuit is open, or `skipCall`). */
+  settleWith?: UpstreamReport;
+  /** Make no call: settle with `settleWith` (the live round asked for a pause). */
+  skipCall?: boolean;
+  /** Attempts in this round (the upstream client's 4 otherwise). */
+  maxAttempts?: number;
+  breaker?: CircuitBreaker;
+  /** A scheduled flush: probes the API even while its circuit cools off. */
+  forceProbe?: boolean;
   fetchImpl?: typeof fetch;
   now?: () => number;
 };
@@ -61,13 +73,26 @@ export type RoundOptions = {
  * next attempt and any alert it owes. True when it was delivered and removed.
  */
 export async function redeliverOnce(entry: OutboxEntry, holder: string, options: RoundOptions): Promise<boolean> {
-  const { store, config, api, deadlineMs, fetchImpl, now = Date.now } = options;
-  const report = await postEnquiry(entry.enquiry, {
-    ...api,
-    idempotencyKey: entry.key,
-    fetchImpl,
-    ...(deadlineMs === undefined ? {} : { deadlineMs }),
-  });
+  const { store, config, api, deadlineMs, settleWith, skipCall = false, maxAttempts, breaker = contactApiBreaker, forceProbe, fetchImpl, now = Date.now } =
+    options;
+  const called = skipCall
+    ? null
+    : await postEnquiry(entry.enquiry, {
+        ...api,
+        idempotencyKey: entry.key,
+        breaker,
+        forceProbe,
+        maxRetryAfterMs: maxRetryAfterMs(config.backoffSeconds),
+        fetchImpl,
+        ...(maxAttempts === undefined ? {} : { maxAttempts }),
+        ...(deadlineMs === undefined ? {} : { deadlineMs }),
+      });
+  const report = called && called.attempts > 0 ? called : settleWith;
+  if (!report) {
+    // No call was made (the circuit is open, or another round is its probe): not a round, let go as it was.
+    await store.release(entry, holder);
+    return false;
+  }
   const next = settle(entry, report, now(), config.backoffSeconds);
   if (!next) {
     console.info(`[contacto] Solicitud ${entry.key} entregada al reintentar (${report.attempts} intento(s))`);
@@ -92,7 +117,7 @@ type Sweep = FlushOptions & {
 
 /** Goes through the stored entries, a few at a time, claiming each before working on it. Returns how many were delivered. */
 async function sweep(options: Sweep): Promise<number> {
-  const { store, config, api, fetchImpl, now, stopAt, maxRounds, upkeep, roundDeadlineMs } = options;
+  const { store, config, api, breaker = contactApiBreaker, fetchImpl, now, stopAt, maxRounds, upkeep, roundDeadlineMs } = options;
   const keys = await store.keys();
   let delivered = 0;
   let rounds = 0;
@@ -101,7 +126,8 @@ async function sweep(options: Sweep): Promise<number> {
     const seen = await store.get(key);
     const at = now();
     if (!seen || (seen.lease && seen.lease.until > at)) return;
-    const due = api !== null && isDue(seen, at) && rounds < maxRounds;
+    // While the circuit cools off, only a flush probes (one entry at a time); the others are let go untried.
+    const due = api !== null && isDue(seen, at) && rounds < maxRounds && (upkeep || breaker.state() !== 'open');
     const chore = upkeep && (isPurgeable(seen, at) || (config.alert !== undefined && owedAlert(seen) !== null));
     if (!due && !chore) return;
     // Counted before the claim, which awaits: concurrent workers never begin more than maxRounds.
@@ -119,7 +145,8 @@ async function sweep(options: Sweep): Promise<number> {
     }
     if (due && api && isDue(entry, at)) {
       const deadlineMs = roundDeadlineMs?.();
-      if (await redeliverOnce(entry, holder, { store, config, api, fetchImpl, now, deadlineMs })) delivered += 1;
+      const forceProbe = upkeep;
+      if (await redeliverOnce(entry, holder, { store, config, api, breaker, forceProbe, fetchImpl, now, deadlineMs })) delivered += 1;
       return;
     }
     await store.release(await alertIfOwed(entry, config.alert), holder);
@@ -144,6 +171,8 @@ async function sweep(options: Sweep): Promise<number> {
 
 export async function flushStore(options: FlushOptions): Promise<FlushCounts> {
   const { store, budgetMs = 45_000, now = Date.now } = options;
+  const cleaned = await store.cleanUp().catch(() => 0);
+  if (cleaned) console.warn(`[contacto] Bandeja de salida: ${cleaned} archivo(s) temporal(es) de una escritura interrumpida borrado(s)`);
   const delivered = await sweep({ ...options, now, stopAt: now() + budgetMs, maxRounds: Infinity, upkeep: true });
   const counts = await countEntries(store);
   return { delivered, ...counts };
@@ -178,10 +207,11 @@ export async function redeliverDue(options: DrainOptions): Promise<number> {
   });
 }
 
+/** A page at a time: only the counts are kept. */
 export async function countEntries(store: OutboxStore): Promise<{ pending: number; dead: number; spam: number }> {
-  const entries = await listEntries(store);
-  const count = (state: OutboxEntry['state']) => entries.filter((entry) => entry.state === state).length;
-  return { pending: count('pending'), dead: count('dead'), spam: count('spam') };
+  const counts = { pending: 0, dead: 0, spam: 0 };
+  for await (const entry of entriesOf(store)) counts[entry.state] += 1;
+  return counts;
 }
 
 export type ReleaseResult = 'delivered' | 'pending' | 'inbox' | 'not-found' | 'not-spam' | 'busy';

@@ -1,8 +1,9 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { chmod, mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { chmod, mkdir, open, opendir, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import type { OutboxStore } from './outbox-store';
+import { OUTBOX_LIMIT_DEFAULTS, type OutboxLimits } from '@/lib/env/server';
+import { fits, OutboxFullError, StoredTooLateError, type OutboxStore, type OutboxUsage } from './outbox-store';
 import { isOutboxEntry, type OutboxEntry } from './outbox-entry';
 
 /**
@@ -15,6 +16,9 @@ import { isOutboxEntry, type OutboxEntry } from './outbox-entry';
  * `npm run outbox`).
  * Entries are personal data: the folder is the owner's alone (0700), and so
  * is every file written in it (0600).
+ * What it holds is counted from the folder (names and sizes, never the
+ * entries), at most every USAGE_FRESH_MS, and kept up to date in between by
+ * this process's own writes.
  */
 
 // Keys are our own UUIDs; anything else must never become a path.
@@ -23,23 +27,70 @@ const KEY = /^[0-9a-f-]{36}$/;
 const STALE_LOCK_MS = 10_000;
 const FOLDER_MODE = 0o700;
 const FILE_MODE = 0o600;
+// A temporary file older than this was left by a crash or a full disk: a write takes milliseconds.
+const STALE_TEMPORARY_MS = 60_000;
+const USAGE_FRESH_MS = 5000;
 
 export class FileOutboxStore implements OutboxStore {
   readonly folder: string;
   private folderNarrowed = false;
+  private counted: { usage: OutboxUsage; at: number } | undefined;
 
-  constructor(dir: string) {
+  constructor(
+    dir: string,
+    private readonly limits: OutboxLimits = OUTBOX_LIMIT_DEFAULTS,
+  ) {
     this.folder = path.resolve(/* turbopackIgnore: true */ process.cwd(), dir, 'outbox');
   }
 
-  async add(entry: OutboxEntry): Promise<void> {
+  async add(entry: OutboxEntry, { storeBy }: { storeBy?: number } = {}): Promise<void> {
     await mkdir(this.folder, { recursive: true, mode: FOLDER_MODE });
     if (!this.folderNarrowed) {
       this.folderNarrowed = true;
       // A folder made by an older version (or by hand) may be readable by others; failing to narrow it must not lose the enquiry.
       await chmod(this.folder, FOLDER_MODE).catch(() => {});
     }
-    await this.write(entry);
+    const usage = await this.usage();
+    const bytes = Buffer.byteLength(JSON.stringify(entry));
+    if (!fits(entry, bytes, usage)) throw new OutboxFullError();
+    await this.write(entry, storeBy);
+    if (this.counted) this.counted.usage = { ...usage, entries: usage.entries + 1, bytes: usage.bytes + bytes };
+  }
+
+  async usage(): Promise<OutboxUsage> {
+    if (this.counted && Date.now() - this.counted.at < USAGE_FRESH_MS) return this.counted.usage;
+    let entries = 0;
+    let bytes = 0;
+    try {
+      for await (const item of await opendir(this.folder)) {
+        if (!item.name.endsWith('.json')) continue;
+        const size = await stat(path.join(this.folder, item.name)).then((info) => info.size, () => null);
+        if (size === null) continue; // removed meanwhile
+        entries += 1;
+        bytes += size;
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    const usage = { entries, bytes, ...this.limits };
+    this.counted = { usage, at: Date.now() };
+    return usage;
+  }
+
+  async cleanUp(): Promise<number> {
+    let removed = 0;
+    try {
+      for await (const item of await opendir(this.folder)) {
+        const stale = item.name.endsWith('.tmp') ? STALE_TEMPORARY_MS : item.name.endsWith('.lock') ? STALE_LOCK_MS : null;
+        if (stale === null) continue;
+        const file = path.join(this.folder, item.name);
+        const age = await stat(file).then((info) => Date.now() - info.mtimeMs, () => 0);
+        if (age > stale && (await rm(file, { force: true }).then(() => true, () => false))) removed += 1;
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    return removed;
   }
 
   async keys(): Promise<string[]> {
@@ -96,6 +147,7 @@ export class FileOutboxStore implements OutboxStore {
       const current = await this.get(key);
       if (current?.lease?.holder !== holder) return false;
       await unlink(this.file(key));
+      this.counted = undefined;
       return true;
     });
     return removed ?? false;
@@ -107,17 +159,25 @@ export class FileOutboxStore implements OutboxStore {
     return path.join(this.folder, `${key}.json`);
   }
 
-  private async write(entry: OutboxEntry) {
+  /** `storeBy`: past it, nothing is written (the caller stopped waiting). */
+  private async write(entry: OutboxEntry, storeBy?: number) {
     if (!KEY.test(entry.key)) throw new Error('clave de entrada inválida');
     const temporary = path.join(this.folder, `.${entry.key}.${randomUUID()}.tmp`);
-    const handle = await open(temporary, 'w', FILE_MODE);
     try {
-      await handle.writeFile(JSON.stringify(entry), 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
+      const handle = await open(temporary, 'w', FILE_MODE);
+      try {
+        await handle.writeFile(JSON.stringify(entry), 'utf8');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      if (storeBy !== undefined && Date.now() > storeBy) throw new StoredTooLateError();
+      await rename(temporary, this.file(entry.key));
+    } catch (error) {
+      // A full disk or a late write leaves no half-written temporary behind.
+      await rm(temporary, { force: true }).catch(() => {});
+      throw error;
     }
-    await rename(temporary, this.file(entry.key));
     // The rename itself is durable only once the folder is synced.
     const folder = await open(this.folder, 'r');
     try {

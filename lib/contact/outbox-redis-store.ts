@@ -1,17 +1,42 @@
 import 'server-only';
-import Redis from 'ioredis';
-import type { OutboxStore } from './outbox-store';
+import type Redis from 'ioredis';
+import { OUTBOX_LIMIT_DEFAULTS, type OutboxLimits } from '@/lib/env/server';
+import { createRedisClient, whenReady } from '@/lib/redis-client';
+import { OutboxFullError, StoredTooLateError, type OutboxStore, type OutboxUsage } from './outbox-store';
 import { isOutboxEntry, type OutboxEntry } from './outbox-entry';
 
 /**
  * The outbox in Redis (on Vercel, a Marketplace Redis; the same one as the
  * abuse limit). One hash per entry: `data` (the entry as JSON, without its
- * lease) and the lease in `holder` / `until`, which small Lua scripts test
- * and set in one step; a set lists the keys.
+ * lease), its `size`, and the lease in `holder` / `until`; a set lists the
+ * keys and a hash keeps the bytes stored, so the limits are checked without
+ * reading any entry. Small Lua scripts test and set in one step.
  */
 
 const PREFIX = 'contacto:outbox:';
 const INDEX = `${PREFIX}keys`;
+const USAGE = `${PREFIX}usage`;
+
+/** Connecting, then any one command: a stuck Redis fails the outbox's step within this, never holds it. */
+const CONNECT_WAIT_MS = 1000;
+const COMMAND_TIMEOUT_MS = 1000;
+
+// KEYS[1] entry, KEYS[2] index, KEYS[3] usage; ARGV data, holder, until, storeBy (0: none), maxEntries, maxBytes.
+// Redis's own clock decides lateness: a command a stalled Redis runs later than storeBy stores nothing.
+const ADD = `
+local storeBy = tonumber(ARGV[4])
+if storeBy > 0 then
+  local t = redis.call('TIME')
+  if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > storeBy then return 'late' end
+end
+local size = string.len(ARGV[1])
+local bytes = tonumber(redis.call('HGET', KEYS[3], 'bytes') or '0')
+if redis.call('SCARD', KEYS[2]) + 1 > tonumber(ARGV[5]) or bytes + size > tonumber(ARGV[6]) then return 'full' end
+local old = tonumber(redis.call('HGET', KEYS[1], 'size') or '0')
+redis.call('HSET', KEYS[1], 'data', ARGV[1], 'holder', ARGV[2], 'until', ARGV[3], 'size', size)
+redis.call('SADD', KEYS[2], KEYS[1]:sub(${PREFIX.length + 1}))
+redis.call('HINCRBY', KEYS[3], 'bytes', size - old)
+return 'ok'`;
 
 // KEYS[1] entry; ARGV holder, now, until. Returns the data, or nil if held by someone else.
 const CLAIM = `
@@ -22,53 +47,70 @@ if holder and holder ~= '' and holder ~= ARGV[1] and untilMs > tonumber(ARGV[2])
 redis.call('HSET', KEYS[1], 'holder', ARGV[1], 'until', ARGV[3])
 return redis.call('HGET', KEYS[1], 'data')`;
 
-// KEYS[1] entry; ARGV holder, data.
+// KEYS[1] entry, KEYS[2] usage; ARGV holder, data.
 const RELEASE = `
 if redis.call('HGET', KEYS[1], 'holder') ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'data', ARGV[2], 'holder', '', 'until', '0')
+local size = string.len(ARGV[2])
+local old = tonumber(redis.call('HGET', KEYS[1], 'size') or '0')
+redis.call('HSET', KEYS[1], 'data', ARGV[2], 'holder', '', 'until', '0', 'size', size)
+redis.call('HINCRBY', KEYS[2], 'bytes', size - old)
 return 1`;
 
-// KEYS[1] entry, KEYS[2] index; ARGV holder, key.
+// KEYS[1] entry, KEYS[2] index, KEYS[3] usage; ARGV holder, key.
 const REMOVE = `
 if redis.call('HGET', KEYS[1], 'holder') ~= ARGV[1] then return 0 end
+local size = tonumber(redis.call('HGET', KEYS[1], 'size') or '0')
 redis.call('DEL', KEYS[1])
 redis.call('SREM', KEYS[2], ARGV[2])
+redis.call('HINCRBY', KEYS[3], 'bytes', -size)
 return 1`;
 
 export class RedisOutboxStore implements OutboxStore {
   private readonly redis: Redis;
 
-  constructor(redisUrlOrClient: string | Redis) {
+  constructor(
+    redisUrlOrClient: string | Redis,
+    private readonly limits: OutboxLimits = OUTBOX_LIMIT_DEFAULTS,
+  ) {
     this.redis =
-      typeof redisUrlOrClient === 'string'
-        ? new Redis(redisUrlOrClient, {
-            // Fail within about a second when Redis is away: the visitor's delivery goes on without the outbox.
-            maxRetriesPerRequest: 1,
-            connectTimeout: 1000,
-            commandTimeout: 1500,
-          })
-        : redisUrlOrClient;
-    this.redis.on('error', () => {}); // surfaced by the failing command, logged there
+      typeof redisUrlOrClient === 'string' ? createRedisClient(redisUrlOrClient, { commandTimeoutMs: COMMAND_TIMEOUT_MS }) : redisUrlOrClient;
   }
 
-  async add(entry: OutboxEntry): Promise<void> {
+  async add(entry: OutboxEntry, { storeBy = 0 }: { storeBy?: number } = {}): Promise<void> {
     const { lease, ...data } = entry;
-    await this.redis
-      .multi()
-      .hset(PREFIX + entry.key, { data: JSON.stringify(data), holder: lease?.holder ?? '', until: String(lease?.until ?? 0) })
-      .sadd(INDEX, entry.key)
-      .exec()
-      .then((replies) => {
-        const failed = replies?.find(([error]) => error);
-        if (!replies || failed) throw failed?.[0] ?? new Error('MULTI interrumpido');
-      });
+    await this.ready();
+    const answer = await this.redis.eval(
+      ADD,
+      3,
+      PREFIX + entry.key,
+      INDEX,
+      USAGE,
+      JSON.stringify(data),
+      lease?.holder ?? '',
+      String(lease?.until ?? 0),
+      String(storeBy),
+      String(Math.floor(this.limits.maxEntries * (entry.state === 'spam' ? 0.5 : 1))),
+      String(Math.floor(this.limits.maxBytes * (entry.state === 'spam' ? 0.5 : 1))),
+    );
+    if (answer === 'full') throw new OutboxFullError();
+    if (answer === 'late') throw new StoredTooLateError();
   }
 
+  /** Read in pages (SSCAN), never one reply the size of the whole set. */
   async keys(): Promise<string[]> {
-    return this.redis.smembers(INDEX);
+    await this.ready();
+    const keys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, page] = await this.redis.sscan(INDEX, cursor, 'COUNT', 200);
+      keys.push(...page);
+      cursor = next;
+    } while (cursor !== '0');
+    return [...new Set(keys)];
   }
 
   async get(key: string): Promise<OutboxEntry | null> {
+    await this.ready();
     const fields = await this.redis.hgetall(PREFIX + key);
     if (!fields.data) {
       await this.redis.srem(INDEX, key); // an index entry whose hash is gone
@@ -80,6 +122,7 @@ export class RedisOutboxStore implements OutboxStore {
   }
 
   async claim(key: string, holder: string, now: number, until: number): Promise<OutboxEntry | null> {
+    await this.ready();
     const data = (await this.redis.eval(CLAIM, 1, PREFIX + key, holder, String(now), String(until))) as string | null;
     if (data === null) return null;
     const entry = this.parse(key, data);
@@ -88,15 +131,31 @@ export class RedisOutboxStore implements OutboxStore {
 
   async release(entry: OutboxEntry, holder: string): Promise<boolean> {
     const { lease: _lease, ...data } = entry;
-    return (await this.redis.eval(RELEASE, 1, PREFIX + entry.key, holder, JSON.stringify(data))) === 1;
+    await this.ready();
+    return (await this.redis.eval(RELEASE, 2, PREFIX + entry.key, USAGE, holder, JSON.stringify(data))) === 1;
   }
 
   async remove(key: string, holder: string): Promise<boolean> {
-    return (await this.redis.eval(REMOVE, 2, PREFIX + key, INDEX, holder, key)) === 1;
+    await this.ready();
+    return (await this.redis.eval(REMOVE, 3, PREFIX + key, INDEX, USAGE, holder, key)) === 1;
+  }
+
+  async usage(): Promise<OutboxUsage> {
+    await this.ready();
+    const [entries, bytes] = await Promise.all([this.redis.scard(INDEX), this.redis.hget(USAGE, 'bytes')]);
+    return { entries, bytes: Math.max(0, Number(bytes ?? 0)), ...this.limits };
+  }
+
+  async cleanUp(): Promise<number> {
+    return 0; // every write is one atomic script: nothing is left half-done
   }
 
   async close(): Promise<void> {
     this.redis.disconnect();
+  }
+
+  private ready(): Promise<void> {
+    return whenReady(this.redis, CONNECT_WAIT_MS);
   }
 
   private parse(key: string, data: string): OutboxEntry | null {

@@ -6,13 +6,17 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Redis from 'ioredis';
-import { flushStore, redeliverDue, type FlushOptions } from './flush';
+import { countEntries, flushStore, redeliverDue, type FlushOptions } from './flush';
+import { listEntries } from './outbox';
 import type { OutboxStore } from './outbox-store';
 import type { OutboxEntry } from './outbox-entry';
 import { FileOutboxStore } from './outbox-file-store';
 import { RedisOutboxStore } from './outbox-redis-store';
-import { DEAD_AFTER_MS, KEEP_DEAD_MS, LEASE_MS, newEntry } from './policy';
+import { DEAD_AFTER_MS, KEEP_DEAD_MS, LEASE_MS, newEntry, spamEntry } from './policy';
 import { startRedisServer } from '@/test-support/redis-server';
+import type { OutboxLimits } from '@/lib/env/server';
+import { OutboxFullError, StoredTooLateError } from './outbox-store';
+import { contactApiBreaker } from './breaker';
 
 /** The same contract, run against every store. */
 
@@ -48,21 +52,21 @@ function fakeApi(answer: () => Response = () => json(200, { success: true })) {
   return { attempts, fetchImpl };
 }
 
-type StoreFactory = { name: string; make: () => Promise<OutboxStore> };
+type StoreFactory = { name: string; make: (limits?: OutboxLimits) => Promise<OutboxStore> };
 
 let redis: Awaited<ReturnType<typeof startRedisServer>> | undefined;
 const opened: OutboxStore[] = [];
 
 const factories: StoreFactory[] = [
-  { name: 'files', make: async () => new FileOutboxStore(mkdtempSync(path.join(tmpdir(), 'outbox-'))) },
+  { name: 'files', make: async (limits) => new FileOutboxStore(mkdtempSync(path.join(tmpdir(), 'outbox-')), limits) },
   {
     name: 'Redis',
-    make: async () => {
+    make: async (limits) => {
       redis ??= await startRedisServer();
       // A fresh database number per test keeps the tests apart.
       const client = new Redis(redis.url, { db: opened.length % 16, maxRetriesPerRequest: 1 });
       await client.flushdb();
-      return new RedisOutboxStore(client);
+      return new RedisOutboxStore(client, limits);
     },
   },
 ];
@@ -73,6 +77,8 @@ afterAll(async () => {
 });
 
 afterEach(() => jest.restoreAllMocks());
+// Each test starts with the API's circuit closed: one test's failing API is not the next one's.
+beforeEach(() => contactApiBreaker.reset());
 
 describe.each(factories)('outbox in $name', ({ make }) => {
   let store: OutboxStore;
@@ -90,6 +96,49 @@ describe.each(factories)('outbox in $name', ({ make }) => {
     await store.add(entry);
     expect(await store.keys()).toEqual([entry.key]);
     expect(await store.get(entry.key)).toEqual(entry);
+  });
+
+  it('holds at most its limits in entries and bytes, and a suspected spam only half of them', async () => {
+    const small = await make({ maxEntries: 4, maxBytes: 1_000_000 });
+    opened.push(small);
+    const spam = (n: number) => spamEntry(randomUUID(), enquiry(n), T0, 'link-in-name');
+    await small.add(spam(1));
+    await small.add(spam(2));
+    // Half of the room is spam's: a third one is refused, and a person still gets in.
+    await expect(small.add(spam(3))).rejects.toBeInstanceOf(OutboxFullError);
+    await small.add(newEntry(randomUUID(), enquiry(4), T0, 'live'));
+    const last = newEntry(randomUUID(), enquiry(5), T0, 'live');
+    await small.add(last);
+    await expect(small.add(newEntry(randomUUID(), enquiry(6), T0, 'live'))).rejects.toBeInstanceOf(OutboxFullError);
+    expect(await small.keys()).toHaveLength(4);
+    const usage = await small.usage();
+    expect(usage).toMatchObject({ entries: 4, maxEntries: 4, maxBytes: 1_000_000 });
+    expect(usage.bytes).toBeGreaterThan(4 * 200);
+    // Room again once one is delivered.
+    expect(await small.remove(last.key, 'live')).toBe(true);
+    await small.add(newEntry(randomUUID(), enquiry(7), T0, 'live'));
+
+    const tight = await make({ maxEntries: 100, maxBytes: 1500 });
+    opened.push(tight);
+    await tight.add(newEntry(randomUUID(), enquiry(1), T0, 'live'));
+    await expect(tight.add(newEntry(randomUUID(), { ...enquiry(2), reason: 'x'.repeat(1000) }, T0, 'live'))).rejects.toBeInstanceOf(OutboxFullError);
+  });
+
+  it('stores nothing when it gets to an entry after storeBy: the visitor was answered without it', async () => {
+    const entry = newEntry(randomUUID(), enquiry(), T0, 'live');
+    await expect(store.add(entry, { storeBy: Date.now() - 1 })).rejects.toBeInstanceOf(StoredTooLateError);
+    expect(await store.keys()).toEqual([]);
+    expect((await store.usage()).entries).toBe(0);
+    await store.add(entry, { storeBy: Date.now() + 5000 });
+    expect(await store.keys()).toEqual([entry.key]);
+  });
+
+  it('lists and counts a store of 260 entries a page at a time', async () => {
+    const entries = Array.from({ length: 260 }, (_, n) => newEntry(randomUUID(), enquiry(n), T0, 'live'));
+    for (const entry of entries) await store.add(entry);
+    expect((await store.keys()).sort()).toEqual(entries.map((entry) => entry.key).sort());
+    expect(await countEntries(store)).toEqual({ pending: 260, dead: 0, spam: 0 });
+    expect(await listEntries(store, (entry) => entry.enquiry.name.endsWith(' 7'))).toHaveLength(1);
   });
 
   it('claims with a lease: nobody else gets the entry until the lease runs out', async () => {
@@ -140,6 +189,8 @@ describe.each(factories)('outbox in $name', ({ make }) => {
     const second = (after2 as OutboxEntry).nextAttemptAt;
     expect(second - (T0 + 60_000)).toBeGreaterThanOrEqual(300_000);
     expect(second - (T0 + 60_000)).toBeLessThan(310_000);
+    // The failures opened the API's circuit (on the real clock): closed again, since its cool-off is not what this tests.
+    contactApiBreaker.reset();
     await flush({ at: second, fetchImpl: api.fetchImpl });
     const after3 = (await store.get(entry.key)) as OutboxEntry;
     expect(after3.nextAttemptAt - second).toBeGreaterThanOrEqual(300_000);

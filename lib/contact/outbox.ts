@@ -20,9 +20,9 @@ export type Outbox = { store: OutboxStore; config: OutboxConfig };
 export function createOutboxStore(config: OutboxStoreConfig): OutboxStore | null {
   switch (config.kind) {
     case 'redis':
-      return new RedisOutboxStore(config.redisUrl);
+      return new RedisOutboxStore(config.redisUrl, config.limits);
     case 'files':
-      return new FileOutboxStore(config.dir);
+      return new FileOutboxStore(config.dir, config.limits);
     case 'none':
       return null;
   }
@@ -52,10 +52,22 @@ export function getOutbox(): Outbox | null {
   return outbox;
 }
 
-/** Every readable entry. */
-export async function listEntries(store: OutboxStore): Promise<OutboxEntry[]> {
-  const entries = await Promise.all((await store.keys()).map((key) => store.get(key)));
-  return entries.filter((entry): entry is OutboxEntry => entry !== null);
+const PAGE = 50;
+
+/** Every readable entry, read a page at a time: only the keys and one page are ever in memory. */
+export async function* entriesOf(store: OutboxStore): AsyncGenerator<OutboxEntry> {
+  const keys = await store.keys();
+  for (let start = 0; start < keys.length; start += PAGE) {
+    const page = await Promise.all(keys.slice(start, start + PAGE).map((key) => store.get(key)));
+    for (const entry of page) if (entry) yield entry;
+  }
+}
+
+/** The readable entries that pass `keep`, read a page at a time (only those kept stay in memory). */
+export async function listEntries(store: OutboxStore, keep: (entry: OutboxEntry) => boolean = () => true): Promise<OutboxEntry[]> {
+  const kept: OutboxEntry[] = [];
+  for await (const entry of entriesOf(store)) if (keep(entry)) kept.push(entry);
+  return kept;
 }
 
 /**
@@ -69,5 +81,17 @@ export async function removeFromOutbox(store: OutboxStore, key: string, holder: 
   } catch (error) {
     console.error(`[contacto] No se pudo quitar ${key} de la bandeja de salida (${error instanceof Error ? error.name : 'error'})`);
     return false;
+  }
+}
+
+/** What an interrupted write left behind (a crash, a full disk): removed at start-up, and by every flush. Never throws. */
+export async function cleanUpOutbox(): Promise<void> {
+  const outbox = getOutbox();
+  if (!outbox) return;
+  try {
+    const removed = await outbox.store.cleanUp();
+    if (removed) console.warn(`[contacto] Bandeja de salida: ${removed} archivo(s) temporal(es) de una escritura interrumpida borrado(s)`);
+  } catch (error) {
+    console.error(`[contacto] No se pudo limpiar la bandeja de salida (${error instanceof Error ? error.name : 'error'})`);
   }
 }

@@ -14,6 +14,10 @@ import type { UpstreamReport } from './upstream';
  * working API (2 s) still gets its one 2.5 s attempt.
  */
 export const LIVE_DEADLINE_MS = 2700;
+/** The action answers within this of its start, whatever a store or the API does (the form promises 4 s). */
+export const ANSWER_WITHIN_MS = 3600;
+/** How long the visitor waits for the outbox to store the enquiry; a store that answers later stores nothing. */
+export const STORE_WAIT_MS = 1000;
 /** One more try in after(), within what is left of the action's 10 s (maxDuration on /). */
 export const BACKGROUND_DEADLINE_MS = 4000;
 /**
@@ -27,15 +31,24 @@ export const AFTER_ENDS_BY_MS = 9000;
  * empties its outbox without a scheduler (Vercel Hobby's cron runs once a day).
  */
 export const DRAIN_MAX_ENTRIES = 3;
+/** An alert e-mail ends within this (alert.ts), sent or not. */
+export const ALERT_TIMEOUT_MS = 12_000;
 /**
- * A lease covers the longest work done under it: the live request with its
- * after() (10 s at most on Vercel) or one replay (7.5 s) and its alert e-mail.
+ * A lease covers the longest work done under it, with a margin: one replay
+ * (UPSTREAM_DEFAULTS.deadlineMs, 7.5 s) and then its alert e-mail; or the live
+ * request with its after() (AFTER_ENDS_BY_MS) and the alert of its background
+ * retry. Another flush never takes an entry whose alert is still being sent.
  */
-export const LEASE_MS = 15_000;
+export const LEASE_MS = 30_000;
 /** Undelivered this long: dead. */
 export const DEAD_AFTER_MS = 24 * 60 * 60 * 1000;
 /** Dead letters are kept this long for manual follow-up, then purged; so are suspected spam. */
 export const KEEP_DEAD_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** A Retry-After is honoured up to the longest redelivery wait, never longer. */
+export function maxRetryAfterMs(backoffSeconds: readonly number[]): number {
+  return Math.max(60, ...backoffSeconds) * 1000;
+}
 
 export function newEntry(key: string, enquiry: ContactEnquiry, now: number, holder: string): OutboxEntry {
   return {
@@ -73,8 +86,10 @@ export function settle(
   if (now - entry.receivedAt >= DEAD_AFTER_MS) {
     return { ...entry, rounds, state: 'dead', deadAt: now, deadReason: 'expired', lastFailure };
   }
-  const wait = backoffSeconds[Math.min(rounds - 1, backoffSeconds.length - 1)] ?? 60;
-  return { ...entry, rounds, lastFailure, nextAttemptAt: now + wait * 1000 };
+  const wait = (backoffSeconds[Math.min(rounds - 1, backoffSeconds.length - 1)] ?? 60) * 1000;
+  // The API asked for a pause (429, 503): no sooner than it said, no later than the longest wait.
+  const asked = Math.min(report.retryAfterMs ?? 0, maxRetryAfterMs(backoffSeconds));
+  return { ...entry, rounds, lastFailure, nextAttemptAt: now + Math.max(wait, asked) };
 }
 
 /** A suspected spam, kept apart: never due, no alert, purged like a dead letter. */
@@ -95,10 +110,14 @@ export const isPurgeable = (entry: OutboxEntry, now: number) =>
   (entry.state === 'dead' && (entry.deadAt ?? entry.receivedAt) + KEEP_DEAD_MS <= now) ||
   (entry.state === 'spam' && entry.receivedAt + KEEP_DEAD_MS <= now);
 
-/** The alert this entry still owes the agency, if any (a failed e-mail is owed until sent). */
+/**
+ * The alert this entry still owes the agency, if any (a failed e-mail is owed until sent).
+ * One e-mail per lead: once the agency has its pending alert (the details to call the lead),
+ * the entry going dead adds nothing to act on, and it is listed by `npm run outbox -- export`.
+ */
 export function owedAlert(entry: OutboxEntry): 'pending' | 'dead' | null {
   if (entry.state === 'spam') return null;
-  if (entry.state === 'dead') return entry.alerted.dead ? null : 'dead';
+  if (entry.state === 'dead') return entry.alerted.dead || entry.alerted.pending ? null : 'dead';
   // A fresh entry owes nothing until its first round has failed.
   return entry.rounds > 0 && !entry.alerted.pending ? 'pending' : null;
 }

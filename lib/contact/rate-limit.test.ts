@@ -4,6 +4,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import Redis from 'ioredis';
 import { addressKey, clientKey, consume, createContactLimiter, UNKNOWN_CLIENT_KEY } from './rate-limit';
+import { startStuckRedis } from '@/test-support/stuck-redis';
 
 const config = { max: 5, windowSeconds: 60, trustedProxies: 0, onVercel: false };
 
@@ -177,5 +178,33 @@ describe('abuse limit, in Redis (shared by every instance)', () => {
     expect((await consume(limiter, 'x')).allowed).toBe(true);
     expect((await consume(limiter, 'x')).allowed).toBe(true);
     expect((await consume(limiter, 'x')).allowed).toBe(false);
+  });
+});
+
+describe('abuse limit, with a Redis that answers the handshake and nothing more', () => {
+  it('gives up on it within about 300 ms, limits in memory instead, and says so once', async () => {
+    const stuck = await startStuckRedis();
+    const logs: string[] = [];
+    jest.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logs.push(args.join(' ')));
+    jest.spyOn(console, 'info').mockImplementation(() => {});
+    const limiter = createContactLimiter({ ...config, max: 2, redisUrl: stuck.url });
+    try {
+      const waits: number[] = [];
+      const verdicts: boolean[] = [];
+      for (let i = 0; i < 3; i++) {
+        const started = Date.now();
+        verdicts.push((await consume(limiter, '198.51.100.44')).allowed);
+        waits.push(Date.now() - started);
+      }
+      expect(verdicts).toEqual([true, true, false]);
+      // Each one given up on at LIMIT_WAIT_MS (300 ms), never held: a bound, with room for a busy machine.
+      for (const wait of waits) expect(wait).toBeLessThan(1000);
+      expect(stuck.heldCommands()).toBeGreaterThan(0);
+      expect(logs.filter((line) => /Redis no respondió al límite de solicitudes en 300 ms/.test(line))).toHaveLength(1);
+    } finally {
+      limiter.redis?.disconnect();
+      await stuck.stop();
+      jest.restoreAllMocks();
+    }
   });
 });

@@ -1,44 +1,77 @@
 import 'server-only';
 import { isIP } from 'node:net';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { getRateLimitConfig, RATE_LIMIT_DEFAULTS, type RateLimitConfig } from '@/lib/env/server';
+import { createRedisClient, whenReady } from '@/lib/redis-client';
+import { withTimeout } from '@/lib/with-timeout';
 
 /**
  * The abuse limit: a few enquiries per client (see clientKey) and window.
  * In memory by default; in Redis when REDIS_URL is set, so every Vercel
- * instance shares the count. If Redis is unreachable an in-memory limiter takes over (per
- * instance, still a limit) rather than refusing genuine visitors.
+ * instance shares the count. Redis gets LIMIT_WAIT_MS to answer; away, slow
+ * or stuck, the same limit in this instance's memory answers instead (logged
+ * once), rather than holding or refusing a genuine visitor.
  */
 
 export type LimitVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
-export function createContactLimiter(config: RateLimitConfig, redis?: Redis): RateLimiterAbstract {
+/** How long the limit may hold a visitor: connecting included, then the same limit in memory. */
+export const LIMIT_WAIT_MS = 300;
+
+/** The shared limit, and the same limit in memory for when its store does not answer. */
+export type ContactLimiter = {
+  limiter: RateLimiterAbstract;
+  fallback: RateLimiterMemory | null;
+  redis?: Redis;
+  /** Answering from memory since Redis last failed to: said once when it starts, once when it ends. */
+  fellBack: boolean;
+};
+
+export function createContactLimiter(config: RateLimitConfig, redis?: Redis): ContactLimiter {
   const options = { keyPrefix: 'contacto', points: config.max, duration: config.windowSeconds };
-  if (!config.redisUrl && !redis) return new RateLimiterMemory(options);
-  const client = redis ?? createRedisClient(config.redisUrl as string);
-  client.on('error', () => {}); // reported through the limiter's fallback, not as crashes
-  return new RateLimiterRedis({ ...options, storeClient: client, insuranceLimiter: new RateLimiterMemory(options) });
+  if (!config.redisUrl && !redis) return { limiter: new RateLimiterMemory(options), fallback: null, fellBack: false };
+  const client = redis ?? createRedisClient(config.redisUrl as string, { commandTimeoutMs: LIMIT_WAIT_MS });
+  return {
+    limiter: new RateLimiterRedis({ ...options, storeClient: client }),
+    fallback: new RateLimiterMemory(options),
+    redis: client,
+    fellBack: false,
+  };
 }
 
-function createRedisClient(url: string): Redis {
-  return new Redis(url, {
-    // Fail fast instead of queueing while Redis is away: the insurance limiter answers.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    connectTimeout: 1000,
-  });
-}
-
-export async function consume(limiter: RateLimiterAbstract, key: string): Promise<LimitVerdict> {
+/** One point for `key`: from the shared store within LIMIT_WAIT_MS, else from memory. */
+export async function consume(shared: ContactLimiter, key: string): Promise<LimitVerdict> {
+  const { limiter, fallback, redis } = shared;
+  if (!fallback) return verdictOf(() => limiter.consume(key, 1));
+  const startedAt = Date.now();
   try {
-    await limiter.consume(key, 1);
+    if (redis) await whenReady(redis, LIMIT_WAIT_MS);
+    const verdict = await withTimeout(verdictOf(() => limiter.consume(key, 1), { rethrow: true }), LIMIT_WAIT_MS - (Date.now() - startedAt));
+    if (shared.fellBack) console.info('[contacto] El límite de solicitudes vuelve a usar Redis');
+    shared.fellBack = false;
+    return verdict;
+  } catch (error) {
+    if (!shared.fellBack) {
+      console.error(
+        `[contacto] ERROR: Redis no respondió al límite de solicitudes en ${LIMIT_WAIT_MS} ms (${error instanceof Error ? error.name : 'error'}); se usa el límite en memoria de esta instancia hasta que vuelva`,
+      );
+    }
+    shared.fellBack = true;
+    return verdictOf(() => fallback.consume(key, 1));
+  }
+}
+
+async function verdictOf(take: () => Promise<unknown>, { rethrow = false } = {}): Promise<LimitVerdict> {
+  try {
+    await take();
     return { allowed: true };
   } catch (rejection) {
     if (rejection instanceof RateLimiterRes) {
       return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
     }
-    // The store failed and so did its insurance: let the visitor through, loudly.
+    if (rethrow) throw rejection;
+    // The memory limiter itself failed: let the visitor through, loudly.
     console.error('[contacto] El límite de solicitudes no respondió:', rejection instanceof Error ? rejection.message : 'error');
     return { allowed: true };
   }
@@ -134,32 +167,27 @@ function expandIpv6(address: string): number[] {
   return [...left, ...gap, ...right].map((hextet) => parseInt(hextet, 16));
 }
 
-let limiter: RateLimiterAbstract | undefined;
-let limiterRedis: Redis | undefined;
+let shared: ContactLimiter | undefined;
 
 /** One enquiry from this request's client, against the configured limit. Never throws because of configuration. */
 export async function consumeEnquiry(requestHeaders: Pick<Headers, 'get'>): Promise<LimitVerdict> {
   let config: RateLimitConfig = { ...RATE_LIMIT_DEFAULTS, trustedProxies: 0, onVercel: false };
   try {
     config = getRateLimitConfig();
-    if (!limiter) {
-      limiterRedis = config.redisUrl ? createRedisClient(config.redisUrl) : undefined;
-      limiter = createContactLimiter(config, limiterRedis);
-    }
+    shared ??= createContactLimiter(config);
   } catch (error) {
     // The limit must never cost a visitor their enquiry: the same limit in memory, for this instance.
     console.error(
       `[contacto] ERROR: no se pudo preparar el límite de solicitudes (${error instanceof Error ? error.name : 'error'}); se usa en memoria`,
     );
     closeEnquiryLimiter();
-    limiter = createContactLimiter({ ...config, redisUrl: undefined });
+    shared = createContactLimiter({ ...config, redisUrl: undefined });
   }
-  return consume(limiter, clientKey(requestHeaders, config));
+  return consume(shared, clientKey(requestHeaders, config));
 }
 
 /** Drops the shared limiter and disconnects its Redis client (tests, scripts): nothing keeps the process alive. */
 export function closeEnquiryLimiter(): void {
-  limiterRedis?.disconnect();
-  limiterRedis = undefined;
-  limiter = undefined;
+  shared?.redis?.disconnect();
+  shared = undefined;
 }

@@ -48,6 +48,9 @@ export function describeContactConfig({ selfFlush = false }: { selfFlush?: boole
     console.info('[contacto] Bandeja de salida desactivada (CONTACT_OUTBOX=off): si la API de contacto falla, el visitante verá el error.');
   }
   if (store.kind === 'none') return;
+  console.info(
+    `[contacto] Capacidad de la bandeja de salida: ${store.limits.maxEntries} entradas y ${Math.round(store.limits.maxBytes / 1024 / 1024)} MB (CONTACT_OUTBOX_MAX_ENTRIES, CONTACT_OUTBOX_MAX_BYTES; el posible spam, la mitad); llena, cada solicitud se intenta solo en vivo.`,
+  );
 
   console.info(
     `[contacto] Reintentos: con cada solicitud (hasta ${DRAIN_MAX_ENTRIES} pendientes), GET /api/outbox/flush ${outbox.cronSecret ? 'con CRON_SECRET' : 'desactivado (falta CRON_SECRET)'}${selfFlush ? ' y cada minuto desde este servidor' : ''}; esperas de ${outbox.backoffSeconds.join(', ')} s.`,

@@ -1,7 +1,8 @@
 /**
  * @jest-environment node
  */
-import { postEnquiry, type UpstreamOptions } from './upstream';
+import { CircuitBreaker } from './breaker';
+import { parseRetryAfter, postEnquiry, UPSTREAM_DEFAULTS, type UpstreamOptions } from './upstream';
 
 const enquiry = {
   name: 'Ana López',
@@ -11,8 +12,8 @@ const enquiry = {
   captcha: 'token-123',
 };
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
 
 type Call = { url: string; init: RequestInit };
 
@@ -89,7 +90,7 @@ describe('contact API client', () => {
     expect(calls).toHaveLength(4);
   });
 
-  it.each([408, 429, 500, 503, 504])('retries a %i answer', async (status) => {
+  it.each([408, 500, 503, 504])('retries a %i answer', async (status) => {
     const { impl, calls } = fakeFetch([json(status, {}), json(200, { success: true })]);
     expect((await postEnquiry(enquiry, options(impl))).result).toEqual({ outcome: 'accepted' });
     expect(calls).toHaveLength(2);
@@ -185,6 +186,172 @@ describe('contact API client', () => {
     expect(report.result).toEqual({ outcome: 'unavailable' });
     expect(calls).toHaveLength(3);
     expect(clock).toBeLessThanOrEqual(7500);
+  });
+});
+
+describe('Retry-After', () => {
+  const NOW = Date.UTC(2025, 4, 20, 17, 30, 0);
+
+  it('reads delta-seconds', () => {
+    expect(parseRetryAfter('120', NOW)).toBe(120_000);
+    expect(parseRetryAfter(' 0 ', NOW)).toBe(0);
+  });
+
+  it('reads the three HTTP-date forms, all in GMT', () => {
+    expect(parseRetryAfter('Tue, 20 May 2025 17:32:00 GMT', NOW)).toBe(120_000);
+    expect(parseRetryAfter('Tuesday, 20-May-25 17:32:00 GMT', NOW)).toBe(120_000);
+    expect(parseRetryAfter('Tue May 20 17:32:00 2025', NOW)).toBe(120_000);
+  });
+
+  it.each([null, '', 'soon', '-5', '1.5', '2e3', '120 s', 'Tue, 99 Foo 2025 17:32:00 GMT', '2025-05-20T17:32:00Z'])(
+    'ignores %p',
+    (value) => {
+      expect(parseRetryAfter(value, NOW)).toBeUndefined();
+    },
+  );
+
+  it('ignores a date already past', () => {
+    expect(parseRetryAfter('Tue, 20 May 2025 17:29:00 GMT', NOW)).toBeUndefined();
+  });
+
+  it('is put on the report, capped by maxRetryAfterMs (3 h unless told)', async () => {
+    const once = async (header: string, extra: Partial<UpstreamOptions> = {}) =>
+      (await postEnquiry(enquiry, options(fakeFetch([json(429, {}, { 'Retry-After': header })]).impl, extra))).retryAfterMs;
+    expect(await once('120')).toBe(120_000);
+    expect(await once('86400')).toBe(UPSTREAM_DEFAULTS.maxRetryAfterMs);
+    expect(await once('86400', { maxRetryAfterMs: 3600_000 })).toBe(3600_000);
+    expect(await once('mañana')).toBeUndefined();
+  });
+
+  it('is left off the report when no answer carried one', async () => {
+    const { impl } = fakeFetch([json(503, {})]);
+    expect(await postEnquiry(enquiry, options(impl))).not.toHaveProperty('retryAfterMs');
+  });
+});
+
+describe('when the API asks to wait', () => {
+  it('does not retry a 429 within the call', async () => {
+    const { impl, calls } = fakeFetch([json(429, {}, { 'Retry-After': '120' }), json(200, { success: true })]);
+    const report = await postEnquiry(enquiry, options(impl));
+    expect(calls).toHaveLength(1);
+    expect(report).toEqual({ result: { outcome: 'unavailable' }, attempts: 1, failures: ['http-429'], retryAfterMs: 120_000 });
+  });
+
+  it('does not retry a 429 without a Retry-After either', async () => {
+    const { impl, calls } = fakeFetch([json(429, {}), json(200, { success: true })]);
+    expect(await postEnquiry(enquiry, options(impl))).toEqual({ result: { outcome: 'unavailable' }, attempts: 1, failures: ['http-429'] });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('does not retry a 503 whose Retry-After is longer than the next wait', async () => {
+    const { impl, calls } = fakeFetch([json(503, {}, { 'Retry-After': '30' }), json(200, { success: true })]);
+    const report = await postEnquiry(enquiry, options(impl));
+    expect(calls).toHaveLength(1);
+    expect(report).toEqual({ result: { outcome: 'unavailable' }, attempts: 1, failures: ['http-503'], retryAfterMs: 30_000 });
+  });
+
+  it('does not retry a 503 whose Retry-After is longer than the time left', async () => {
+    const { impl, calls } = fakeFetch([json(503, {}, { 'Retry-After': '3' }), json(200, { success: true })]);
+    await postEnquiry(enquiry, options(impl, { backoffMs: [5000], deadlineMs: 2700 }));
+    expect(calls).toHaveLength(1);
+  });
+
+  it('retries a 503 whose Retry-After fits in the next wait, after that wait', async () => {
+    const waits: number[] = [];
+    const { impl, calls } = fakeFetch([json(503, {}, { 'Retry-After': '1' }), json(200, { success: true })]);
+    const report = await postEnquiry(enquiry, options(impl, { backoffMs: [1500], sleep: async (ms) => void waits.push(ms) }));
+    expect(calls).toHaveLength(2);
+    expect(waits).toEqual([1500]);
+    expect(report).toEqual({ result: { outcome: 'accepted' }, attempts: 2, failures: ['http-503'], retryAfterMs: 1000 });
+  });
+
+  it('retries a 503 with Retry-After: 0 as usual', async () => {
+    const { impl, calls } = fakeFetch([json(503, {}, { 'Retry-After': '0' }), json(200, { success: true })]);
+    expect((await postEnquiry(enquiry, options(impl))).result).toEqual({ outcome: 'accepted' });
+    expect(calls).toHaveLength(2);
+  });
+
+  it('ignores a Retry-After on other answers', async () => {
+    const { impl, calls } = fakeFetch([json(502, {}, { 'Retry-After': '600' }), json(200, { success: true })]);
+    const report = await postEnquiry(enquiry, options(impl));
+    expect(calls).toHaveLength(2);
+    expect(report).not.toHaveProperty('retryAfterMs');
+  });
+});
+
+describe('with a circuit breaker', () => {
+  let clock: number;
+  let breaker: CircuitBreaker;
+  beforeEach(() => {
+    clock = 0;
+    breaker = new CircuitBreaker({ now: () => clock, failureThreshold: 2 });
+    jest.spyOn(console, 'warn').mockImplementation(() => {});
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it('a 429 with Retry-After: 120 costs one call, then nobody calls for 120 s', async () => {
+    const { impl, calls } = fakeFetch([json(429, {}, { 'Retry-After': '120' }), json(200, { success: true })]);
+    const report = await postEnquiry(enquiry, options(impl, { breaker }));
+    expect(calls).toHaveLength(1);
+    expect(report.failures).toEqual(['http-429']);
+    clock = 119_999;
+    expect(breaker.admit()).toBe('skip');
+    expect(breaker.state()).toBe('open');
+    clock = 120_000;
+    expect(breaker.admit()).toBe('probe');
+  });
+
+  it("with the API down, an enquiry's call makes the spec's 4 attempts and counts once; once open, the next enquiry costs none", async () => {
+    const { impl, calls } = fakeFetch([new TypeError('fetch failed')]);
+    const first = await postEnquiry(enquiry, options(impl, { breaker }));
+    expect(first).toEqual({ result: { outcome: 'unavailable' }, attempts: 4, failures: ['network', 'network', 'network', 'network'] });
+    expect(breaker.state()).toBe('closed');
+    await postEnquiry(enquiry, options(impl, { breaker, idempotencyKey: 'key-2' }));
+    expect(breaker.state()).toBe('open');
+    const third = await postEnquiry(enquiry, options(impl, { breaker, idempotencyKey: 'key-3' }));
+    expect(calls).toHaveLength(8);
+    expect(third).toEqual({ result: { outcome: 'unavailable' }, attempts: 0, failures: ['circuit-open'] });
+  });
+
+  it('3 failures then success: one enquiry rides out a blip with its retries, and the circuit stays closed', async () => {
+    const { impl, calls } = fakeFetch([json(503, {}), json(503, {}), json(500, {}), json(200, { success: true })]);
+    expect((await postEnquiry(enquiry, options(impl, { breaker }))).result).toEqual({ outcome: 'accepted' });
+    expect(calls).toHaveLength(4);
+    expect(breaker.state()).toBe('closed');
+  });
+
+  it('makes one probe once the cool-off is over, and no other attempt if it fails', async () => {
+    breaker.record('down');
+    breaker.record('down');
+    clock = 30_000;
+    const { impl, calls } = fakeFetch([json(502, {}), json(200, { success: true })]);
+    const report = await postEnquiry(enquiry, options(impl, { breaker }));
+    expect(calls).toHaveLength(1);
+    expect(report).toEqual({ result: { outcome: 'unavailable' }, attempts: 1, failures: ['http-502'] });
+    expect(breaker.state()).toBe('open');
+  });
+
+  it('closes when the probe gets through', async () => {
+    breaker.record('down');
+    breaker.record('down');
+    clock = 30_000;
+    const { impl } = fakeFetch([json(200, { success: true })]);
+    expect((await postEnquiry(enquiry, options(impl, { breaker }))).result).toEqual({ outcome: 'accepted' });
+    expect(breaker.state()).toBe('closed');
+  });
+
+  it.each([
+    { name: 'a refusal', answer: json(422, { success: false, mes: 'Captcha inválido' }), expected: 'closed' },
+    { name: 'a success:false', answer: json(200, { success: false }), expected: 'closed' },
+    { name: 'a 408', answer: json(408, {}), expected: 'open' },
+    { name: 'a network failure', answer: new TypeError('fetch failed'), expected: 'open' },
+    { name: 'a timeout', answer: 'hang', expected: 'open' },
+  ] as const)('after one failure, $name leaves it $expected', async ({ answer, expected }) => {
+    breaker.record('down');
+    const { impl } = fakeFetch([answer]);
+    const report = await postEnquiry(enquiry, options(impl, { breaker, maxAttempts: 1, attemptTimeoutMs: 50 }));
+    if (answer === 'hang') expect(report.failures).toEqual(['timeout']);
+    expect(breaker.state()).toBe(expected);
   });
 });
 

@@ -1,5 +1,5 @@
 import { parsePublicEnv } from './public';
-import { assertServerEnv, parseContactConfig, parseOutboxConfig, parseRateLimitConfig } from './server';
+import { assertServerEnv, OUTBOX_LIMIT_DEFAULTS, parseContactConfig, parseOutboxConfig, parseRateLimitConfig } from './server';
 
 describe('public environment', () => {
   it('has working defaults with no variables at all (a fresh clone)', () => {
@@ -118,13 +118,20 @@ describe('outbox environment', () => {
   const outbox = (source: Record<string, string>) => parseOutboxConfig(source).config;
 
   it('keeps the outbox in files off Vercel, in Redis when REDIS_URL is set, nowhere on Vercel without Redis or when off', () => {
-    expect(outbox({}).store).toEqual({ kind: 'files', dir: '.inbox' });
+    expect(outbox({}).store).toEqual({ kind: 'files', dir: '.inbox', limits: OUTBOX_LIMIT_DEFAULTS });
     expect(outbox({ REDIS_URL: 'rediss://u:p@redis.example:6380', VERCEL: '1' }).store).toEqual({
       kind: 'redis',
       redisUrl: 'rediss://u:p@redis.example:6380',
+      limits: OUTBOX_LIMIT_DEFAULTS,
     });
     expect(outbox({ VERCEL: '1' }).store).toEqual({ kind: 'none', why: 'vercel-without-redis' });
     expect(outbox({ CONTACT_OUTBOX: 'off', REDIS_URL: 'redis://127.0.0.1:6379' }).store).toEqual({ kind: 'none', why: 'off' });
+  });
+
+  it('reads the outbox limits, defaulting to 2,000 entries and 20 MB; a malformed one takes its default, named', () => {
+    const { config, problems } = parseOutboxConfig({ CONTACT_OUTBOX_MAX_ENTRIES: '500', CONTACT_OUTBOX_MAX_BYTES: 'mucho' });
+    expect(config.store).toMatchObject({ kind: 'files', limits: { maxEntries: 500, maxBytes: 20 * 1024 * 1024 } });
+    expect(problems).toEqual([expect.objectContaining({ variable: 'CONTACT_OUTBOX_MAX_BYTES', fallback: `se usa ${20 * 1024 * 1024}` })]);
   });
 
   it('reads the backoff list, defaulting to 1 min, 5 min, 15 min, 1 h, 3 h', () => {
@@ -150,7 +157,7 @@ describe('a malformed optional variable turns off only its own feature', () => {
     const { config, problems } = parseOutboxConfig({ ...alerts, ALERT_SMTP_URL: 'foo', CRON_SECRET: 's' });
     expect(config.alert).toBeUndefined();
     expect(config.alertProblem).toBeUndefined();
-    expect(config.store).toEqual({ kind: 'files', dir: '.inbox' });
+    expect(config.store).toEqual({ kind: 'files', dir: '.inbox', limits: OUTBOX_LIMIT_DEFAULTS });
     expect(config.cronSecret).toBe('s');
     expect(problems).toEqual([
       { variable: 'ALERT_SMTP_URL', message: 'debe ser una URL smtp:// o smtps://', fallback: 'avisos por correo desactivados' },
@@ -177,7 +184,7 @@ describe('a malformed optional variable turns off only its own feature', () => {
   });
 
   it('a bad REDIS_URL: as without Redis (files off Vercel, no outbox on Vercel; the limit in memory)', () => {
-    expect(parseOutboxConfig({ REDIS_URL: 'http://redis.example' }).config.store).toEqual({ kind: 'files', dir: '.inbox' });
+    expect(parseOutboxConfig({ REDIS_URL: 'http://redis.example' }).config.store).toEqual({ kind: 'files', dir: '.inbox', limits: OUTBOX_LIMIT_DEFAULTS });
     expect(parseOutboxConfig({ REDIS_URL: 'redis.example:6379', VERCEL: '1' }).config.store).toEqual({ kind: 'none', why: 'vercel-without-redis' });
     const limit = parseRateLimitConfig({ REDIS_URL: 'redis.example:6379' });
     expect(limit.config.redisUrl).toBeUndefined();

@@ -73,6 +73,13 @@ const isMailbox = (text: string) => mailAddress.test(text.trim().match(/<([^<>]*
 
 export const RATE_LIMIT_DEFAULTS = { max: 5, windowSeconds: 600 } as const;
 export const DEFAULT_BACKOFF_SECONDS: readonly number[] = [60, 300, 900, 3600, 10800];
+/**
+ * The outbox's cap, pending, dead and suspected spam together (spam may use only half).
+ * An entry is 1-2 kB (at most ~12 kB), and a small agency gets tens of enquiries a day:
+ * 2,000 entries is weeks of an outage with the 30 days of dead letters, and 20 MB fits
+ * the smallest hosted Redis plans (30 MB) beside the abuse limit.
+ */
+export const OUTBOX_LIMIT_DEFAULTS = { maxEntries: 2000, maxBytes: 20 * 1024 * 1024 } as const;
 
 /**
  * What the server does instead when an optional variable is malformed: the
@@ -86,6 +93,8 @@ const FALLBACKS = {
   TRUST_PROXY_HEADERS: 'no se confía en ningún proxy (en Vercel se usa siempre la cabecera de Vercel)',
   CONTACT_OUTBOX: 'se usa auto',
   CONTACT_OUTBOX_BACKOFF_SECONDS: `se usan las esperas por omisión (${DEFAULT_BACKOFF_SECONDS.join(', ')} s)`,
+  CONTACT_OUTBOX_MAX_ENTRIES: `se usa ${OUTBOX_LIMIT_DEFAULTS.maxEntries}`,
+  CONTACT_OUTBOX_MAX_BYTES: `se usa ${OUTBOX_LIMIT_DEFAULTS.maxBytes}`,
   ALERT_SMTP_URL: 'avisos por correo desactivados',
   ALERT_EMAIL_TO: 'avisos por correo desactivados',
   ALERT_EMAIL_FROM: 'avisos por correo desactivados',
@@ -120,6 +129,8 @@ const outboxShape = {
       .transform((list) => list.split(',').map(Number))
       .refine((seconds) => seconds.every((value) => value > 0), 'cada espera debe ser mayor que cero'),
   ),
+  CONTACT_OUTBOX_MAX_ENTRIES: positiveInt(OUTBOX_LIMIT_DEFAULTS.maxEntries),
+  CONTACT_OUTBOX_MAX_BYTES: positiveInt(OUTBOX_LIMIT_DEFAULTS.maxBytes),
   CRON_SECRET: optional(z.string()),
   ALERT_SMTP_URL: optional(z.url({ protocol: /^smtps?$/, message: 'debe ser una URL smtp:// o smtps://' })),
   ALERT_EMAIL_TO: optional(
@@ -204,9 +215,12 @@ export function parseRateLimitConfig(source: Source): Parsed<RateLimitConfig> {
  * not outlive the function.
  */
 export type OutboxStoreConfig =
-  | { kind: 'redis'; redisUrl: string }
-  | { kind: 'files'; dir: string }
+  | { kind: 'redis'; redisUrl: string; limits: OutboxLimits }
+  | { kind: 'files'; dir: string; limits: OutboxLimits }
   | { kind: 'none'; why: 'off' | 'vercel-without-redis' };
+
+/** What the outbox holds at most, every entry together (see OUTBOX_LIMIT_DEFAULTS). */
+export type OutboxLimits = { maxEntries: number; maxBytes: number };
 
 export type AlertConfig = { smtpUrl: string; to: string; from: string };
 
@@ -226,14 +240,15 @@ export type OutboxConfig = {
 
 export function parseOutboxConfig(source: Source): Parsed<OutboxConfig> {
   const { env, problems } = parseEach(outboxShape, source);
+  const limits = { maxEntries: env.CONTACT_OUTBOX_MAX_ENTRIES, maxBytes: env.CONTACT_OUTBOX_MAX_BYTES };
   const store: OutboxStoreConfig =
     env.CONTACT_OUTBOX === 'off'
       ? { kind: 'none', why: 'off' }
       : env.REDIS_URL
-        ? { kind: 'redis', redisUrl: env.REDIS_URL }
+        ? { kind: 'redis', redisUrl: env.REDIS_URL, limits }
         : env.VERCEL === '1'
           ? { kind: 'none', why: 'vercel-without-redis' }
-          : { kind: 'files', dir: env.CONTACT_INBOX_DIR };
+          : { kind: 'files', dir: env.CONTACT_INBOX_DIR, limits };
 
   const alert =
     env.ALERT_SMTP_URL && env.ALERT_EMAIL_TO && env.ALERT_EMAIL_FROM
