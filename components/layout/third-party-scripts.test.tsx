@@ -64,8 +64,10 @@ describe('third-party scripts and the loaded flag', () => {
     expect(reportWebVitals).not.toHaveBeenCalled();
   });
 
-  it('leaves out every script whose variable is empty', () => {
+  it('leaves out every script whose variable is empty, and with none at all sets no timer', () => {
+    const timers = jest.spyOn(window, 'setTimeout');
     render(<ThirdPartyScripts />);
+    expect(timers.mock.calls.filter(([, ms]) => ms === LOADED_DELAY_MS)).toEqual([]);
     act(() => jest.advanceTimersByTime(LOADED_DELAY_MS * 2));
     expect(thirdPartyScripts()).toEqual([]);
   });

@@ -27,7 +27,9 @@ type Props = ThirdPartyTagsProps;
  * data-analytics-event, so those links can stay server-rendered.
  */
 export function ThirdPartyScripts(props: Props) {
-  const flag = useLoadedFlag(NO_WAIT_PATHS.has(usePathname() ?? '') ? 0 : LOADED_DELAY_MS);
+  const anyTag = Boolean(props.gaMeasurementId || props.googleAdsId || props.chatWidgetSrc);
+  // With no tag to add, no timer either: nothing runs on the main thread 6 s in for nothing.
+  const flag = useLoadedFlag(!anyTag ? null : NO_WAIT_PATHS.has(usePathname() ?? '') ? 0 : LOADED_DELAY_MS);
   // A confirmed enquiry loads the tags at once: the flag keeps them from
   // competing with the first paint, and that is long past; the thank-you
   // redirect follows in 2 s and must not take the conversion with it.
@@ -44,7 +46,6 @@ export function ThirdPartyScripts(props: Props) {
     return () => document.removeEventListener('click', onClick, { capture: true });
   }, []);
 
-  const anyTag = Boolean(props.gaMeasurementId || props.googleAdsId || props.chatWidgetSrc);
   // A tags chunk that never arrives costs the tags, nothing else: the page
   // stays, and so does the thank-you redirect, which stops waiting for them.
   return loaded && anyTag ? (
@@ -62,11 +63,12 @@ function NoTags({ leads }: { leads: readonly Lead[] }) {
   return null;
 }
 
-/** False until `delayMs` after the page is first visible (a tab opened in the background waits). */
-function useLoadedFlag(delayMs: number): boolean {
+/** False until `delayMs` after the page is first visible (a tab opened in the background waits); null: never. */
+function useLoadedFlag(delayMs: number | null): boolean {
   const [loaded, setLoaded] = useState(false);
 
   useEffect(() => {
+    if (delayMs === null) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const start = () => {
       if (timer !== undefined || document.visibilityState === 'hidden') return;

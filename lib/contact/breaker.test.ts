@@ -105,8 +105,10 @@ it('frees the probe slot after 15 s when the probe never reports back', () => {
   expect(b.admit()).toBe('probe');
 });
 
-it("opens at once, for the API's Retry-After, when it asks to wait longer than the cool-off", () => {
+it("one enquiry's Retry-After does not open it alone (the enquiry honours it); with the others, it opens for at least that long", () => {
   const b = breaker();
+  b.record('down', 120_000);
+  expect(b.state()).toBe('closed');
   b.record('down', 120_000);
   expect(b.state()).toBe('open');
   expect(b.openUntil).toBe(clock + 120_000);
@@ -114,6 +116,7 @@ it("opens at once, for the API's Retry-After, when it asks to wait longer than t
 
 it('a short Retry-After still opens it for the whole cool-off', () => {
   const b = breaker();
+  b.record('down', 1000);
   b.record('down', 1000);
   expect(b.openUntil).toBe(clock + 30_000);
 });
@@ -175,15 +178,23 @@ it("the process's shared breaker starts closed", () => {
   expect(contactApiBreaker.admit()).toBe('send');
 });
 
-it('by default opens on the calls of 3 different enquiries failing in a row; one enquiry failing twice counts once', () => {
+it('by default opens on the calls of 5 different enquiries failing in a row; one enquiry failing twice counts once', () => {
   const b = new CircuitBreaker({ now: () => clock });
   b.record('down', undefined, clock, 'enquiry-a');
   // The same enquiry's background retry: not a new failure.
   b.record('down', undefined, clock, 'enquiry-a');
-  b.record('down', undefined, clock, 'enquiry-b');
+  for (const key of ['b', 'c', 'd']) b.record('down', undefined, clock, `enquiry-${key}`);
   expect(b.state()).toBe('closed');
-  b.record('down', undefined, clock, 'enquiry-c');
+  b.record('down', undefined, clock, 'enquiry-e');
   expect(b.state()).toBe('open');
+});
+
+it('an answer in between starts the count again', () => {
+  const b = new CircuitBreaker({ now: () => clock });
+  for (const key of ['a', 'b', 'c', 'd']) b.record('down', undefined, clock, key);
+  b.record('up');
+  for (const key of ['e', 'f', 'g', 'h']) b.record('down', undefined, clock, key);
+  expect(b.state()).toBe('closed');
 });
 
 it('a scheduled flush may probe during the cool-off, one at a time; nobody else may', () => {

@@ -1,7 +1,6 @@
 /**
  * A circuit breaker in front of the contact API, one per process: once calls
- * for a few different enquiries in a row have failed (or the API asked for a
- * pause with Retry-After), live sends of stored enquiries stop asking it for a
+ * for a few different enquiries in a row have failed, live sends of stored enquiries stop asking it for a
  * while (each is thanked from the outbox), and redelivery sends one probe at a
  * time until the API answers again. Counted per enquiry, so one enquiry's own
  * retries (the spec's 3) never open it: a blip costs nobody anything.
@@ -26,8 +25,9 @@ export type CircuitBreakerOptions = {
 };
 
 export const BREAKER_DEFAULTS = {
-  // Failed calls of different enquiries in a row: one enquiry's own retries (the spec's 3) never open it alone.
-  failureThreshold: 3,
+  // Failed calls of different enquiries in a row, with no answer in between: one enquiry's own retries (the spec's 3)
+  // or its Retry-After never open it alone, and a single visitor's trouble never costs the next visitors their live send.
+  failureThreshold: 5,
   coolOffMs: 30_000,
   maxCoolOffMs: 10 * 60 * 1000,
   // Longer than one attempt (2.5 s) and than a whole call (7.5 s), so a live probe is never cut off.
@@ -94,10 +94,10 @@ export class CircuitBreaker {
     }
     if (key === undefined || !this.failedKeys.has(key)) this.consecutiveFailures += 1;
     if (key !== undefined && this.failedKeys.size < 100) this.failedKeys.add(key);
-    // Retry-After 0 asks for nothing: only a real wait is a reason to open on its own.
+    // One enquiry's Retry-After is honoured by that enquiry (its next attempt): it opens the circuit only with the others.
     const askedToWait = retryAfterMs !== undefined && retryAfterMs > 0;
     const state = this.state(now);
-    if (state === 'half-open' || (state === 'closed' && (askedToWait || this.consecutiveFailures >= this.failureThreshold))) {
+    if (state === 'half-open' || (state === 'closed' && this.consecutiveFailures >= this.failureThreshold)) {
       this.open(now, retryAfterMs ?? 0);
     } else if (state === 'open' && askedToWait) {
       // A call that began before it opened: its Retry-After can only lengthen the opening.

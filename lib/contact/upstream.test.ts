@@ -289,14 +289,15 @@ describe('with a circuit breaker', () => {
   });
   afterEach(() => jest.restoreAllMocks());
 
-  it('a 429 with Retry-After: 120 costs one call, then nobody calls for 120 s', async () => {
-    const { impl, calls } = fakeFetch([json(429, {}, { 'Retry-After': '120' }), json(200, { success: true })]);
+  it('a 429 with Retry-After: 120 costs one call and says when to ask again; with other enquiries failing too, nobody calls for 120 s', async () => {
+    const { impl, calls } = fakeFetch([json(429, {}, { 'Retry-After': '120' })]);
     const report = await postEnquiry(enquiry, options(impl, { breaker }));
     expect(calls).toHaveLength(1);
-    expect(report.failures).toEqual(['http-429']);
+    expect(report).toMatchObject({ failures: ['http-429'], retryAfterMs: 120_000 });
+    expect(breaker.state()).toBe('closed');
+    await postEnquiry(enquiry, options(impl, { breaker, idempotencyKey: 'key-2' }));
     clock = 119_999;
     expect(breaker.admit()).toBe('skip');
-    expect(breaker.state()).toBe('open');
     clock = 120_000;
     expect(breaker.admit()).toBe('probe');
   });
