@@ -15,7 +15,7 @@ import { PICTURES_DIR, PICTURES_URL } from './support/test-env';
  * The image bytes of a full scroll on a phone (390px, DPR 2) with the large
  * pictures: 10,073 B when this was written (their files weigh 2.97 MB). The
  * same scroll with the SVG placeholders is the quality run's image budget.
- * Raised only on purpose, with the reason (README, "Raising a budget").
+ * Raised only on purpose, with the reason (docs/testing.md, "Raising a budget").
  */
 const PHONE_IMAGE_BYTES_BUDGET = 11_000;
 

@@ -6,7 +6,7 @@
 
 import type { StaticImageData } from 'next/image';
 // Pictures: each is a file under public/images imported here, so its width and height come from the file.
-// To change one, see the README's "Cambiar textos e imágenes"; `next build` checks every picture named here.
+// To change one, see docs/contenido.md; `next build` checks every picture named here.
 import benefitsImage from '@/public/images/responsive-web.svg';
 import cafeLaEsquina from '@/public/images/clients/cafe-la-esquina.svg';
 import dentalSonrisa from '@/public/images/clients/dental-sonrisa.svg';

@@ -6,7 +6,7 @@
  * links), with pictures generated here (never committed): a 2,000-px JPEG for
  * the benefits picture, a PNG logo and promo, and six PNG client logos of
  * different shapes. Its lib/content.ts imports them instead of the SVGs, as the
- * README tells the agency to do. Then `next build` and `next start` there.
+ * docs/contenido.md tells the agency to do. Then `next build` and `next start` there.
  * fixtures.json lists each picture's alt text with its file's size.
  *
  *   node e2e/support/pictures-app.mjs PORT DIR

@@ -73,7 +73,7 @@ function fileProblems(file: string): string[] {
   else if (!(FORMATS as readonly string[]).includes(actual)) problems.push(`formato no admitido (${actual}): usa ${ALLOWED}.`);
   else if (named !== actual) problems.push(`el nombre dice ${named ?? path.extname(file)} pero el archivo es ${actual}: corrige la extensión.`);
   if (size > MAX_PICTURE_BYTES) {
-    problems.push(`pesa ${(size / 1024 / 1024).toFixed(1)} MB y el máximo es 5 MB: expórtala más pequeña (ver el README).`);
+    problems.push(`pesa ${(size / 1024 / 1024).toFixed(1)} MB y el máximo es 5 MB: expórtala más pequeña (ver docs/contenido.md).`);
   }
   if (actual === 'SVG') {
     const problem = svgProblem(bytes.toString('utf8'));
@@ -118,7 +118,7 @@ export async function contentPictureProblems(projectDir: string): Promise<string
     if (!value) return;
     if (ts.isStringLiteralLike(value)) {
       if (EXTENSIONS[path.extname(value.text).toLowerCase()]) {
-        report(value, value.text, 'escribe la imagen como un import al principio del archivo, no como texto (ver el README).');
+        report(value, value.text, 'escribe la imagen como un import al principio del archivo, no como texto (ver docs/contenido.md).');
       }
       return;
     }
@@ -150,6 +150,6 @@ export async function assertContentPictures(projectDir: string): Promise<void> {
   const problems = await contentPictureProblems(projectDir);
   if (problems.length === 0) return;
   throw new Error(
-    [`Hay que corregir las imágenes de ${CONTENT_FILE} (ver "Cambiar textos e imágenes" en el README):`, ...problems.map((p) => `  - ${p}`)].join('\n'),
+    [`Hay que corregir las imágenes de ${CONTENT_FILE} (ver docs/contenido.md, "Cambiar textos e imágenes"):`, ...problems.map((p) => `  - ${p}`)].join('\n'),
   );
 }

@@ -35,11 +35,11 @@ const BARE_PORT = 3402 + OFFSET;
 
 /*
  * The budgets. Deterministic figures (bytes) are absolute and sit just above
- * today's: they ratchet, and are raised only on purpose (README, "Raising a
+ * today's: they ratchet, and are raised only on purpose (docs/testing.md, "Raising a
  * budget"). Timing figures are read under applied throttling and budgeted
  * against the bare page or the no-JavaScript floor of the same run: a ratio
  * for the paints and TBT, a difference for INP and the score. The margins
- * were calibrated on this page (README, "Quality budgets").
+ * were calibrated on this page (docs/testing.md, "Quality budgets").
  */
 const BUDGET = {
   jsOverBare: 15_000, // +12.8 kB at issue #15
