@@ -28,8 +28,9 @@ type Props = ThirdPartyTagsProps;
  */
 export function ThirdPartyScripts(props: Props) {
   const anyTag = Boolean(props.gaMeasurementId || props.googleAdsId || props.chatWidgetSrc);
+  const noWait = NO_WAIT_PATHS.has(usePathname() ?? '');
   // With no tag to add, no timer either: nothing runs on the main thread 6 s in for nothing.
-  const flag = useLoadedFlag(!anyTag ? null : NO_WAIT_PATHS.has(usePathname() ?? '') ? 0 : LOADED_DELAY_MS);
+  const flag = useLoadedFlag(!anyTag ? null : noWait ? 0 : LOADED_DELAY_MS);
   // A confirmed enquiry loads the tags at once: the flag keeps them from
   // competing with the first paint, and that is long past; the thank-you
   // redirect follows in 2 s and must not take the conversion with it.
