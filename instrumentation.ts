@@ -9,8 +9,8 @@ export async function register() {
   // The contact modules need Node (files, Redis, SMTP); Next sets NEXT_RUNTIME for each runtime it starts.
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { describeContactConfig } = await import('./lib/contact/startup');
-  const { startSelfFlush } = await import('./lib/contact/self-flush');
-  const { cleanUpOutbox } = await import('./lib/contact/outbox');
+  const { startSelfFlush } = await import('./lib/contact/outbox/self-flush');
+  const { cleanUpOutbox } = await import('./lib/contact/outbox/outbox');
   describeContactConfig({ selfFlush: startSelfFlush() });
   await cleanUpOutbox();
 }

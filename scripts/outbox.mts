@@ -8,10 +8,10 @@ import nextEnv from '@next/env';
 nextEnv.loadEnvConfig(process.cwd());
 
 const { configProblems } = await import('../lib/env/server');
-const { entriesOf, getOutbox, listEntries } = await import('../lib/contact/outbox');
-const { flushOutbox, releaseSpam } = await import('../lib/contact/flush');
+const { entriesOf, getOutbox, listEntries } = await import('../lib/contact/outbox/outbox');
+const { flushOutbox, releaseSpam } = await import('../lib/contact/outbox/flush');
 const { SPAM_RULE_LABELS } = await import('../lib/contact/spam-rules');
-const { deadLettersCsv } = await import('../lib/contact/dead-letters');
+const { deadLettersCsv } = await import('../lib/contact/outbox/dead-letters');
 const { getContactConfig } = await import('../lib/env/server');
 
 /** redis://user:****@host:port: the password never reaches the terminal. */

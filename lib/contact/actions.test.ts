@@ -5,11 +5,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { OutboxEntry } from './outbox-entry';
+import type { OutboxEntry } from './outbox/entry';
 import { HONEYPOT_FIELD, TOKEN_FIELD } from './fields';
-import { FileOutboxStore } from './outbox-file-store';
-import { newEntry } from './policy';
-import { flushStore } from './flush';
+import { FileOutboxStore } from './outbox/file-store';
+import { newEntry } from './outbox/policy';
+import { flushStore } from './outbox/flush';
 import { startStuckRedis } from '@/test-support/stuck-redis';
 import type { ContactState } from './state';
 
@@ -89,7 +89,7 @@ function loadAction(env: Record<string, string>): Loaded {
     const { signToken } = jest.requireActual('./form-token') as typeof import('./form-token');
     const { getFormTokenKey } = jest.requireActual('@/lib/env/server') as typeof import('@/lib/env/server');
     sign = (kind, at = Date.now() - 10_000) => signToken(getFormTokenKey().key, kind, at);
-    const { getOutbox } = jest.requireActual('./outbox') as typeof import('./outbox');
+    const { getOutbox } = jest.requireActual('./outbox/outbox') as typeof import('./outbox/outbox');
     const { closeEnquiryLimiter } = jest.requireActual('./rate-limit') as typeof import('./rate-limit');
     // Redis clients (outbox, abuse limit) would keep reconnecting after the test.
     closeOutbox = async () => {
@@ -478,7 +478,7 @@ describe('configuration never fails a visitor', () => {
   });
 
   it('an outbox that cannot be opened: delivered live, as without an outbox, and logged', async () => {
-    jest.doMock('./outbox-file-store', () => ({
+    jest.doMock('./outbox/file-store', () => ({
       FileOutboxStore: class {
         constructor() {
           throw new Error('EACCES');
@@ -493,7 +493,7 @@ describe('configuration never fails a visitor', () => {
       expect(logs.join('\n')).toMatch(/ERROR: no se pudo abrir la bandeja de salida/);
       expect(mockAfterTasks).toHaveLength(0);
     } finally {
-      jest.dontMock('./outbox-file-store');
+      jest.dontMock('./outbox/file-store');
     }
   });
 

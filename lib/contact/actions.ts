@@ -4,7 +4,7 @@ import { headers } from 'next/headers';
 import { deliverEnquiry, quarantineEnquiry } from './deliver';
 import { CONTACT_FIELDS, HONEYPOT_FIELD, TOKEN_FIELD, type ContactValues } from './fields';
 import { checkFormToken, confirmToken } from './form-token';
-import { ANSWER_WITHIN_MS } from './policy';
+import { ANSWER_WITHIN_MS } from './outbox/policy';
 import { consumeEnquiry } from './rate-limit';
 import { contactSchema, fieldErrorsOf, isCaptchaShaped } from './schema';
 import { spamRule } from './spam-rules';

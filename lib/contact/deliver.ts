@@ -3,13 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { after } from 'next/server';
 import { getContactConfig, getOutboxConfig, type AlertConfig } from '@/lib/env/server';
 import { TimedOutError, withTimeout } from '@/lib/with-timeout';
-import { sendOutboxFullAlert, sendSpamNotice } from './alert';
+import { sendOutboxFullAlert, sendSpamNotice } from './outbox/alert';
 import { contactApiBreaker } from './breaker';
-import { redeliverDue, redeliverOnce } from './flush';
 import { saveToInbox } from './inbox';
-import { getOutbox, removeFromOutbox, type Outbox } from './outbox';
-import type { OutboxEntry } from './outbox-entry';
-import { OutboxFullError, StoredTooLateError } from './outbox-store';
+import { getOutbox, removeFromOutbox, type Outbox } from './outbox/outbox';
+import type { OutboxEntry } from './outbox/entry';
+import { OutboxFullError, StoredTooLateError } from './outbox/store';
 import {
   AFTER_ENDS_BY_MS,
   BACKGROUND_DEADLINE_MS,
@@ -19,12 +18,12 @@ import {
   newEntry,
   spamEntry,
   STORE_WAIT_MS,
-} from './policy';
+} from './outbox/policy';
+import { redeliverOnce } from './outbox/round';
+import { redeliverDue } from './outbox/sweep';
 import type { ContactEnquiry } from './schema';
 import type { ContactState } from './state';
-import { postEnquiry, type UpstreamReport } from './upstream';
-
-type Api = { baseUrl: string; siteKey: string };
+import { postEnquiry, type ContactApi, type UpstreamReport } from './upstream';
 
 /** Whether the enquiry is in the outbox before the live attempt, and if not, why. */
 type Stored = 'stored' | 'no-outbox' | 'full' | 'failed';
@@ -72,7 +71,7 @@ export async function deliverEnquiry(enquiry: ContactEnquiry, { answerBy }: { an
     afterAnswer(() => alertFull(outbox, alert));
   }
 
-  const api: Api = { baseUrl: config.baseUrl, siteKey: config.siteKey };
+  const api: ContactApi = { baseUrl: config.baseUrl, siteKey: config.siteKey };
   const started = Date.now();
   const report = await postEnquiry(enquiry, {
     ...api,
@@ -188,12 +187,12 @@ async function alertFull(outbox: Outbox, alert: AlertConfig): Promise<void> {
  * the answer (a stuck store never holds it), then a few others go too. Where
  * after() cannot take work, removed now, within STORE_WAIT_MS.
  */
-async function settled(outbox: Outbox, key: string, holder: string, api: Api, endsAt: number): Promise<void> {
+async function settled(outbox: Outbox, key: string, holder: string, api: ContactApi, endsAt: number): Promise<void> {
   if (afterAnswer(() => removeThenRedeliver(outbox, key, holder, api, endsAt))) return;
   await withTimeout(removeFromOutbox(outbox.store, key, holder), STORE_WAIT_MS).catch(() => {});
 }
 
-async function removeThenRedeliver(outbox: Outbox, key: string, holder: string, api: Api, endsAt: number): Promise<void> {
+async function removeThenRedeliver(outbox: Outbox, key: string, holder: string, api: ContactApi, endsAt: number): Promise<void> {
   // Left behind (a stuck store), it is replayed later with the same key, which the API stores only once.
   await withTimeout(removeFromOutbox(outbox.store, key, holder), STORE_WAIT_MS).catch(() => {});
   await redeliverOthers(outbox, api, endsAt);
@@ -208,7 +207,7 @@ async function retryOnceInBackground(
   outbox: Outbox,
   entry: OutboxEntry,
   holder: string,
-  api: Api,
+  api: ContactApi,
   endsAt: number,
   live: UpstreamReport,
 ): Promise<void> {
@@ -225,7 +224,7 @@ async function retryOnceInBackground(
 }
 
 /** Runs in after(), on every path with an outbox: a few due entries of earlier visitors go too, in the time left. */
-async function redeliverOthers(outbox: Outbox, api: Api, endsAt: number): Promise<void> {
+async function redeliverOthers(outbox: Outbox, api: ContactApi, endsAt: number): Promise<void> {
   try {
     await redeliverDue({ store: outbox.store, config: outbox.config, api, endsAt, max: DRAIN_MAX_ENTRIES });
   } catch (error) {

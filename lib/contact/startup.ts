@@ -1,7 +1,7 @@
 import 'server-only';
 import { configProblems, getContactConfig, getFormTokenKey, getOutboxConfig, getRateLimitConfig } from '@/lib/env/server';
-import { SPAM_NOTICES_PER_HOUR } from './alert';
-import { DRAIN_MAX_ENTRIES } from './policy';
+import { SPAM_NOTICES_PER_HOUR } from './outbox/alert';
+import { DRAIN_MAX_ENTRIES } from './outbox/policy';
 
 // Off Vercel with no proxy, the client writes X-Forwarded-For and Next keeps it.
 const CLIENT_PICKS_ADDRESS =
@@ -10,7 +10,7 @@ const CLIENT_PICKS_ADDRESS =
 /**
  * The start-up report: where enquiries go, where they wait when the API is
  * down, who redelivers them and who is told. `selfFlush`: this server flushes
- * its own outbox every minute (see self-flush.ts).
+ * its own outbox every minute (see outbox/self-flush.ts).
  */
 export function describeContactConfig({ selfFlush = false }: { selfFlush?: boolean } = {}): void {
   // The variables the server runs without: each named, with what was turned off instead.

@@ -35,6 +35,9 @@ export type UpstreamReport = {
   retryAfterMs?: number;
 };
 
+/** Where the contact API is: the live request and the outbox both post there. */
+export type ContactApi = { baseUrl: string; siteKey: string };
+
 export type UpstreamOptions = {
   baseUrl: string;
   siteKey: string;

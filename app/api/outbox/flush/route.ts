@@ -1,5 +1,6 @@
 import { getOutboxConfig } from '@/lib/env/server';
-import { flushOutbox, isAuthorizedFlush } from '@/lib/contact/flush';
+import { flushOutbox } from '@/lib/contact/outbox/flush';
+import { isAuthorizedFlush } from './authorize';
 
 // Vercel Cron calls this with `Authorization: Bearer $CRON_SECRET`; so can any scheduler when self-hosted.
 export const dynamic = 'force-dynamic';

@@ -1,4 +1,4 @@
-import type { OutboxEntry } from './outbox-entry';
+import type { OutboxEntry } from './entry';
 
 /**
  * What both outbox stores do, with the same meaning (outbox.contract.test.ts

@@ -6,17 +6,18 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Redis from 'ioredis';
-import { countEntries, flushStore, redeliverDue, type FlushOptions } from './flush';
+import { countEntries, flushStore } from './flush';
+import { redeliverDue, type FlushOptions } from './sweep';
 import { listEntries } from './outbox';
-import type { OutboxStore } from './outbox-store';
-import type { OutboxEntry } from './outbox-entry';
-import { FileOutboxStore } from './outbox-file-store';
-import { RedisOutboxStore } from './outbox-redis-store';
+import type { OutboxStore } from './store';
+import type { OutboxEntry } from './entry';
+import { FileOutboxStore } from './file-store';
+import { RedisOutboxStore } from './redis-store';
 import { DEAD_AFTER_MS, KEEP_DEAD_MS, LEASE_MS, newEntry, spamEntry } from './policy';
 import { startRedisServer } from '@/test-support/redis-server';
 import type { OutboxLimits } from '@/lib/env/server';
-import { OutboxFullError, StoredTooLateError } from './outbox-store';
-import { contactApiBreaker } from './breaker';
+import { OutboxFullError, StoredTooLateError } from './store';
+import { contactApiBreaker } from '../breaker';
 
 /** The same contract, run against every store. */
 

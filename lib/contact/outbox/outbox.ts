@@ -1,9 +1,9 @@
 import 'server-only';
 import { getOutboxConfig, type OutboxConfig, type OutboxStoreConfig } from '@/lib/env/server';
-import { FileOutboxStore } from './outbox-file-store';
-import { RedisOutboxStore } from './outbox-redis-store';
-import type { OutboxEntry } from './outbox-entry';
-import type { OutboxStore } from './outbox-store';
+import { FileOutboxStore } from './file-store';
+import { RedisOutboxStore } from './redis-store';
+import type { OutboxEntry } from './entry';
+import type { OutboxStore } from './store';
 
 export type { OutboxEntry };
 

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, open, opendir, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { OUTBOX_LIMIT_DEFAULTS, type OutboxLimits } from '@/lib/env/server';
-import { fits, OutboxFullError, StoredTooLateError, type OutboxStore, type OutboxUsage } from './outbox-store';
-import { isOutboxEntry, type OutboxEntry } from './outbox-entry';
+import { fits, OutboxFullError, StoredTooLateError, type OutboxStore, type OutboxUsage } from './store';
+import { isOutboxEntry, type OutboxEntry } from './entry';
 
 /**
  * The outbox in files, for a self-hosted single server and `npm run dev`:

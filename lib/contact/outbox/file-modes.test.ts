@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { saveToInbox } from './inbox';
-import { FileOutboxStore } from './outbox-file-store';
+import { saveToInbox } from '../inbox';
+import { FileOutboxStore } from './file-store';
 import { newEntry } from './policy';
 
 /** Enquiries are personal data: on disk they are the owner's alone. */

@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ALERTS_PER_HOUR, alertIfOwed, alertMessage, sendOutboxFullAlert, sendSpamNotice, SPAM_NOTICES_PER_HOUR } from './alert';
 import { flushStore } from './flush';
-import type { OutboxEntry } from './outbox-entry';
-import { FileOutboxStore } from './outbox-file-store';
+import type { OutboxEntry } from './entry';
+import { FileOutboxStore } from './file-store';
 import { newEntry, owedAlert, spamEntry } from './policy';
 import { startSmtpSink } from '@/test-support/smtp-sink';
-import { contactApiBreaker } from './breaker';
+import { contactApiBreaker } from '../breaker';
 
 /** The alert e-mails, received by a real SMTP server on 127.0.0.1. */
 

@@ -2,8 +2,8 @@ import 'server-only';
 import type Redis from 'ioredis';
 import { OUTBOX_LIMIT_DEFAULTS, type OutboxLimits } from '@/lib/env/server';
 import { createRedisClient, whenReady } from '@/lib/redis-client';
-import { OutboxFullError, StoredTooLateError, type OutboxStore, type OutboxUsage } from './outbox-store';
-import { isOutboxEntry, type OutboxEntry } from './outbox-entry';
+import { OutboxFullError, StoredTooLateError, type OutboxStore, type OutboxUsage } from './store';
+import { isOutboxEntry, type OutboxEntry } from './entry';
 
 /**
  * The outbox in Redis (on Vercel, a Marketplace Redis; the same one as the

@@ -1,5 +1,5 @@
 import { deadLettersCsv } from './dead-letters';
-import type { OutboxEntry } from './outbox-entry';
+import type { OutboxEntry } from './entry';
 
 const entry = (overrides: Partial<OutboxEntry>): OutboxEntry => ({
   key: '0b0e5a53-6c1e-4a4e-9d35-5d3f0f7a1b2c',

@@ -1,11 +1,11 @@
-import type { OutboxEntry } from './outbox-entry';
-import type { ContactEnquiry } from './schema';
-import type { UpstreamReport } from './upstream';
+import type { OutboxEntry } from './entry';
+import type { ContactEnquiry } from '../schema';
+import type { UpstreamReport } from '../upstream';
 
 /**
  * The delivery policy: how long a visitor waits, when an entry is tried
  * again, and when it is given up. Plain functions of the entry and the clock,
- * used alike by the live request (deliver.ts) and the flush (flush.ts).
+ * used alike by the live request (../deliver.ts) and the flush (flush.ts).
  */
 
 /**
@@ -68,7 +68,7 @@ export function newEntry(key: string, enquiry: ContactEnquiry, now: number, hold
  * the API has it. A refusal makes a dead letter: the visitor was thanked
  * already, and an API that checks reCAPTCHA refuses a token older than 2
  * minutes. (The live round settles nothing: a refusal there is shown to the
- * visitor and the entry removed, see deliver.ts.)
+ * visitor and the entry removed, see ../deliver.ts.)
  */
 export function settle(
   entry: OutboxEntry,

@@ -1,4 +1,4 @@
-import type { ContactEnquiry } from './schema';
+import type { ContactEnquiry } from '../schema';
 
 /** One enquiry waiting in the outbox (see outbox.ts). */
 export type OutboxEntry = {

@@ -1,7 +1,7 @@
 import 'server-only';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { AlertConfig } from '@/lib/env/server';
-import type { OutboxEntry } from './outbox-entry';
+import type { OutboxEntry } from './entry';
 import { withTimeout } from '@/lib/with-timeout';
 import { ALERT_TIMEOUT_MS, KEEP_DEAD_MS, owedAlert } from './policy';
 

@@ -6,8 +6,8 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync 
 import fs from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { INBOX_FILE_MAX_BYTES, INBOX_MAX_FILES, InboxFullError, saveToInbox } from './inbox';
-import { FileOutboxStore } from './outbox-file-store';
+import { INBOX_FILE_MAX_BYTES, INBOX_MAX_FILES, InboxFullError, saveToInbox } from '../inbox';
+import { FileOutboxStore } from './file-store';
 import { newEntry } from './policy';
 
 /** What the disk holds is bounded, and nothing an interrupted write leaves behind stays. */

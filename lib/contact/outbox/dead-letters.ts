@@ -1,4 +1,4 @@
-import type { OutboxEntry } from './outbox-entry';
+import type { OutboxEntry } from './entry';
 
 /**
  * The dead letters as CSV for the agency: UTF-8 with a byte-order mark, so
