@@ -15,7 +15,7 @@ type Props = {
 
 /**
  * Embla and its autoplay plugin, attached to a carousel that is already on
- * screen. Loaded on its own (see Carousel): the library reaches the browser
+ * screen. Loaded on its own (see useEngine): the library reaches the browser
  * when the carousel comes near the viewport or the visitor touches, hovers or
  * focuses it, never with the first visit's JavaScript.
  */

@@ -1,1 +1,0 @@
-export declare function waitForUrl(url: string, options?: { tries?: number; intervalMs?: number }): Promise<void>;
