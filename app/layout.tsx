@@ -8,10 +8,9 @@ import { brand, metadataCopy } from '@/lib/content';
 import { publicEnv } from '@/lib/env/public';
 import './globals.css';
 
-// Self-hosted (the build machine has no internet, so next/font/google cannot
-// download). One weight, for headings only: 19 kB instead of 38 kB for the
-// variable font, which Lighthouse's LCP on a slow phone clearly shows. Body
-// text uses the system's sans-serif and needs no download.
+// Self-hosted: the build machine has no internet for next/font/google. One
+// weight, for headings only: 19 kB instead of the variable font's 38 kB, which
+// shows in LCP on a slow phone. Body text uses the system's sans-serif.
 const montserrat = localFont({
   src: '../node_modules/@fontsource/montserrat/files/montserrat-latin-800-normal.woff2',
   weight: '800',

@@ -1,6 +1,7 @@
 'use client';
 
 import { Component, type ReactNode } from 'react';
+import { errorName } from '@/lib/error-name';
 
 type Props = {
   children: ReactNode;
@@ -26,7 +27,7 @@ export class ErrorBoundary extends Component<Props, { failed: boolean }> {
   componentDidCatch(error: unknown) {
     console.error(
       `No se pudo cargar una parte de la página (${this.props.name}); el resto sigue funcionando.`,
-      error instanceof Error ? error.name : typeof error,
+      errorName(error),
     );
   }
 

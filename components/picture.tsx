@@ -46,13 +46,10 @@ function optimisedSources(file: StaticImageData, rules: readonly SizeRule[], sha
 }
 
 /**
- * Every picture on the site, rendered on the server only: no client code.
- * SVG is served as it is. A raster (PNG, JPEG, WebP, AVIF) goes through
- * Next's image optimiser, which answers in AVIF or WebP; its `srcSet` offers
- * the widths it is drawn at and `sizes` says which applies where. Width and
- * height come from the file (the static import), so the box is reserved
- * before it arrives. First-screen pictures (`eager`) are fetched at once with
- * high priority; the rest when they come near the viewport.
+ * Every picture on the site, rendered on the server only. SVG is sent as it is;
+ * a raster goes through Next's optimiser (AVIF or WebP), its `srcSet` offering
+ * the widths it is drawn at. Width and height come from the file, so its box is
+ * reserved before it arrives; `eager` (first screen) loads at once, high priority.
  */
 export function Picture({
   picture,

@@ -1,9 +1,7 @@
 /**
- * A tiny gtag queue. Events are pushed to `window.dataLayer` as `arguments`
- * objects, exactly what the official gtag snippet does, so an event sent
- * before gtag.js has loaded (the scripts wait 6 s, see ThirdPartyScripts) is
- * replayed by gtag.js when it arrives instead of being dropped, which is what
- * `sendGAEvent` from @next/third-parties does before its component mounts.
+ * A tiny gtag queue, as the official snippet does it: an event sent before
+ * gtag.js has loaded (the scripts wait 6 s, see ThirdPartyScripts) is replayed
+ * when it arrives, where @next/third-parties' `sendGAEvent` would drop it.
  */
 
 export type AnalyticsEvent = 'formulario' | 'whatsapp';

@@ -21,7 +21,7 @@ import {
  * Every icon the site shows (the spec's set, plus pause and play for the
  * carousels), from react-icons. They are served once, as the sprite
  * `/icons.svg`, and each use is a two-line `<svg><use>`: drawn inline, their
- * paths were a third of the home page's HTML, twice (markup and RSC payload).
+ * paths would be a third of the home page's HTML, twice (markup and RSC payload).
  */
 export const ICONS = {
   'chevron-left': FaChevronLeft,

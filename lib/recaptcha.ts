@@ -1,3 +1,5 @@
+import { errorName } from './error-name';
+
 /**
  * Invisible reCAPTCHA v3, loaded on demand: the script is added only when the
  * visitor submits, never at page load.
@@ -51,7 +53,7 @@ export async function getRecaptchaToken(siteKey: string, action: string, timeout
     const grecaptcha = await Promise.race([loadRecaptcha(siteKey), timeout]);
     return await Promise.race([grecaptcha.execute(siteKey, { action }), timeout]);
   } catch (error) {
-    console.warn('[contacto] Envío sin token de reCAPTCHA:', error instanceof Error ? error.message : error);
+    console.warn(`[contacto] Envío sin token de reCAPTCHA (${errorName(error)})`);
     return '';
   } finally {
     clearTimeout(timer);

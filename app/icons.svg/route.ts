@@ -1,6 +1,5 @@
 import { iconSprite } from '@/lib/icons';
 
-// Built once, at build time, and served as a static file.
 export const dynamic = 'force-static';
 
 export function GET() {

@@ -8,7 +8,7 @@ const HEADER_ID = 'site-header';
 
 // Both fit the 100px header (75px once shrunk) whatever the files' shapes: contained in 56px of height.
 const LOGO: Slot = { kind: 'box', box: { width: 240, height: 56 } };
-// Shown from 768px only: below that it is never downloaded.
+// Shown from 768px only, on the first screen (hence eager); below that it is never downloaded.
 const PROMO: Slot = { kind: 'box', box: { width: 320, height: 56 }, media: '(min-width: 768px)' };
 
 export function Header() {
@@ -19,7 +19,6 @@ export function Header() {
         <Link href="/" prefetch={false} className={styles.logoLink}>
           <Picture className={styles.logo} picture={brand.logo} slot={LOGO} eager />
         </Link>
-        {/* On the first screen from 768px up; below, hidden and never fetched (see PROMO). */}
         <Picture className={styles.promo} picture={brand.promo} slot={PROMO} eager />
       </div>
       <HeaderScrollWatcher headerId={HEADER_ID} />

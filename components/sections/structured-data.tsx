@@ -1,15 +1,12 @@
 'use client';
 
 /**
- * JSON-LD for search engines, written once: in the HTML. A server component's
- * script would also travel in the page's RSC payload, a second copy of every
- * byte. As a client component without props it is rendered to HTML on the
- * server only: Next replaces `typeof window` at build time, so the browser's
- * bundle carries neither the data nor the content it is built from, and
- * hydration leaves an element's inner HTML as the server wrote it.
+ * JSON-LD for search engines, in the HTML only (a server component's script
+ * would travel again in the RSC payload). A client component without props:
+ * its data is required only on the server (`typeof window` is replaced at
+ * build), so the browser's bundle has none of it, and hydration keeps the HTML.
  */
 export function StructuredData() {
-  // Required only on the server: the browser's bundle keeps no trace of it.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const json = typeof window === 'undefined' ? (require('./agency-json') as typeof import('./agency-json')).agencyJson() : '';
   return <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: json }} suppressHydrationWarning />;

@@ -2,7 +2,7 @@
  * @jest-environment node
  */
 import fc from 'fast-check';
-import { HONEYPOT_FIELD, TOKEN_FIELD } from './fields';
+import { CONTACT_FIELDS, HONEYPOT_FIELD, TOKEN_FIELD } from './fields';
 import { CONTACT_MESSAGES } from './schema';
 import { spamRule } from './spam-rules';
 import type { ContactState } from './state';
@@ -11,7 +11,7 @@ type Submit = (previous: ContactState, formData: FormData) => Promise<ContactSta
 
 jest.mock('next/headers', () => ({ headers: async () => new Headers({ 'x-forwarded-for': '203.0.113.200' }) }));
 
-const FIELDS = ['name', 'mail', 'phone', 'reason', 'captcha'] as const;
+const FIELDS = [...CONTACT_FIELDS, 'captcha'] as const;
 const LIMITS = { name: [5, 100], mail: [1, 100], phone: [1, 15], reason: [5, 500], captcha: [0, Infinity] } as const;
 const MESSAGES = new Set<string>(Object.values(CONTACT_MESSAGES));
 // The e-mail rule of the schema; the oracle below re-states every other rule from the spec.

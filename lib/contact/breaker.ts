@@ -1,9 +1,8 @@
 /**
- * A circuit breaker in front of the contact API, one per process: once calls
- * for a few different enquiries in a row have failed, live sends of stored enquiries stop asking it for a
- * while (each is thanked from the outbox), and redelivery sends one probe at a
- * time until the API answers again. Counted per enquiry, so one enquiry's own
- * retries (the spec's 3) never open it: a blip costs nobody anything.
+ * A circuit breaker in front of the contact API, one per process: once calls for
+ * several different enquiries in a row have failed, live sends of stored enquiries
+ * stop calling it for a while (each is thanked from the outbox), and redelivery
+ * sends one probe at a time until the API answers again.
  */
 
 /** What a caller may do now: call as usual, make the one trial call, or not call at all. */
@@ -25,8 +24,8 @@ export type CircuitBreakerOptions = {
 };
 
 export const BREAKER_DEFAULTS = {
-  // Failed calls of different enquiries in a row, with no answer in between: one enquiry's own retries (the spec's 3)
-  // or its Retry-After never open it alone, and a single visitor's trouble never costs the next visitors their live send.
+  // Failed calls of different enquiries in a row: one enquiry's own retries (the spec's 3) or its Retry-After
+  // never open it alone, so one visitor's trouble never costs the next ones their live send.
   failureThreshold: 5,
   coolOffMs: 30_000,
   maxCoolOffMs: 10 * 60 * 1000,

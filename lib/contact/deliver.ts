@@ -1,29 +1,19 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { after } from 'next/server';
 import { getContactConfig, getOutboxConfig, type AlertConfig } from '@/lib/env/server';
+import { errorName } from '@/lib/error-name';
 import { TimedOutError, withTimeout } from '@/lib/with-timeout';
-import { sendOutboxFullAlert, sendSpamNotice } from './outbox/alert';
+import { afterAnswer, alertOutboxFull, redeliverOthers, retryOnceInBackground, settled } from './after-answer';
 import { contactApiBreaker } from './breaker';
 import { saveToInbox } from './inbox';
-import { getOutbox, removeFromOutbox, type Outbox } from './outbox/outbox';
+import { sendSpamNotice } from './outbox/alert';
 import type { OutboxEntry } from './outbox/entry';
+import { getOutbox, type Outbox } from './outbox/outbox';
+import { AFTER_ENDS_BY_MS, LIVE_DEADLINE_MS, maxRetryAfterMs, newEntry, spamEntry, STORE_WAIT_MS } from './outbox/policy';
 import { OutboxFullError, StoredTooLateError } from './outbox/store';
-import {
-  AFTER_ENDS_BY_MS,
-  BACKGROUND_DEADLINE_MS,
-  DRAIN_MAX_ENTRIES,
-  LIVE_DEADLINE_MS,
-  maxRetryAfterMs,
-  newEntry,
-  spamEntry,
-  STORE_WAIT_MS,
-} from './outbox/policy';
-import { redeliverOnce } from './outbox/round';
-import { redeliverDue } from './outbox/sweep';
 import type { ContactEnquiry } from './schema';
 import type { ContactState } from './state';
-import { postEnquiry, type ContactApi, type UpstreamReport } from './upstream';
+import { postEnquiry, type ContactApi } from './upstream';
 
 /** Whether the enquiry is in the outbox before the live attempt, and if not, why. */
 type Stored = 'stored' | 'no-outbox' | 'full' | 'failed';
@@ -68,7 +58,7 @@ export async function deliverEnquiry(enquiry: ContactEnquiry, { answerBy }: { an
   const stored: Stored = outbox ? await storeFirst(outbox, entry) : 'no-outbox';
   if (stored === 'full' && outbox?.config.alert) {
     const alert = outbox.config.alert;
-    afterAnswer(() => alertFull(outbox, alert));
+    afterAnswer(() => alertOutboxFull(outbox, alert));
   }
 
   const api: ContactApi = { baseUrl: config.baseUrl, siteKey: config.siteKey };
@@ -172,85 +162,4 @@ async function storeFirst(outbox: Outbox, entry: OutboxEntry): Promise<Stored> {
     console.error(`[contacto] ERROR: no se pudo guardar ${entry.key} en la bandeja de salida (${why}); se intenta solo en vivo, sin red de seguridad`);
     return 'failed';
   }
-}
-
-async function alertFull(outbox: Outbox, alert: AlertConfig): Promise<void> {
-  try {
-    await sendOutboxFullAlert(alert, await outbox.store.usage());
-  } catch (error) {
-    console.error(`[contacto] No se pudo avisar que la bandeja de salida está llena (${errorName(error)})`);
-  }
-}
-
-/**
- * The API has it, or said no to the visitor: removed from the outbox after
- * the answer (a stuck store never holds it), then a few others go too. Where
- * after() cannot take work, removed now, within STORE_WAIT_MS.
- */
-async function settled(outbox: Outbox, key: string, holder: string, api: ContactApi, endsAt: number): Promise<void> {
-  if (afterAnswer(() => removeThenRedeliver(outbox, key, holder, api, endsAt))) return;
-  await withTimeout(removeFromOutbox(outbox.store, key, holder), STORE_WAIT_MS).catch(() => {});
-}
-
-async function removeThenRedeliver(outbox: Outbox, key: string, holder: string, api: ContactApi, endsAt: number): Promise<void> {
-  // Left behind (a stuck store), it is replayed later with the same key, which the API stores only once.
-  await withTimeout(removeFromOutbox(outbox.store, key, holder), STORE_WAIT_MS).catch(() => {});
-  await redeliverOthers(outbox, api, endsAt);
-}
-
-/**
- * Runs in after(): a second round while the function still has time (the
- * alert included, if it goes pending). While the API's circuit is open no
- * call is made, and the live round's failure is what the entry records.
- */
-async function retryOnceInBackground(
-  outbox: Outbox,
-  entry: OutboxEntry,
-  holder: string,
-  api: ContactApi,
-  endsAt: number,
-  live: UpstreamReport,
-): Promise<void> {
-  try {
-    const deadlineMs = Math.max(0, Math.min(BACKGROUND_DEADLINE_MS, endsAt - Date.now()));
-    // A 429 (or a Retry-After) asked for a pause: no second call now, the live round is settled as it is.
-    const skip = live.retryAfterMs !== undefined;
-    // One attempt: the live round just made its own retries.
-    await redeliverOnce(entry, holder, { store: outbox.store, config: outbox.config, api, deadlineMs, maxAttempts: 1, settleWith: live, skipCall: skip });
-  } catch (error) {
-    // The lease runs out and the next flush picks the entry up.
-    console.error(`[contacto] Falló el reintento en segundo plano de ${entry.key} (${errorName(error)})`);
-  }
-}
-
-/** Runs in after(), on every path with an outbox: a few due entries of earlier visitors go too, in the time left. */
-async function redeliverOthers(outbox: Outbox, api: ContactApi, endsAt: number): Promise<void> {
-  try {
-    await redeliverDue({ store: outbox.store, config: outbox.config, api, endsAt, max: DRAIN_MAX_ENTRIES });
-  } catch (error) {
-    // The flush (or the next visitor) tries them again.
-    console.error(`[contacto] Falló el reenvío de pendientes tras una solicitud (${errorName(error)})`);
-  }
-}
-
-/**
- * after(), which must never cost the visitor their answer: it throws outside
- * a request (a script, a test), and then the work is skipped and logged; the
- * outbox still holds whatever was not delivered, for the flush.
- */
-function afterAnswer(task: () => Promise<void>): boolean {
-  try {
-    after(task);
-    return true;
-  } catch (error) {
-    console.error(`[contacto] No se pudo dejar trabajo para después de la respuesta (${errorName(error)}); la bandeja de salida lo retoma`);
-    return false;
-  }
-}
-
-/** The error's kind and code, never its message (which may quote what was sent). */
-function errorName(error: unknown): string {
-  if (!(error instanceof Error)) return 'desconocido';
-  const code = (error as NodeJS.ErrnoException).code;
-  return code ? `${error.name}: ${code}` : error.name;
 }

@@ -36,7 +36,7 @@ export async function saveToInbox(enquiry: ContactEnquiry, dir: string, idempote
   await makeRoom(folder, file, Buffer.byteLength(line));
   const handle = await open(file, 'a', 0o600);
   try {
-    // A file left readable by others by an older version is narrowed; failing to must not lose the enquiry.
+    // An existing file readable by others is narrowed; failing to must not lose the enquiry.
     const { mode } = await handle.stat();
     if (mode & 0o077) await handle.chmod(0o600).catch(() => {});
     await handle.appendFile(line, 'utf8');

@@ -134,7 +134,7 @@ describe('abuse limit, in Redis (shared by every instance)', () => {
 
   beforeAll(async () => {
     if (spawnSync('redis-server', ['--version']).status !== 0) {
-      throw new Error('redis-server is missing: run scripts/ensure-test-tools.mjs (apt-get install redis-server)');
+      throw new Error('redis-server is missing: run scripts/ensure-test-tools.ts (apt-get install redis-server)');
     }
     server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
       stdio: 'ignore',

@@ -3,7 +3,8 @@ import { isIP } from 'node:net';
 import type Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { getRateLimitConfig, RATE_LIMIT_DEFAULTS, type RateLimitConfig } from '@/lib/env/server';
-import { createRedisClient, whenReady } from '@/lib/redis-client';
+import { errorName } from '@/lib/error-name';
+import { sharedRedis, whenReady, type RedisLease } from '@/lib/redis-client';
 import { withTimeout } from '@/lib/with-timeout';
 
 /**
@@ -24,6 +25,8 @@ export type ContactLimiter = {
   limiter: RateLimiterAbstract;
   fallback: RateLimiterMemory | null;
   redis?: Redis;
+  /** Lets go of the process's shared Redis client, when it holds it. */
+  release?: () => void;
   /** Answering from memory since Redis last failed to: said once when it starts, once when it ends. */
   fellBack: boolean;
 };
@@ -31,11 +34,12 @@ export type ContactLimiter = {
 export function createContactLimiter(config: RateLimitConfig, redis?: Redis): ContactLimiter {
   const options = { keyPrefix: 'contacto', points: config.max, duration: config.windowSeconds };
   if (!config.redisUrl && !redis) return { limiter: new RateLimiterMemory(options), fallback: null, fellBack: false };
-  const client = redis ?? createRedisClient(config.redisUrl as string, { commandTimeoutMs: LIMIT_WAIT_MS });
+  const lease: Partial<RedisLease> & { client: Redis } = redis ? { client: redis } : sharedRedis(config.redisUrl as string);
   return {
-    limiter: new RateLimiterRedis({ ...options, storeClient: client }),
+    limiter: new RateLimiterRedis({ ...options, storeClient: lease.client }),
     fallback: new RateLimiterMemory(options),
-    redis: client,
+    redis: lease.client,
+    release: lease.release,
     fellBack: false,
   };
 }
@@ -54,7 +58,7 @@ export async function consume(shared: ContactLimiter, key: string): Promise<Limi
   } catch (error) {
     if (!shared.fellBack) {
       console.error(
-        `[contacto] ERROR: Redis no respondió al límite de solicitudes en ${LIMIT_WAIT_MS} ms (${error instanceof Error ? error.name : 'error'}); se usa el límite en memoria de esta instancia hasta que vuelva`,
+        `[contacto] ERROR: Redis no respondió al límite de solicitudes en ${LIMIT_WAIT_MS} ms (${errorName(error)}); se usa el límite en memoria de esta instancia hasta que vuelva`,
       );
     }
     shared.fellBack = true;
@@ -72,7 +76,7 @@ async function verdictOf(take: () => Promise<unknown>, { rethrow = false } = {})
     }
     if (rethrow) throw rejection;
     // The memory limiter itself failed: let the visitor through, loudly.
-    console.error('[contacto] El límite de solicitudes no respondió:', rejection instanceof Error ? rejection.message : 'error');
+    console.error(`[contacto] El límite de solicitudes no respondió (${errorName(rejection)})`);
     return { allowed: true };
   }
 }
@@ -178,7 +182,7 @@ export async function consumeEnquiry(requestHeaders: Pick<Headers, 'get'>): Prom
   } catch (error) {
     // The limit must never cost a visitor their enquiry: the same limit in memory, for this instance.
     console.error(
-      `[contacto] ERROR: no se pudo preparar el límite de solicitudes (${error instanceof Error ? error.name : 'error'}); se usa en memoria`,
+      `[contacto] ERROR: no se pudo preparar el límite de solicitudes (${errorName(error)}); se usa en memoria`,
     );
     closeEnquiryLimiter();
     shared = createContactLimiter({ ...config, redisUrl: undefined });
@@ -186,8 +190,8 @@ export async function consumeEnquiry(requestHeaders: Pick<Headers, 'get'>): Prom
   return consume(shared, clientKey(requestHeaders, config));
 }
 
-/** Drops the shared limiter and disconnects its Redis client (tests, scripts): nothing keeps the process alive. */
+/** Drops the shared limiter and lets go of its Redis client (tests, scripts): nothing keeps the process alive. */
 export function closeEnquiryLimiter(): void {
-  shared?.redis?.disconnect();
+  shared?.release?.();
   shared = undefined;
 }

@@ -5,9 +5,8 @@
  * signature no person writing about their business produces by accident, and
  * anything doubtful is left to a person.
  *
- * Pure and dependency-free. Every pattern is linear in the input (no nested
- * quantifiers that can backtrack), because a bot may post far more than the
- * 500 characters a reason is allowed.
+ * Every pattern is linear in the input (no nested quantifiers that can
+ * backtrack): a bot may post far more than the 500 characters a reason allows.
  */
 
 export type SpamRule = 'link-in-name' | 'html-in-name' | 'only-links' | 'bbcode' | 'html-link';

@@ -2,7 +2,8 @@
  * @jest-environment node
  */
 import { CircuitBreaker } from './breaker';
-import { parseRetryAfter, postEnquiry, UPSTREAM_DEFAULTS, type UpstreamOptions } from './upstream';
+import { postEnquiry, UPSTREAM_DEFAULTS, type UpstreamOptions } from './upstream';
+import { parseRetryAfter } from './upstream-response';
 
 const enquiry = {
   name: 'Ana López',

@@ -16,8 +16,8 @@ import {
 /**
  * The server half of the env module (lib/env/): values that must never reach
  * the browser, read from process.env once per server process, at first use
- * (not at build time). The rules are in server-schema.ts, which next.config.ts
- * also runs at build time. The only other places that read process.env are
+ * (not at build time). The rules are in server-schema.ts (and its *-vars.ts),
+ * which next.config.ts also runs at build time. The only other places that read process.env are
  * lib/env/public.ts and lib/env/build.ts (next.config.ts's own settings).
  */
 

@@ -1,95 +1,19 @@
 import 'server-only';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { AlertConfig } from '@/lib/env/server';
-import type { OutboxEntry } from './entry';
+import { errorName } from '@/lib/error-name';
 import { withTimeout } from '@/lib/with-timeout';
-import { ALERT_TIMEOUT_MS, KEEP_DEAD_MS, owedAlert } from './policy';
+import { alertMessage, digestMessage, KIND_WORDS, outboxFullMessage, type AlertKind, type Mail } from './alert-message';
+import type { OutboxEntry } from './entry';
+import { ALERT_TIMEOUT_MS, owedAlert } from './policy';
+import type { OutboxUsage } from './store';
 
 /**
  * The e-mail to the agency, one per lead: at once when an enquiry goes pending
  * (so a person can call the lead within minutes), or when it goes dead without
  * having had one (so someone follows it up by hand). At most 20 an hour,
- * then one digest. It carries the lead's details; logs never do.
+ * then one digest. The texts are in alert-message.ts.
  */
-
-const when = new Intl.DateTimeFormat('es-MX', { dateStyle: 'full', timeStyle: 'short', timeZone: 'America/Mexico_City' });
-
-// Line breaks and other control characters. The schema refuses them in single-line
-// fields, but an entry stored before it did may still carry them.
-const CONTROL = /[\p{Cc}\u2028\u2029]/gu;
-const LINE_BREAK = /\r\n?|[\n\u2028\u2029]/;
-
-/** One line, whatever the visitor typed: never a forged header or template line. */
-function oneLine(text: string): string {
-  return text.replace(CONTROL, ' ');
-}
-
-/** The reason as a quoted block, so none of its lines can pass for one of the template's. */
-function quoted(text: string): string {
-  return text
-    .split(LINE_BREAK)
-    .map((line) => `> ${oneLine(line)}`)
-    .join('\n');
-}
-
-/** pending and dead: an enquiry the API has not got; spam: a suspected spam with no store to keep it in. */
-export type AlertKind = 'pending' | 'dead' | 'spam';
-const KIND_WORDS: Record<AlertKind, string> = { pending: 'pendiente', dead: 'no entregada', spam: 'posible spam' };
-
-export function alertMessage(kind: AlertKind, entry: OutboxEntry): { subject: string; text: string } {
-  const name = oneLine(entry.enquiry.name);
-  const details = [
-    `Nombre: ${name}`,
-    `Correo: ${oneLine(entry.enquiry.mail)}`,
-    `Teléfono: ${oneLine(entry.enquiry.phone)}`,
-    'Motivo:',
-    quoted(entry.enquiry.reason),
-    `Recibida: ${when.format(entry.receivedAt)} (hora de la Ciudad de México)`,
-    `Clave: ${entry.key}`,
-  ].join('\n');
-
-  if (kind === 'spam') {
-    return {
-      subject: `Posible spam retenido, no se entregó: ${name}`,
-      text: [
-        'El filtro de spam retuvo este mensaje del formulario y no lo entregó a la API de contacto (no hay bandeja de salida donde guardarlo).',
-        'Si es de una persona, llámala o escríbele y registra la solicitud a mano.',
-        '',
-        details,
-      ].join('\n'),
-    };
-  }
-
-  if (kind === 'pending') {
-    return {
-      subject: `Solicitud de contacto pendiente de entrega: ${name}`,
-      text: [
-        'Llegó una solicitud de contacto que la API de contacto todavía no recibió.',
-        'Está guardada y se reintentará sola. Mientras tanto, llama o escribe a esta persona cuanto antes.',
-        '',
-        details,
-      ].join('\n'),
-    };
-  }
-
-  const why =
-    entry.deadReason === 'refused'
-      ? `La API la rechazó al reintentarla${entry.refusal ? `: «${oneLine(entry.refusal)}»` : ''}.`
-      : 'Pasaron 24 horas sin poder entregarla.';
-  const keptUntil = when.format((entry.deadAt ?? Date.now()) + KEEP_DEAD_MS);
-  return {
-    subject: `Solicitud de contacto NO entregada, requiere seguimiento: ${name}`,
-    text: [
-      `Esta solicitud no llegó a la API de contacto y ya no se reintentará. ${why}`,
-      'Dale seguimiento a mano: llama o escribe a esta persona y registra la solicitud donde corresponda.',
-      `Se conserva hasta el ${keptUntil} y después se borra (npm run outbox -- export la exporta a CSV).`,
-      '',
-      details,
-    ].join('\n'),
-  };
-}
-
-type Mail = { subject: string; text: string };
 
 /**
  * At most this many pending and dead alerts an hour from one instance: when the API is down
@@ -102,53 +26,10 @@ const HOUR_MS = 60 * 60 * 1000;
 type HourWindow = { startedAt: number; sent: number };
 const isOver = (window: HourWindow, now: number) => now - window.startedAt >= HOUR_MS || now < window.startedAt;
 
-/**
- * The e-mail sent once an hour's alerts are spent: it names no lead (the held-back keys only),
- * just says there are more and where to see them.
- */
-export function digestMessage(heldKeys: readonly string[], resumesAt: number): Mail {
-  return {
-    subject: 'Límite de avisos alcanzado: hay más solicitudes pendientes',
-    text: [
-      `Se alcanzó el límite de ${ALERTS_PER_HOUR} avisos por correo en una hora desde este servidor.`,
-      'Hay más solicitudes de contacto pendientes o no entregadas, y durante el resto de esta hora no se avisará de cada una por separado.',
-      'Siguen guardadas en la bandeja de salida: las pendientes se reintentan solas, las no entregadas necesitan seguimiento a mano.',
-      '',
-      'Para verlas con los datos de cada persona:',
-      '  npm run outbox -- status',
-      '  npm run outbox -- export   (las no entregadas, a CSV)',
-      '',
-      `Los avisos uno por uno se reanudan a partir del ${when.format(resumesAt)} (hora de la Ciudad de México).`,
-      `Claves retenidas hasta ahora: ${heldKeys.join(', ')}`,
-    ].join('\n'),
-  };
-}
-
-export type OutboxUsage = { entries: number; bytes: number; maxEntries: number; maxBytes: number };
-
-const kilobytes = (bytes: number) => `${Math.ceil(bytes / 1024).toLocaleString('es-MX')} kB`;
-
-export function outboxFullMessage(usage: OutboxUsage): Mail {
-  return {
-    subject: 'Bandeja de salida llena: las solicitudes nuevas ya no se guardan',
-    text: [
-      'La bandeja de salida de solicitudes de contacto está llena y no acepta más.',
-      'Mientras siga así, cada solicitud nueva solo se intenta entregar en el momento a la API de contacto; si la API falla, no se guarda y a la persona se le pide escribir por WhatsApp o llamar por teléfono.',
-      '',
-      `Ocupación: ${usage.entries.toLocaleString('es-MX')} de ${usage.maxEntries.toLocaleString('es-MX')} solicitudes, ${kilobytes(usage.bytes)} de ${kilobytes(usage.maxBytes)}.`,
-      '',
-      'Qué hacer:',
-      '1. Revisa que la API de contacto esté funcionando: mientras falle, la bandeja no se vacía.',
-      '2. Ejecuta npm run outbox -- status para ver cuántas hay pendientes, no entregadas y de posible spam.',
-      '3. Si hace falta más espacio, sube CONTACT_OUTBOX_MAX_ENTRIES o CONTACT_OUTBOX_MAX_BYTES.',
-    ].join('\n'),
-  };
-}
-
 const transports = new Map<string, Transporter>();
 
-/** Sends one e-mail; on failure, the error's code for the log (never its message, which may quote addresses). */
-async function sendMail(config: AlertConfig, mail: Mail): Promise<{ sent: true } | { sent: false; code: string }> {
+/** Sends one e-mail; on failure, the error's kind and code for the log. */
+async function sendMail(config: AlertConfig, mail: Mail): Promise<{ sent: true } | { sent: false; why: string }> {
   let transport = transports.get(config.smtpUrl);
   if (!transport) {
     // Short timeouts: the alert runs inside a function's time limit.
@@ -160,7 +41,7 @@ async function sendMail(config: AlertConfig, mail: Mail): Promise<{ sent: true }
     await withTimeout(transport.sendMail({ from: config.from, to: config.to, ...mail }), ALERT_TIMEOUT_MS);
     return { sent: true };
   } catch (error) {
-    return { sent: false, code: (error as { code?: string }).code ?? (error instanceof Error ? error.name : 'desconocido') };
+    return { sent: false, why: errorName(error) };
   }
 }
 
@@ -168,7 +49,7 @@ async function sendMail(config: AlertConfig, mail: Mail): Promise<{ sent: true }
 export async function sendAlert(kind: AlertKind, entry: OutboxEntry, config: AlertConfig): Promise<boolean> {
   const outcome = await sendMail(config, alertMessage(kind, entry));
   if (outcome.sent) console.info(`[contacto] Aviso por correo (${KIND_WORDS[kind]}) enviado: ${entry.key}`);
-  else console.error(`[contacto] No se pudo enviar el aviso por correo de ${entry.key} (${outcome.code}); se reintentará`);
+  else console.error(`[contacto] No se pudo enviar el aviso por correo de ${entry.key} (${outcome.why}); se reintentará`);
   return outcome.sent;
 }
 
@@ -214,9 +95,9 @@ export async function alertIfOwed(entry: OutboxEntry, config: AlertConfig | unde
 }
 
 async function sendDigest(config: AlertConfig, window: AlertWindow): Promise<boolean> {
-  const outcome = await sendMail(config, digestMessage(window.heldKeys, window.startedAt + HOUR_MS));
+  const outcome = await sendMail(config, digestMessage(window.heldKeys, window.startedAt + HOUR_MS, ALERTS_PER_HOUR));
   if (outcome.sent) console.warn(`[contacto] Límite de ${ALERTS_PER_HOUR} avisos por hora alcanzado: enviado un solo aviso de resumen`);
-  else console.error(`[contacto] No se pudo enviar el aviso de límite por correo (${outcome.code}); se reintentará`);
+  else console.error(`[contacto] No se pudo enviar el aviso de límite por correo (${outcome.why}); se reintentará`);
   return outcome.sent;
 }
 
@@ -238,7 +119,7 @@ export async function sendOutboxFullAlert(config: AlertConfig, usage: OutboxUsag
   }
   // Not sent: the next full outbox tries again.
   window.sent = 0;
-  console.error(`[contacto] No se pudo enviar el aviso de bandeja llena por correo (${outcome.code})`);
+  console.error(`[contacto] No se pudo enviar el aviso de bandeja llena por correo (${outcome.why})`);
   return false;
 }
 
@@ -252,7 +133,7 @@ let spamWindow = { startedAt: 0, sent: 0 };
  * only counted in the log. True when the e-mail went out.
  */
 export async function sendSpamNotice(entry: OutboxEntry, config: AlertConfig, now = Date.now()): Promise<boolean> {
-  if (now - spamWindow.startedAt >= 60 * 60 * 1000) spamWindow = { startedAt: now, sent: 0 };
+  if (now - spamWindow.startedAt >= HOUR_MS) spamWindow = { startedAt: now, sent: 0 };
   if (spamWindow.sent >= SPAM_NOTICES_PER_HOUR) return false;
   spamWindow.sent += 1;
   return sendAlert('spam', entry, config);

@@ -47,7 +47,7 @@ export class FileOutboxStore implements OutboxStore {
     await mkdir(this.folder, { recursive: true, mode: FOLDER_MODE });
     if (!this.folderNarrowed) {
       this.folderNarrowed = true;
-      // A folder made by an older version (or by hand) may be readable by others; failing to narrow it must not lose the enquiry.
+      // A folder made by hand may be readable by others; failing to narrow it must not lose the enquiry.
       await chmod(this.folder, FOLDER_MODE).catch(() => {});
     }
     const usage = await this.usage();

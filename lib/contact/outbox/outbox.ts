@@ -1,5 +1,6 @@
 import 'server-only';
 import { getOutboxConfig, type OutboxConfig, type OutboxStoreConfig } from '@/lib/env/server';
+import { errorName } from '@/lib/error-name';
 import { FileOutboxStore } from './file-store';
 import { RedisOutboxStore } from './redis-store';
 import type { OutboxEntry } from './entry';
@@ -44,7 +45,7 @@ export function getOutbox(): Outbox | null {
     } catch (error) {
       // Not kept: the next request tries again.
       console.error(
-        `[contacto] ERROR: no se pudo abrir la bandeja de salida (${error instanceof Error ? error.name : 'error'}); las solicitudes se entregan sin ella`,
+        `[contacto] ERROR: no se pudo abrir la bandeja de salida (${errorName(error)}); las solicitudes se entregan sin ella`,
       );
       return null;
     }
@@ -79,7 +80,7 @@ export async function removeFromOutbox(store: OutboxStore, key: string, holder: 
   try {
     return await store.remove(key, holder);
   } catch (error) {
-    console.error(`[contacto] No se pudo quitar ${key} de la bandeja de salida (${error instanceof Error ? error.name : 'error'})`);
+    console.error(`[contacto] No se pudo quitar ${key} de la bandeja de salida (${errorName(error)})`);
     return false;
   }
 }
@@ -92,6 +93,6 @@ export async function cleanUpOutbox(): Promise<void> {
     const removed = await outbox.store.cleanUp();
     if (removed) console.warn(`[contacto] Bandeja de salida: ${removed} archivo(s) temporal(es) de una escritura interrumpida borrado(s)`);
   } catch (error) {
-    console.error(`[contacto] No se pudo limpiar la bandeja de salida (${error instanceof Error ? error.name : 'error'})`);
+    console.error(`[contacto] No se pudo limpiar la bandeja de salida (${errorName(error)})`);
   }
 }

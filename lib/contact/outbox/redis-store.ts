@@ -1,13 +1,14 @@
 import 'server-only';
 import type Redis from 'ioredis';
 import { OUTBOX_LIMIT_DEFAULTS, type OutboxLimits } from '@/lib/env/server';
-import { createRedisClient, whenReady } from '@/lib/redis-client';
+import { sharedRedis, whenReady } from '@/lib/redis-client';
+import { withTimeout } from '@/lib/with-timeout';
 import { OutboxFullError, StoredTooLateError, type OutboxStore, type OutboxUsage } from './store';
 import { isOutboxEntry, type OutboxEntry } from './entry';
 
 /**
- * The outbox in Redis (on Vercel, a Marketplace Redis; the same one as the
- * abuse limit). One hash per entry: `data` (the entry as JSON, without its
+ * The outbox in Redis (on Vercel, a Marketplace Redis), on the client the
+ * abuse limit uses too (lib/redis-client.ts). One hash per entry: `data` (the entry as JSON, without its
  * lease), its `size`, and the lease in `holder` / `until`; a set lists the
  * keys and a hash keeps the bytes stored, so the limits are checked without
  * reading any entry. Small Lua scripts test and set in one step.
@@ -67,30 +68,39 @@ return 1`;
 
 export class RedisOutboxStore implements OutboxStore {
   private readonly redis: Redis;
+  /** Lets go of the process's shared client; none when the client was handed in (the store then owns it). */
+  private readonly letGo?: () => void;
 
   constructor(
     redisUrlOrClient: string | Redis,
     private readonly limits: OutboxLimits = OUTBOX_LIMIT_DEFAULTS,
   ) {
-    this.redis =
-      typeof redisUrlOrClient === 'string' ? createRedisClient(redisUrlOrClient, { commandTimeoutMs: COMMAND_TIMEOUT_MS }) : redisUrlOrClient;
+    if (typeof redisUrlOrClient === 'string') {
+      const lease = sharedRedis(redisUrlOrClient);
+      this.redis = lease.client;
+      this.letGo = lease.release;
+    } else {
+      this.redis = redisUrlOrClient;
+    }
   }
 
   async add(entry: OutboxEntry, { storeBy = 0 }: { storeBy?: number } = {}): Promise<void> {
     const { lease, ...data } = entry;
     await this.ready();
-    const answer = await this.redis.eval(
-      ADD,
-      3,
-      PREFIX + entry.key,
-      INDEX,
-      USAGE,
-      JSON.stringify(data),
-      lease?.holder ?? '',
-      String(lease?.until ?? 0),
-      String(storeBy),
-      String(Math.floor(this.limits.maxEntries * (entry.state === 'spam' ? 0.5 : 1))),
-      String(Math.floor(this.limits.maxBytes * (entry.state === 'spam' ? 0.5 : 1))),
+    const answer = await this.run(
+      this.redis.eval(
+        ADD,
+        3,
+        PREFIX + entry.key,
+        INDEX,
+        USAGE,
+        JSON.stringify(data),
+        lease?.holder ?? '',
+        String(lease?.until ?? 0),
+        String(storeBy),
+        String(Math.floor(this.limits.maxEntries * (entry.state === 'spam' ? 0.5 : 1))),
+        String(Math.floor(this.limits.maxBytes * (entry.state === 'spam' ? 0.5 : 1))),
+      ),
     );
     if (answer === 'full') throw new OutboxFullError();
     if (answer === 'late') throw new StoredTooLateError();
@@ -102,7 +112,7 @@ export class RedisOutboxStore implements OutboxStore {
     const keys: string[] = [];
     let cursor = '0';
     do {
-      const [next, page] = await this.redis.sscan(INDEX, cursor, 'COUNT', 200);
+      const [next, page] = await this.run(this.redis.sscan(INDEX, cursor, 'COUNT', 200));
       keys.push(...page);
       cursor = next;
     } while (cursor !== '0');
@@ -111,9 +121,9 @@ export class RedisOutboxStore implements OutboxStore {
 
   async get(key: string): Promise<OutboxEntry | null> {
     await this.ready();
-    const fields = await this.redis.hgetall(PREFIX + key);
+    const fields = await this.run(this.redis.hgetall(PREFIX + key));
     if (!fields.data) {
-      await this.redis.srem(INDEX, key); // an index entry whose hash is gone
+      await this.run(this.redis.srem(INDEX, key)); // an index entry whose hash is gone
       return null;
     }
     const entry = this.parse(key, fields.data);
@@ -123,7 +133,7 @@ export class RedisOutboxStore implements OutboxStore {
 
   async claim(key: string, holder: string, now: number, until: number): Promise<OutboxEntry | null> {
     await this.ready();
-    const data = (await this.redis.eval(CLAIM, 1, PREFIX + key, holder, String(now), String(until))) as string | null;
+    const data = (await this.run(this.redis.eval(CLAIM, 1, PREFIX + key, holder, String(now), String(until)))) as string | null;
     if (data === null) return null;
     const entry = this.parse(key, data);
     return entry && { ...entry, lease: { holder, until } };
@@ -132,17 +142,17 @@ export class RedisOutboxStore implements OutboxStore {
   async release(entry: OutboxEntry, holder: string): Promise<boolean> {
     const { lease: _lease, ...data } = entry;
     await this.ready();
-    return (await this.redis.eval(RELEASE, 2, PREFIX + entry.key, USAGE, holder, JSON.stringify(data))) === 1;
+    return (await this.run(this.redis.eval(RELEASE, 2, PREFIX + entry.key, USAGE, holder, JSON.stringify(data)))) === 1;
   }
 
   async remove(key: string, holder: string): Promise<boolean> {
     await this.ready();
-    return (await this.redis.eval(REMOVE, 3, PREFIX + key, INDEX, USAGE, holder, key)) === 1;
+    return (await this.run(this.redis.eval(REMOVE, 3, PREFIX + key, INDEX, USAGE, holder, key))) === 1;
   }
 
   async usage(): Promise<OutboxUsage> {
     await this.ready();
-    const [entries, bytes] = await Promise.all([this.redis.scard(INDEX), this.redis.hget(USAGE, 'bytes')]);
+    const [entries, bytes] = await this.run(Promise.all([this.redis.scard(INDEX), this.redis.hget(USAGE, 'bytes')]));
     return { entries, bytes: Math.max(0, Number(bytes ?? 0)), ...this.limits };
   }
 
@@ -151,11 +161,17 @@ export class RedisOutboxStore implements OutboxStore {
   }
 
   async close(): Promise<void> {
-    this.redis.disconnect();
+    if (this.letGo) this.letGo();
+    else this.redis.disconnect();
   }
 
   private ready(): Promise<void> {
     return whenReady(this.redis, CONNECT_WAIT_MS);
+  }
+
+  /** The shared client waits longer than the outbox may: each command is bounded here. */
+  private run<T>(command: Promise<T>): Promise<T> {
+    return withTimeout(command, COMMAND_TIMEOUT_MS);
   }
 
   private parse(key: string, data: string): OutboxEntry | null {

@@ -1,5 +1,6 @@
 import 'server-only';
 import { getContactConfig, getOutboxConfig, type ContactConfig, type OutboxConfig } from '@/lib/env/server';
+import { errorName } from '@/lib/error-name';
 import { flushOutbox, type FlushCounts } from './flush';
 import { getOutbox } from './outbox';
 
@@ -30,7 +31,7 @@ export function everyMinute(flush: () => Promise<unknown>, intervalMs = SELF_FLU
     running = true;
     flush()
       .catch((error: unknown) => {
-        console.error(`[contacto] Falló el reenvío automático de la bandeja de salida (${error instanceof Error ? error.name : 'error'})`);
+        console.error(`[contacto] Falló el reenvío automático de la bandeja de salida (${errorName(error)})`);
       })
       .finally(() => {
         running = false;

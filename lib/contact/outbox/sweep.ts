@@ -1,5 +1,6 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
+import { errorName } from '@/lib/error-name';
 import { contactApiBreaker, type CircuitBreaker } from '../breaker';
 import { UPSTREAM_DEFAULTS, type ContactApi } from '../upstream';
 import { alertIfOwed } from './alert';
@@ -81,7 +82,7 @@ export async function sweep(options: Sweep): Promise<number> {
           await work(key);
         } catch (error) {
           // One entry's trouble (a store error) must not stop the others; its lease runs out.
-          console.error(`[contacto] Falló el reenvío de ${key}:`, error instanceof Error ? error.message : 'error');
+          console.error(`[contacto] Falló el reenvío de ${key} (${errorName(error)})`);
         }
       }
     }),

@@ -1,0 +1,139 @@
+import 'server-only';
+import type { ApiHealth } from './breaker';
+
+/**
+ * What one answer of the contact API means (upstream.ts makes the calls):
+ * accepted, refused, or a failure worth trying again or not, and its Retry-After.
+ */
+
+export type UpstreamResult =
+  /** The API stored the enquiry. */
+  | { outcome: 'accepted' }
+  /** The API answered and said no (success: false, or a 4xx): final. */
+  | { outcome: 'rejected'; mes?: string }
+  /** No usable answer: retries spent, deadline reached, or an answer we cannot read. */
+  | { outcome: 'unavailable' };
+
+export type AttemptFailure =
+  | 'network'
+  | 'timeout'
+  | `http-${number}`
+  | 'redirect'
+  | 'malformed'
+  | 'too-large'
+  /** Not attempted: the circuit breaker held the call back. */
+  | 'circuit-open';
+
+export type Attempt =
+  | { kind: 'answer'; result: Exclude<UpstreamResult, { outcome: 'unavailable' }> }
+  | { kind: 'final-failure'; failure: AttemptFailure; retryAfterMs?: number }
+  | { kind: 'retryable'; failure: AttemptFailure; retryAfterMs?: number };
+
+const MAX_MES_LENGTH = 300;
+
+/** What one answer means for the enquiry; a body is read only up to `maxResponseBytes`. */
+export async function classifyResponse(
+  response: Response,
+  signal: AbortSignal,
+  limits: { maxResponseBytes: number; maxRetryAfterMs: number; now: () => number },
+): Promise<Attempt> {
+  const { status } = response;
+  // 408, 429 and 5xx: the API did not take the enquiry, so a retry is safe...
+  if (status === 408 || status === 429 || status >= 500) {
+    discard(response);
+    const failure: AttemptFailure = `http-${status}`;
+    const asked = status === 429 || status === 503 ? parseRetryAfter(response.headers.get('retry-after'), limits.now()) : undefined;
+    const retryAfterMs = asked === undefined ? undefined : Math.min(asked, limits.maxRetryAfterMs);
+    // ...but not a 429 within the same call: it says this client asks too often, and the outbox waits longer.
+    const kind = status === 429 ? 'final-failure' : 'retryable';
+    return retryAfterMs === undefined ? { kind, failure } : { kind, failure, retryAfterMs };
+  }
+  if ((status >= 300 && status < 400) || status === 0) {
+    discard(response);
+    return { kind: 'final-failure', failure: 'redirect' };
+  }
+
+  let payload: unknown;
+  try {
+    payload = JSON.parse(await readCapped(response, limits.maxResponseBytes));
+  } catch (error) {
+    if (signal.aborted) return { kind: 'retryable', failure: 'timeout' };
+    // A 2xx we cannot read may have been stored: retrying could store it twice.
+    const failure = error instanceof TooLargeError ? 'too-large' : 'malformed';
+    return status < 300 ? { kind: 'final-failure', failure } : { kind: 'answer', result: { outcome: 'rejected' } };
+  }
+
+  const mes = readMes(payload);
+  if (status < 300) {
+    const success = isRecord(payload) ? payload.success : undefined;
+    if (success === true) return { kind: 'answer', result: { outcome: 'accepted' } };
+    if (success === false) return { kind: 'answer', result: { outcome: 'rejected', mes } };
+    return { kind: 'final-failure', failure: 'malformed' };
+  }
+  // Any other 4xx is final: the same request would be refused again.
+  return { kind: 'answer', result: { outcome: 'rejected', mes } };
+}
+
+/** Failing on the API's side (no answer, too slow, overloaded, broken) as opposed to any other answer. */
+export function apiHealth(attempt: Attempt): ApiHealth {
+  if (attempt.kind === 'answer') return 'up';
+  const { failure } = attempt;
+  if (failure === 'network' || failure === 'timeout' || failure === 'http-408' || failure === 'http-429') return 'down';
+  return /^http-5\d\d$/.test(failure) ? 'down' : 'up';
+}
+
+/**
+ * A Retry-After header in ms from `now`: delta-seconds or an HTTP-date (RFC 9110, its
+ * three forms). Anything else, and a date already past, is no Retry-After at all.
+ */
+export function parseRetryAfter(value: string | null, now: number): number | undefined {
+  const text = value?.trim() ?? '';
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  let date = NaN;
+  // IMF-fixdate and the obsolete RFC 850 form, both in GMT.
+  if (/^[A-Za-z]{3,9}, [\w -]+ \d\d:\d\d:\d\d GMT$/.test(text)) date = Date.parse(text);
+  // asctime, which carries no zone but means GMT as well.
+  else if (/^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d\d:\d\d:\d\d \d{4}$/.test(text)) date = Date.parse(`${text} GMT`);
+  if (!Number.isFinite(date) || date < now) return undefined;
+  return date - now;
+}
+
+class TooLargeError extends Error {}
+
+async function readCapped(response: Response, maxBytes: number): Promise<string> {
+  const declared = Number(response.headers.get('content-length'));
+  if (declared > maxBytes) {
+    discard(response);
+    throw new TooLargeError();
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      reader.cancel().catch(() => {});
+      throw new TooLargeError();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Frees the connection without waiting for the other side. */
+function discard(response: Response) {
+  response.body?.cancel().catch(() => {});
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function readMes(payload: unknown): string | undefined {
+  if (!isRecord(payload) || typeof payload.mes !== 'string') return undefined;
+  const mes = payload.mes.trim().slice(0, MAX_MES_LENGTH);
+  return mes || undefined;
+}
