@@ -1,6 +1,6 @@
 import type { NextConfig } from 'next';
 import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD } from 'next/constants';
-import { buildDistDir, checkServerEnv } from './lib/env/build';
+import { checkServerEnv } from './lib/env/build';
 import { publicEnv } from './lib/env/public';
 import { assertContentPictures, contentPictureProblems } from './lib/pictures/content-check';
 import { DEVICE_SIZES, IMAGE_SIZES } from './lib/pictures/widths';
@@ -18,7 +18,6 @@ export default async function nextConfig(phase: string): Promise<NextConfig> {
     for (const problem of await contentPictureProblems(process.cwd())) console.warn(`AVISO ${problem}`);
   }
   return {
-    distDir: buildDistDir,
     // The project is where next runs: never a folder above it that happens to hold another lockfile.
     turbopack: { root: process.cwd() },
     reactStrictMode: true,

@@ -1,36 +1,13 @@
 import { defineConfig, devices } from '@playwright/test';
-import { CHROMIUM_ARGS, chromiumPath } from './scripts/chromium.mjs';
+import { CHROMIUM_ARGS, chromiumPath } from './test-support/chromium';
 import type { Options } from './e2e/support/fixtures';
-import {
-  DATA_DIR,
-  E2E_BUILD_ENV,
-  E2E_OFF_ENV,
-  E2E_OFF_PORT,
-  E2E_PORT,
-  NO_TAGS_BUILD_ENV,
-  NO_TAGS_PORT,
-  NO_TAGS_URL,
-  OFF_SERVER_LOG,
-  PICTURES_DIR,
-  PICTURES_PORT,
-  PICTURES_URL,
-  SERVER_LOG,
-  SMTP_HTTP_PORT,
-  SMTP_PORT,
-  STUB_PORT,
-  STUB_URL,
-} from './e2e/support/test-env';
+import { E2E_OFF_PORT, E2E_PORT } from './e2e/support/test-env';
 
 /*
- * End-to-end tests run against the production build (next build + next start),
- * started here. With PLAYWRIGHT_BASE_URL set (a Vercel preview, say) no server
- * is started and the same flows run against that address.
- *
- * Two servers of the same build: the main one with the outbox (files under
- * e2e/.data/main, alerts to the SMTP sink), and one with CONTACT_OUTBOX=off
- * for today's failure path. Server-only variables are read at start, so one
- * build serves both. A second build, with every third-party ID empty, serves
- * the conversion tests that must see nothing requested from Google.
+ * End-to-end tests run against production builds (next build + next start)
+ * that e2e/support/global-setup.ts builds and starts. With PLAYWRIGHT_BASE_URL
+ * set (a Vercel preview, say) no server is started and the same flows run
+ * against that address.
  */
 const externalBaseUrl = process.env.PLAYWRIGHT_BASE_URL;
 const baseURL = externalBaseUrl ?? `http://127.0.0.1:${E2E_PORT}`;
@@ -82,66 +59,6 @@ export default defineConfig<Options>({
       use: { ...chromium, outbox: 'off', baseURL: externalBaseUrl ?? `http://127.0.0.1:${E2E_OFF_PORT}` },
     },
   ],
-  webServer: externalBaseUrl
-    ? undefined
-    : [
-        {
-          // The stub contact API the server action talks to (127.0.0.1 only).
-          command: 'node e2e/stub-contact-api.mjs',
-          url: `${STUB_URL}/__health`,
-          env: { STUB_PORT: String(STUB_PORT) },
-          reuseExistingServer: false,
-          stdout: 'ignore',
-        },
-        {
-          // The agency's mail server, receiving the alert e-mails.
-          command: 'node e2e/smtp-sink.mjs',
-          url: `http://127.0.0.1:${SMTP_HTTP_PORT}/__health`,
-          env: { SMTP_PORT: String(SMTP_PORT), SMTP_HTTP_PORT: String(SMTP_HTTP_PORT) },
-          reuseExistingServer: false,
-          stdout: 'ignore',
-        },
-        {
-          // The server's output goes to e2e/.server.log: a test reads it to check
-          // that no visitor's personal data is ever logged.
-          command: `rm -rf ${DATA_DIR} && npm run build && npm run start -- --port ${E2E_PORT} --hostname 127.0.0.1 > ${SERVER_LOG} 2>&1`,
-          url: `${baseURL}/`,
-          env: E2E_BUILD_ENV,
-          timeout: 300_000,
-          reuseExistingServer: false,
-          stdout: 'ignore',
-          stderr: 'pipe',
-        },
-        {
-          // Started after the build above (web servers start in order).
-          command: `npm run start -- --port ${E2E_OFF_PORT} --hostname 127.0.0.1 > ${OFF_SERVER_LOG} 2>&1`,
-          url: `http://127.0.0.1:${E2E_OFF_PORT}/`,
-          env: E2E_OFF_ENV,
-          timeout: 60_000,
-          reuseExistingServer: false,
-          stdout: 'ignore',
-          stderr: 'pipe',
-        },
-        {
-          // The same site with every third-party ID empty (conversions.spec.ts):
-          // built after the one above (web servers start in order), into .next/no-tags.
-          command: `npm run build && npm run start -- --port ${NO_TAGS_PORT} --hostname 127.0.0.1`,
-          url: `${NO_TAGS_URL}/`,
-          env: NO_TAGS_BUILD_ENV,
-          timeout: 300_000,
-          reuseExistingServer: false,
-          stdout: 'ignore',
-          stderr: 'pipe',
-        },
-        {
-          // The site with large PNG and JPEG pictures in place of the SVGs (pictures.spec.ts):
-          // a copy of the project in PICTURES_DIR, its pictures generated, built and started there.
-          command: `node e2e/support/pictures-app.mjs ${PICTURES_PORT} ${PICTURES_DIR}`,
-          url: `${PICTURES_URL}/`,
-          timeout: 300_000,
-          reuseExistingServer: false,
-          stdout: 'ignore',
-          stderr: 'pipe',
-        },
-      ],
+  // Builds once and starts every server the local run needs; nothing against a deployment.
+  globalSetup: './e2e/support/global-setup.ts',
 });

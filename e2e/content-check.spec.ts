@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync }
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { isolatedProcessEnv } from '../test-support/isolated-env.mjs';
+import { isolatedProcessEnv } from '../test-support/isolated-env';
 
 /*
  * `next build` itself stops on a picture lib/content.ts names wrongly, before

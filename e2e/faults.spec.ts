@@ -7,7 +7,7 @@ test.skip(AGAINST_DEPLOYMENT, 'Faults are played by the stub contact API.');
 
 /** The action must answer within 9 s whatever the contact API does (Vercel's limit is 10 s). */
 const ACTION_DEADLINE_MS = 9000;
-/** With an outbox the visitor is thanked within 4 s even when the API hangs (issue #10). */
+/** With an outbox the visitor is thanked within 4 s even when the API hangs */
 const OUTBOX_DEADLINE_MS = 4000;
 
 type Expected = { sees: RegExp; attempts: number | [number, number]; stored: number };

@@ -2,8 +2,8 @@ import { expect, test } from './support/fixtures';
 import { AGAINST_DEPLOYMENT, NO_TAGS_URL } from './support/test-env';
 
 /*
- * Nothing runs on the main thread that the visitor did not ask for (issue
- * #15): a visitor who stays at the top of the page, not scrolling, not
+ * Nothing runs on the main thread that the visitor did not ask for: a
+ * visitor who stays at the top of the page, not scrolling, not
  * typing, sees no long task once the page has settled, on a CPU four times
  * slower than the test machine's.
  *

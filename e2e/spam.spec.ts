@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { isolatedProcessEnv } from '../test-support/isolated-env.mjs';
+import { isolatedProcessEnv } from '../test-support/isolated-env';
 import { expect, stayOnThankYouView, test } from './support/fixtures';
 import { bodyOf, formControls, postForm, sendAsPersonWithoutScripts, type Control } from './support/form-post';
 import { startServer } from './support/server';

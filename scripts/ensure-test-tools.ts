@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // Makes sure the tests have what they drive: a Chromium (Playwright and
 // Lighthouse), Java (the W3C Nu HTML checker) and redis-server (the Redis
 // store of the abuse limit, tested for real). Playwright cannot download
@@ -6,14 +5,14 @@
 // Debian/Ubuntu the distribution's packages are installed when missing.
 import { execSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { DEBIAN_CHROMIUM } from './chromium.mjs';
+import { DEBIAN_CHROMIUM } from '../test-support/chromium';
 
 const hasApt = existsSync('/usr/bin/apt-get');
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 const sudo = isRoot ? '' : 'sudo ';
 let updated = false;
 
-function aptInstall(pkg) {
+function aptInstall(pkg: string): boolean {
   if (!hasApt) return false;
   try {
     if (!updated) execSync(`${sudo}apt-get update -qq`, { stdio: 'inherit' });

@@ -1,32 +1,27 @@
 // Tests never touch real data: with a production-like .env.local in the
 // project (a Redis, a contact API and a mail server that this test watches,
 // production's cron secret and public IDs), a `next build` and `next start`
-// launched with the isolated environment (test-support/isolated-env.mjs), an
+// launched with the isolated environment (test-support/isolated-env.ts), an
 // enquiry sent while the test's stub API is down, and the flush route called,
 // the watched Redis must see no command (its pending entry untouched), the
 // watched API no attempt and the watched mail server no connection, while the
 // enquiry reaches the test's own stub through the test's own outbox.
 //
-// The .env.local is written only for the run and always removed; a
-// developer's own .env.local waits in .env.env-isolation-backup.local (git-
-// ignored) and is put back, also after a crash (the next run does it).
+// The .env.local is written into the test's own copy of the project
+// (test-support/harness.ts), never beside a developer's own.
 // ENV_ISOLATION_DROP=REDIS_URL,... leaves variables out of the isolated
 // environment, to watch this test fail.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import Redis from 'ioredis';
 import type { OutboxEntry } from '../lib/contact/outbox/entry';
 import { RedisOutboxStore } from '../lib/contact/outbox/redis-store';
-import { isolatedProcessEnv } from '../test-support/isolated-env.mjs';
 import { startRedisServer } from '../test-support/redis-server';
-import { waitForUrl as waitFor } from '../test-support/wait-for-url.mjs';
+import { buildApp, startNext, startStubApi, stopAll, type Server } from '../test-support/harness';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
 const APP_PORT = 3290 + OFFSET;
 const STUB_PORT = 3291 + OFFSET; // the test's contact API
@@ -35,10 +30,6 @@ const PROD_SMTP_PORT = 3293 + OFFSET; // "production's" mail server, likewise
 const APP = `http://127.0.0.1:${APP_PORT}`;
 const STUB = `http://127.0.0.1:${STUB_PORT}`;
 const PROD_STUB = `http://127.0.0.1:${PROD_STUB_PORT}`;
-const DIST_DIR = '.next/env-isolation';
-const ENV_LOCAL = path.join(root, '.env.local');
-const BACKUP = path.join(root, '.env.env-isolation-backup.local');
-const MARK = '# Written by scripts/env-isolation-test.mts for its run only: safe to delete.';
 const DROP = (process.env.ENV_ISOLATION_DROP ?? '').split(',').filter(Boolean);
 const TEST_SECRET = 'secreto-de-prueba-aislada';
 const PROD_SECRET = 'secreto-de-produccion';
@@ -46,42 +37,18 @@ const PROD_PENDING_KEY = 'produccion-pendiente-0001';
 const PROD_PUBLIC = ['produccion.env-isolation.test', 'G-PRODUCCION1'];
 
 const work = mkdtempSync(path.join(tmpdir(), 'env-isolation-'));
-const children: ChildProcess[] = [];
+const servers: Server[] = [];
 let stopRedis = () => {};
 
-/* ---------- .env.local: ours for the run, the developer's put back ---------- */
-
-const ours = (file: string) => existsSync(file) && readFileSync(file, 'utf8').startsWith(MARK);
-
-function restoreEnvLocal() {
-  if (ours(ENV_LOCAL)) unlinkSync(ENV_LOCAL);
-  if (existsSync(BACKUP) && !existsSync(ENV_LOCAL)) renameSync(BACKUP, ENV_LOCAL);
-}
-
-function cleanUp() {
-  children.forEach((child) => child.kill('SIGTERM'));
+let cleaned = false;
+async function cleanUp() {
+  if (cleaned) return;
+  cleaned = true;
+  await stopAll(servers);
   stopRedis();
-  restoreEnvLocal();
   rmSync(work, { recursive: true, force: true });
 }
-process.on('exit', cleanUp);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
-
-// A run killed before its clean-up left our .env.local, or the developer's in the backup.
-restoreEnvLocal();
-if (existsSync(BACKUP)) {
-  console.error(`Both .env.local and ${path.basename(BACKUP)} exist: keep the one you want, delete the other, then run again.`);
-  process.exit(1);
-}
-const ignored = (file: string) => spawnSync('git', ['check-ignore', '-q', file], { cwd: root }).status === 0;
-if (!ignored(ENV_LOCAL) || !ignored(BACKUP)) {
-  console.error('.env.local is not git-ignored (.gitignore: .env*.local): refusing to write one.');
-  process.exit(1);
-}
-if (existsSync(ENV_LOCAL)) {
-  renameSync(ENV_LOCAL, BACKUP);
-  console.log(`Your .env.local waits in ${path.basename(BACKUP)} and is put back when the test ends.`);
-}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void cleanUp().then(() => process.exit(130)));
 
 /* ---------- What "production" looks like, watched ---------- */
 
@@ -113,14 +80,9 @@ const prodSmtp = net.createServer((socket) => {
 });
 await new Promise<void>((resolve) => prodSmtp.listen(PROD_SMTP_PORT, '127.0.0.1', resolve));
 
-const stub = (port: number) =>
-  spawn('node', [path.join(root, 'e2e', 'stub-contact-api.mjs')], { env: { ...isolatedProcessEnv(), STUB_PORT: String(port) }, stdio: 'ignore' });
-children.push(stub(STUB_PORT), stub(PROD_STUB_PORT));
+servers.push(await startStubApi(STUB_PORT), await startStubApi(PROD_STUB_PORT));
 
-writeFileSync(
-  ENV_LOCAL,
-  [
-    MARK,
+const envLocal = [
     `REDIS_URL=${redis.url}`,
     `CONTACT_API_BASE_URL=${PROD_STUB}/api/`,
     'CONTACT_SITE_KEY=clave-de-produccion-9f8e7d',
@@ -137,44 +99,39 @@ writeFileSync(
     `NEXT_PUBLIC_SITE_URL=https://${PROD_PUBLIC[0]}`,
     `NEXT_PUBLIC_GA_MEASUREMENT_ID=${PROD_PUBLIC[1]}`,
     '',
-  ].join('\n'),
-);
+  ].join('\n');
 
 /* ---------- The test's own build and server, isolated ---------- */
 
-const env = isolatedProcessEnv({
-  NEXT_DIST_DIR: DIST_DIR,
+const env = {
   NEXT_PUBLIC_SITE_URL: APP,
   CONTACT_API_BASE_URL: `${STUB}/api/`,
   CONTACT_SITE_KEY: 'clave-de-prueba',
   CONTACT_INBOX_DIR: path.join(work, 'prueba'),
   CONTACT_OUTBOX_BACKOFF_SECONDS: '1',
   CRON_SECRET: TEST_SECRET,
-});
-for (const key of DROP) delete env[key];
+};
 if (DROP.length) console.log(`Left out of the isolated environment on purpose: ${DROP.join(', ')}`);
 
-const nextBin = path.join(root, 'node_modules', '.bin', 'next');
-console.log(`> next build (${DIST_DIR}, with the test's .env.local in place)`);
-// Not spawnSync: a Ctrl-C during the build must still run the clean-up above.
-const build = spawn(nextBin, ['build'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
-children.push(build);
 let buildLog = '';
-build.stdout?.on('data', (chunk: Buffer) => (buildLog += chunk));
-if ((await new Promise((resolve) => build.on('exit', resolve))) !== 0) process.exit(1);
-
-const server = spawn(nextBin, ['start', '--port', String(APP_PORT), '--hostname', '127.0.0.1'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-children.push(server);
-let serverLog = '';
-server.stdout?.on('data', (chunk: Buffer) => (serverLog += chunk));
-server.stderr?.on('data', (chunk: Buffer) => (serverLog += chunk));
-
-await Promise.all([waitFor(`${STUB}/__health`), waitFor(`${PROD_STUB}/__health`), waitFor(`${APP}/`)]);
+const serverLog = path.join(work, 'server.log');
+try {
+  const dir = await buildApp(
+    // The .env.local's values differ every run (ports, folders), so this is always a build of its own.
+    { name: 'env-isolation', publicEnv: { NEXT_PUBLIC_SITE_URL: APP }, prepare: { id: envLocal, run: (copy) => writeFileSync(path.join(copy, '.env.local'), envLocal) } },
+    { log: (line) => (buildLog += `${line}\n`), without: DROP },
+  );
+  servers.push(await startNext(dir, { port: APP_PORT, env, without: DROP, log: serverLog }));
+} catch (error) {
+  console.error(error);
+  await cleanUp();
+  process.exit(1);
+}
 
 /* ---------- A visitor's enquiry while the test's API is down, then the scheduler ---------- */
 
 const html = await (await fetch(`${APP}/`)).text();
-// The Server Action's id, as the page's own JavaScript knows it (as in scripts/load-test.mjs).
+// The Server Action's id, as the page's own JavaScript knows it (as in scripts/load-test.ts).
 let actionId: string | undefined;
 for (const [, src] of html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)) {
   const js = await (await fetch(new URL(src!, APP))).text();
@@ -236,9 +193,10 @@ const checks: Array<[string, boolean, string]> = [
   ['the page carries none of production’s NEXT_PUBLIC_ values', PROD_PUBLIC.every((value) => !html.includes(value)), ''],
 ];
 const said = (log: string) => log.split('\n').filter((line) => /Environments:|\[contacto\]/.test(line)).map((line) => `  ${line.trim()}`);
-console.log(`\nWhat next build and next start said:\n${[...said(buildLog), ...said(serverLog)].join('\n')}\n`);
+console.log(`\nWhat next build and next start said:\n${[...said(buildLog), ...said(readFileSync(serverLog, 'utf8'))].join('\n')}\n`);
 for (const [name, ok, seen] of checks) console.log(`${ok ? '✓' : '✗'} ${name}${ok ? '' : ` (seen: ${seen})`}`);
 const failed = checks.filter(([, ok]) => !ok).length;
 console.log(`${checks.length - failed} passed, ${failed} failed`);
 prodSmtp.close();
+await cleanUp();
 process.exit(failed ? 1 : 0);

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 
 export const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 
-export function chromiumPath() {
+export function chromiumPath(): string | undefined {
   return process.env.PLAYWRIGHT_CHROMIUM_PATH || (existsSync(DEBIAN_CHROMIUM) ? DEBIAN_CHROMIUM : undefined);
 }
 

@@ -11,14 +11,13 @@
 // when lib/env/ reads a variable this list does not name.
 
 /** Every variable lib/env/ reads, plus Vercel's own, with the test default. */
-const ISOLATED = {
+const ISOLATED: Record<string, string> = {
   NEXT_TELEMETRY_DISABLED: '1',
   // `vercel env pull` writes VERCEL=1 too: the server would believe it runs on Vercel.
   VERCEL: '',
   VERCEL_ENV: '',
   VERCEL_URL: '',
   VERCEL_PROJECT_PRODUCTION_URL: '',
-  NEXT_DIST_DIR: '',
   NEXT_PUBLIC_SITE_URL: '',
   NEXT_PUBLIC_WHATSAPP_URL: '',
   NEXT_PUBLIC_PRIVACY_NOTICE_URL: '',
@@ -51,7 +50,7 @@ const ISOLATED = {
 export const ISOLATED_KEYS = Object.keys(ISOLATED);
 
 /** The complete isolated set, with the launcher's own values on top. */
-export function isolatedEnv(overrides = {}) {
+export function isolatedEnv(overrides: Record<string, string> = {}): Record<string, string> {
   const unknown = Object.keys(overrides).filter((key) => !(key in ISOLATED) && !key.startsWith('NEXT_PUBLIC_'));
   if (unknown.length) throw new Error(`isolatedEnv: ${unknown.join(', ')} is not a variable the site reads (add it to ISOLATED)`);
   return { ...ISOLATED, ...overrides };
@@ -62,7 +61,12 @@ export function isolatedEnv(overrides = {}) {
 const SYSTEM_KEYS = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'TERM', 'CI', 'NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS', 'TEST_PORT_OFFSET'];
 
 /** A child's whole environment: the shell's system variables, then isolatedEnv(overrides). */
-export function isolatedProcessEnv(overrides = {}) {
-  const system = Object.fromEntries(SYSTEM_KEYS.filter((key) => process.env[key] !== undefined).map((key) => [key, process.env[key]]));
-  return { ...system, ...isolatedEnv(overrides) };
+export function isolatedProcessEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const system: Record<string, string> = {};
+  for (const key of SYSTEM_KEYS) {
+    const value = process.env[key];
+    if (value !== undefined) system[key] = value;
+  }
+  // NODE_ENV stays unset: next sets it for each command.
+  return { ...system, ...isolatedEnv(overrides) } as NodeJS.ProcessEnv;
 }

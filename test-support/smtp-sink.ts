@@ -1,10 +1,20 @@
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { readRawMail, type RawMail } from './raw-mail';
 
-/** A real SMTP server on a random 127.0.0.1 port that keeps what it receives; `delayMs`: each mail's DATA is answered that late. */
-export async function startSmtpSink(credentials = { user: 'avisos', pass: 'secreto-de-prueba' }, { delayMs = 0 } = {}) {
-  const mails: Array<RawMail & { envelopeTo: string[] }> = [];
+type Options = {
+  /** Each mail's DATA is answered this late (a slow mail server). */
+  delayMs?: number;
+  /** 0: any free port. */
+  port?: number;
+  /** Also shows what it received over HTTP, for tests in other processes: GET /__mails -> [{to, raw}], GET /__health. */
+  httpPort?: number;
+};
+
+/** A real SMTP server on 127.0.0.1 (the smtp-server package) that keeps what it receives. */
+export async function startSmtpSink(credentials = { user: 'avisos', pass: 'secreto-de-prueba' }, { delayMs = 0, port = 0, httpPort }: Options = {}) {
+  const mails: Array<RawMail & { envelopeTo: string[]; raw: string }> = [];
   let sessions = 0;
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS'],
@@ -22,19 +32,35 @@ export async function startSmtpSink(credentials = { user: 'avisos', pass: 'secre
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        mails.push({ ...readRawMail(Buffer.concat(chunks).toString('utf8')), envelopeTo: session.envelope.rcptTo.map((r) => r.address) });
+        const raw = Buffer.concat(chunks).toString('utf8');
+        mails.push({ ...readRawMail(raw), raw, envelopeTo: session.envelope.rcptTo.map((r) => r.address) });
         setTimeout(() => callback(), delayMs);
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const control =
+    httpPort === undefined
+      ? null
+      : http.createServer((req, res) => {
+          const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+          res.setHeader('Content-Type', 'application/json');
+          if (path === '/__health') return res.end('{"ok":true}');
+          if (path === '/__mails') return res.end(JSON.stringify(mails.map((mail) => ({ to: mail.envelopeTo, raw: mail.raw }))));
+          res.statusCode = 404;
+          res.end('{}');
+        });
+  if (control) await new Promise<void>((resolve) => control.listen(httpPort, '127.0.0.1', resolve));
+  const bound = (server.server.address() as AddressInfo).port;
   return {
-    port,
-    url: `smtp://${credentials.user}:${credentials.pass}@127.0.0.1:${port}`,
+    port: bound,
+    url: `smtp://${credentials.user}:${credentials.pass}@127.0.0.1:${bound}`,
     mails,
     /** Connections so far: one per e-mail being sent. */
     sessions: () => sessions,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    stop: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (control) await new Promise<void>((resolve) => control.close(() => resolve()));
+    },
   };
 }

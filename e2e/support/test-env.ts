@@ -1,4 +1,5 @@
-import { isolatedEnv } from '../../test-support/isolated-env.mjs';
+import { isolatedEnv } from '../../test-support/isolated-env';
+import type { AppSpec } from '../../test-support/harness';
 
 /**
  * The configuration the end-to-end build is made with. Every third-party
@@ -20,11 +21,11 @@ export const NO_TAGS_PORT = 3103 + OFFSET;
 export const NO_TAGS_URL = `http://127.0.0.1:${NO_TAGS_PORT}`;
 /** The same build behind one proxy of ours (TRUST_PROXY_HEADERS=1), started by spam.spec.ts. */
 export const PROXY_PORT = 3105 + OFFSET;
-/** The site with the agency's own large PNG and JPEG pictures (e2e/support/pictures-app.mjs), built in PICTURES_DIR. */
+/** The site with the agency's own large PNG and JPEG pictures (e2e/support/pictures-app.ts). */
 export const PICTURES_PORT = 3104 + OFFSET;
 export const PICTURES_URL = `http://127.0.0.1:${PICTURES_PORT}`;
-export const PICTURES_DIR = '.next/pictures-app';
-/** The agency's mail server (e2e/smtp-sink.mjs), and where the tests read what it received. */
+export const PICTURES_DIR = '.next/apps/pictures';
+/** The agency's mail server (test-support/smtp-sink.ts), and where the tests read what it received. */
 export const SMTP_PORT = 3196 + OFFSET;
 export const SMTP_HTTP_PORT = 3195 + OFFSET;
 export const SMTP_URL = `http://127.0.0.1:${SMTP_HTTP_PORT}`;
@@ -78,12 +79,10 @@ export const AGAINST_DEPLOYMENT = Boolean(process.env.PLAYWRIGHT_BASE_URL);
 
 /**
  * The same site with the third-party variables empty, as the quality budgets
- * build it: nothing may be requested from Google or anyone else. Built into
- * .next/no-tags so it can run beside the main test build.
+ * build it: nothing may be requested from Google or anyone else.
  */
 export const NO_TAGS_BUILD_ENV: Record<string, string> = {
   ...E2E_BUILD_ENV,
-  NEXT_DIST_DIR: '.next/no-tags',
   NEXT_PUBLIC_SITE_URL: NO_TAGS_URL,
   NEXT_PUBLIC_GA_MEASUREMENT_ID: '',
   NEXT_PUBLIC_GOOGLE_ADS_ID: '',
@@ -91,3 +90,9 @@ export const NO_TAGS_BUILD_ENV: Record<string, string> = {
   NEXT_PUBLIC_CHAT_WIDGET_SRC: '',
   NEXT_PUBLIC_RECAPTCHA_SITE_KEY: '',
 };
+
+const publicPart = (env: Record<string, string>) => Object.fromEntries(Object.entries(env).filter(([key]) => key.startsWith('NEXT_PUBLIC_')));
+
+/** The builds (test-support/harness.ts): the end-to-end one, in the project's .next, and the one without tags. */
+export const MAIN_APP: AppSpec = { name: 'main', publicEnv: publicPart(E2E_BUILD_ENV) };
+export const NO_TAGS_APP: AppSpec = { name: 'no-tags', publicEnv: publicPart(NO_TAGS_BUILD_ENV) };

@@ -4,24 +4,27 @@
 // over the wire), so images served through Next's optimiser count at the
 // size it chose for this screen. Images are the responses Chromium types as
 // Image, plus every SVG (the /icons.svg sprite is fetched by <use>, typed Other).
+import type { Viewport } from 'puppeteer-core';
 import { launchBrowser } from './browser.mjs';
 
-const PHONE = { width: 390, height: 844, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+const PHONE: Viewport = { width: 390, height: 844, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 const STEP_PX = 300;
 const STEP_MS = 150;
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+export type ImageBytes = { bytes: number; images: Array<{ url: string; bytes: number }> };
 
-/** Returns { bytes, images: [{ url, bytes }] } for `url`. */
-export async function imageBytes(url) {
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Every image `url` makes a phone download, largest first, and their sum. */
+export async function imageBytes(url: string): Promise<ImageBytes> {
   const browser = await launchBrowser(PHONE);
   try {
     const page = await browser.newPage();
     const cdp = await page.createCDPSession();
     await cdp.send('Network.enable');
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-    const responses = new Map();
-    const images = [];
+    const responses = new Map<string, string>();
+    const images: ImageBytes['images'] = [];
     cdp.on('Network.responseReceived', ({ requestId, type, response }) => {
       const svg = /svg/i.test(response.mimeType) || /\.svg(\?|#|$)/i.test(response.url);
       if ((type === 'Image' || svg) && !response.url.startsWith('data:')) responses.set(requestId, response.url);

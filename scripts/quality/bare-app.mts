@@ -1,43 +1,40 @@
 // A bare Next.js page (one <h1>) with the very same next and react as this
-// project: the baseline every speed figure is compared with, built and
-// measured in the same run on the same machine. Its public/floor.html is the
-// floor of the interaction budgets (flows.mjs): the contact form's four fields
-// with no JavaScript at all.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
+// project: the baseline every speed figure is compared with, measured in the
+// same run on the same machine. Its public/floor.html is the floor of the
+// interaction budgets (flows.ts): the contact form's four fields with no
+// JavaScript at all. Built by the harness like every other test build.
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { appDir, type AppSpec } from '../../test-support/harness';
 
-export function makeBareApp(root) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'bare-next-'));
-  mkdirSync(path.join(dir, 'app'));
-  // Hard links to this project's node_modules (a copy where links are impossible).
-  const linked = spawnSync('cp', ['-al', path.join(root, 'node_modules'), path.join(dir, 'node_modules')]);
-  if (linked.status !== 0) {
-    const copied = spawnSync('cp', ['-r', path.join(root, 'node_modules'), path.join(dir, 'node_modules')]);
-    if (copied.status !== 0) throw new Error('Could not copy node_modules for the bare page');
-  }
-  writeFileSync(path.join(dir, 'next.config.mjs'), `export default { turbopack: { root: ${JSON.stringify(dir)} } };\n`);
-  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'bare', private: true }));
-  writeFileSync(
-    path.join(dir, 'app', 'layout.tsx'),
-    `export const metadata = { title: 'Bare', description: 'A bare Next.js page for comparison.' };
+const NAME = 'bare';
+
+/** The bare app's files (path inside the app, text); node_modules is the harness's hard-linked copy. */
+function bareFiles(dir: string): Record<string, string> {
+  return {
+    // The app sits inside the project's .next: its own root, or Turbopack would take the project's.
+    'next.config.mjs': `export default { turbopack: { root: ${JSON.stringify(dir)} } };\n`,
+    'package.json': JSON.stringify({ name: 'bare', private: true }),
+    'app/layout.tsx': `export const metadata = { title: 'Bare', description: 'A bare Next.js page for comparison.' };
 export default function RootLayout({ children }: { children: React.ReactNode }) {
   return (<html lang="en"><body>{children}</body></html>);
 }
 `,
-  );
-  mkdirSync(path.join(dir, 'public'));
-  writeFileSync(path.join(dir, 'public', 'floor.html'), FLOOR_HTML);
-  writeFileSync(path.join(dir, 'app', 'page.tsx'), `export default function Page() { return <h1>Hello</h1>; }\n`);
-  writeFileSync(
-    path.join(dir, 'tsconfig.json'),
-    JSON.stringify({
+    'public/floor.html': FLOOR_HTML,
+    'app/page.tsx': `export default function Page() { return <h1>Hello</h1>; }\n`,
+    'tsconfig.json': JSON.stringify({
       compilerOptions: { strict: true, jsx: 'react-jsx', module: 'esnext', moduleResolution: 'bundler', skipLibCheck: true, noEmit: true, esModuleInterop: true, isolatedModules: true, lib: ['dom', 'esnext'], plugins: [{ name: 'next' }] },
       include: ['**/*.ts', '**/*.tsx'],
     }),
-  );
-  return dir;
+  };
+}
+
+function writeBareApp(dir: string) {
+  for (const [file, text] of Object.entries(bareFiles(dir))) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text);
+  }
 }
 
 // The same fields, labels and limits as the contact form. Its "sending" must
@@ -72,3 +69,10 @@ const FLOOR_HTML = `<!doctype html>
 </body>
 </html>
 `;
+
+/** The harness build of the bare app: rebuilt when its files' text changes (or the lockfile does). */
+export const BARE_APP: AppSpec = {
+  name: NAME,
+  publicEnv: {},
+  create: { id: createHash('sha256').update(JSON.stringify(bareFiles(appDir(NAME)))).digest('hex'), run: writeBareApp },
+};

@@ -6,13 +6,31 @@
 // A person needs seconds to fill the form: a signature younger than 3 s is answered "confirm".
 const TOKEN_AGE_MS = 3300;
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** How a post ended: an answer, no answer at all, or none within its time limit. */
+export type Outcome = 'answer' | 'network' | 'timeout';
+
+export type EnquiryResult = {
+  index: number;
+  mail: string;
+  /** `sent`, `failed`, `invalid`, `confirm`, `http-<status>`, or `network: <message>`. */
+  state: string;
+  hasMes: boolean;
+  outcome: Outcome;
+  /** Why no answer came (the socket's error code, else the error's name). */
+  cause: string | undefined;
+  ms: number;
+  /** Date.now() when the post ended, to compare with the stub's storedAt. */
+  answeredAt: number;
+};
 
 /** The Server Action's id, as the page's own JavaScript knows it. */
-export async function findActionId(app) {
+export async function findActionId(app: string): Promise<string> {
   const html = await (await fetch(`${app}/`)).text();
-  let actionId;
+  let actionId: string | undefined;
   for (const [, src] of html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)) {
+    if (!src) continue;
     const js = await (await fetch(new URL(src, app))).text();
     actionId = js.match(/createServerReference\)\("([0-9a-f]{40,})"/)?.[1] ?? actionId;
   }
@@ -24,11 +42,28 @@ export async function findActionId(app) {
  * Each visitor's signature of the form's time on screen, as the island gets it once the form
  * shows; fetched once and reused, returned once it is old enough to be accepted.
  */
-export async function formToken(app) {
-  const { token } = await (await fetch(`${app}/api/contact/token`)).json();
+export async function formToken(app: string): Promise<string> {
+  const { token } = (await (await fetch(`${app}/api/contact/token`)).json()) as { token: string };
   await sleep(TOKEN_AGE_MS);
   return token;
 }
+
+/** The socket's error code (ECONNREFUSED, UND_ERR_SOCKET...) when fetch names one, else the error's name. */
+function causeOf(error: Error): string {
+  const { cause } = error;
+  if (typeof cause === 'object' && cause !== null && 'code' in cause && typeof cause.code === 'string') return cause.code;
+  return error.name;
+}
+
+export type SendOptions = {
+  app: string;
+  actionId: string;
+  token: string;
+  index: number;
+  mail: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+};
 
 /**
  * Posts enquiry `index` under `mail`, as the island does, and reads the state the action answered:
@@ -36,7 +71,7 @@ export async function formToken(app) {
  * `network: <message>` when no answer came. `outcome` says which: `answer`, `network`, or
  * `timeout` (no answer within `timeoutMs`; without it, a post waits as long as it takes).
  */
-export async function sendEnquiry({ app, actionId, token, index, mail, timeoutMs, signal }) {
+export async function sendEnquiry({ app, actionId, token, index, mail, timeoutMs, signal }: SendOptions): Promise<EnquiryResult> {
   const body = new FormData();
   body.append('_1_name', `Cliente de carga ${index}`);
   body.append('_1_mail', mail);
@@ -47,12 +82,12 @@ export async function sendEnquiry({ app, actionId, token, index, mail, timeoutMs
   body.append('_1_firma', token);
   body.append('0', '[{"status":"idle"},"$K1"]');
   const timeout = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
-  const signals = [timeout, signal].filter(Boolean);
+  const signals = [timeout, signal].filter((s): s is AbortSignal => s !== undefined);
   const started = performance.now();
   let state = 'error';
   let hasMes = false;
-  let outcome = 'answer';
-  let cause;
+  let outcome: Outcome = 'answer';
+  let cause: string | undefined;
   try {
     const response = await fetch(`${app}/`, {
       method: 'POST',
@@ -63,13 +98,23 @@ export async function sendEnquiry({ app, actionId, token, index, mail, timeoutMs
     const text = await response.text();
     state = text.match(/"status":"(sent|failed|invalid|confirm)"/)?.[1] ?? `http-${response.status}`;
     hasMes = /"mes":/.test(text);
-  } catch (error) {
+  } catch (thrown) {
+    const error = thrown instanceof Error ? thrown : new Error(String(thrown));
     outcome = signals.some((s) => s.aborted) ? 'timeout' : 'network';
     state = `network: ${error.message}`;
-    cause = error.cause?.code ?? error.name;
+    cause = causeOf(error);
   }
   return { index, mail, state, hasMes, outcome, cause, ms: performance.now() - started, answeredAt: Date.now() };
 }
+
+export type TrafficOptions = {
+  total: number;
+  concurrency: number;
+  spacingMs?: number;
+  beforeSend?: (index: number, startedAt: number) => Promise<void> | void;
+  send: (index: number) => Promise<void>;
+  shouldStop?: () => boolean;
+};
 
 /**
  * Runs `send(index)` for index 0..total-1, `concurrency` at a time. With `spacingMs`, enquiry i
@@ -77,7 +122,7 @@ export async function sendEnquiry({ app, actionId, token, index, mail, timeoutMs
  * `beforeSend(index, startedAt)` runs first, awaited; `shouldStop()` ends the run early.
  * Returns the run's length in seconds.
  */
-export async function runTraffic({ total, concurrency, spacingMs = 0, beforeSend, send, shouldStop = () => false }) {
+export async function runTraffic({ total, concurrency, spacingMs = 0, beforeSend, send, shouldStop = () => false }: TrafficOptions): Promise<number> {
   const startedAt = performance.now();
   let next = 0;
   await Promise.all(

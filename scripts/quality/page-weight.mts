@@ -4,20 +4,23 @@
 // shared/tools/page-weight.mjs, so the two agree.
 import zlib from 'node:zlib';
 
-const gzip = (buffer) => zlib.gzipSync(buffer, { level: 9 }).length;
+export type Bytes = { n: number; raw: number; gzip: number };
+export type PageWeight = { url: string; status: number; html: { raw: number; gzip: number }; js: Bytes; css: Bytes };
 
-export async function pageWeight(url) {
+const gzip = (buffer: Buffer) => zlib.gzipSync(buffer, { level: 9 }).length;
+
+export async function pageWeight(url: string): Promise<PageWeight> {
   const response = await fetch(url, { redirect: 'follow' });
   const html = await response.text();
   const origin = new URL(response.url).origin;
-  const absolute = (href) => new URL(href, response.url).href;
+  const absolute = (href: string) => new URL(href, response.url).href;
   const scripts = [...html.matchAll(/<script([^>]*)\ssrc="([^"]+)"([^>]*)>/g)]
-    .filter((match) => !/nomodule/i.test(match[1] + match[3]))
-    .map((match) => absolute(match[2]));
+    .filter((match) => !/nomodule/i.test(`${match[1]}${match[3]}`))
+    .map((match) => absolute(match[2] ?? ''));
   const styles = [
     ...html.matchAll(/<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"|<link[^>]*href="([^"]+)"[^>]*rel="stylesheet"/g),
-  ].map((match) => absolute(match[1] || match[2]));
-  const sum = async (list) => {
+  ].map((match) => absolute(match[1] || match[2] || ''));
+  const sum = async (list: string[]): Promise<Bytes> => {
     let raw = 0;
     let compressed = 0;
     let n = 0;

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // Benchmark, not a test: on a throttled phone (slow 4G, 4x CPU, the quality
 // run's applied throttling), how long after navigation a filled-in form can
 // be sent, against how long its fields take to appear. The visitor is an
@@ -6,21 +5,18 @@
 // button pressed as soon as the page lets it be pressed. Prints both times
 // per run, their medians, and the gap (goal: within 100 ms).
 //
-//   npm run bench:sendable                      builds if needed, serves on 127.0.0.1
+//   npm run bench:sendable                      the project's own build (the end-to-end one), built if stale
 //   npm run bench:sendable -- http://host:port/ measures a server already running
 //
 // BENCH_RUNS (default 5) runs; enquiries go to a temporary local inbox.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { isolatedProcessEnv } from '../test-support/isolated-env.mjs';
-import { waitForUrl } from '../test-support/wait-for-url.mjs';
-import { CHROMIUM_ARGS, chromiumPath } from './chromium.mjs';
+import { chromium, type Browser } from 'playwright-core';
+import { MAIN_APP } from '../e2e/support/test-env';
+import { CHROMIUM_ARGS, chromiumPath } from '../test-support/chromium';
+import { buildApp, startNext, stopAll, type Server } from '../test-support/harness';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
 const PORT = 3410 + Number(process.env.TEST_PORT_OFFSET ?? 0);
 // Lighthouse's applied ("devtools") mobile throttling: slow 4G and a 4x slower CPU.
@@ -28,10 +24,13 @@ const NETWORK = { offline: false, latency: 562.5, downloadThroughput: (1474.56 *
 const CPU_SLOWDOWN = 4;
 const GOAL_MS = 100;
 
-const median = (values) => {
+type Marks = { fields: number; sendable: number };
+
+const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  const upper = sorted[middle] ?? NaN;
+  return sorted.length % 2 ? upper : ((sorted[middle - 1] ?? NaN) + upper) / 2;
 };
 
 // In the page, every frame: note when the fields are on screen, autofill them
@@ -66,7 +65,16 @@ const WATCH = `(() => {
   requestAnimationFrame(tick);
 })();`;
 
-async function measure(browser, url) {
+/** The marks WATCH logs, or null when the text is not one of them. */
+function marksOf(text: string): Marks | null {
+  if (!text.startsWith('__bench ')) return null;
+  const parsed: unknown = JSON.parse(text.slice('__bench '.length));
+  if (typeof parsed !== 'object' || parsed === null || !('fields' in parsed) || !('sendable' in parsed)) return null;
+  const { fields, sendable } = parsed;
+  return typeof fields === 'number' && typeof sendable === 'number' ? { fields, sendable } : null;
+}
+
+async function measure(browser: Browser, url: string): Promise<Marks> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
   const page = await context.newPage();
   // No third party is reachable here: every other host answers empty at once.
@@ -77,9 +85,10 @@ async function measure(browser, url) {
   await cdp.send('Network.emulateNetworkConditions', NETWORK);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
   await page.addInitScript(WATCH);
-  let marks = null;
+  // Asserted, not annotated: the console handler sets it, which TypeScript's narrowing would not see.
+  let marks = null as Marks | null;
   page.on('console', (message) => {
-    if (message.text().startsWith('__bench ')) marks ??= JSON.parse(message.text().slice('__bench '.length));
+    marks ??= marksOf(message.text());
   });
   // The press must really send: the browser's own POST, or the island's.
   const posted = page.waitForRequest((request) => request.method() === 'POST', { timeout: 30_000 });
@@ -90,44 +99,53 @@ async function measure(browser, url) {
   return { fields: Math.round(marks.fields), sendable: Math.round(marks.sendable) };
 }
 
-async function serve() {
+/** The project's own build (the end-to-end one, reused while up to date), served with a temporary inbox. */
+async function serve(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const dir = await buildApp(MAIN_APP);
   const inbox = mkdtempSync(path.join(os.tmpdir(), 'bench-inbox-'));
-  const env = isolatedProcessEnv({ CONTACT_INBOX_DIR: inbox, CONTACT_RATE_LIMIT_MAX: '1000' });
-  if (!existsSync(path.join(root, '.next', 'BUILD_ID'))) {
-    console.log('> next build');
-    const result = spawnSync(path.join(root, 'node_modules', '.bin', 'next'), ['build'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
-    if (result.status !== 0) throw new Error('next build failed');
-  }
-  const child = spawn(path.join(root, 'node_modules', '.bin', 'next'), ['start', '--port', String(PORT), '--hostname', '127.0.0.1'], {
-    cwd: root,
-    env,
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${PORT}/`;
-  const stop = () => (child.kill('SIGTERM'), rmSync(inbox, { recursive: true, force: true }));
-  await waitForUrl(url).catch((error) => {
-    stop();
+  const servers: Server[] = [];
+  const stop = async () => {
+    await stopAll(servers);
+    rmSync(inbox, { recursive: true, force: true });
+  };
+  try {
+    servers.push(await startNext(dir, { port: PORT, env: { CONTACT_INBOX_DIR: inbox, CONTACT_RATE_LIMIT_MAX: '1000' } }));
+  } catch (error) {
+    await stop();
     throw error;
-  });
-  return { url, stop };
+  }
+  return { url: `http://127.0.0.1:${PORT}/`, stop };
 }
 
-const given = process.argv[2];
-const server = given ? { url: given, stop: () => {} } : await serve();
-const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
-try {
-  const runs = [];
-  console.log(`Throttled phone (slow 4G, ${CPU_SLOWDOWN}x CPU), ${server.url}`);
-  for (let i = 0; i < RUNS; i++) {
-    const run = await measure(browser, server.url);
-    runs.push(run);
-    console.log(`  run ${i + 1}: fields on screen ${run.fields} ms, filled-in form can be sent ${run.sendable} ms`);
+async function main() {
+  const given = process.argv[2];
+  const server = given ? { url: given, stop: async () => {} } : await serve();
+  try {
+    const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+    try {
+      const runs: Marks[] = [];
+      console.log(`Throttled phone (slow 4G, ${CPU_SLOWDOWN}x CPU), ${server.url}`);
+      for (let i = 0; i < RUNS; i++) {
+        const run = await measure(browser, server.url);
+        runs.push(run);
+        console.log(`  run ${i + 1}: fields on screen ${run.fields} ms, filled-in form can be sent ${run.sendable} ms`);
+      }
+      const fields = median(runs.map((run) => run.fields));
+      const sendable = median(runs.map((run) => run.sendable));
+      const gap = sendable - fields;
+      console.log(`Median of ${RUNS}: fields on screen ${fields} ms; can be sent ${sendable} ms; gap ${gap} ms (goal: at most ${GOAL_MS} ms) ${gap <= GOAL_MS ? 'ok' : 'OVER'}`);
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    await server.stop();
   }
-  const fields = median(runs.map((run) => run.fields));
-  const sendable = median(runs.map((run) => run.sendable));
-  const gap = sendable - fields;
-  console.log(`Median of ${RUNS}: fields on screen ${fields} ms; can be sent ${sendable} ms; gap ${gap} ms (goal: at most ${GOAL_MS} ms) ${gap <= GOAL_MS ? 'ok' : 'OVER'}`);
-} finally {
-  await browser.close();
-  server.stop();
 }
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

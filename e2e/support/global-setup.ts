@@ -1,0 +1,56 @@
+import { rmSync } from 'node:fs';
+import { buildApp, startNext, startStubApi, stopAll, type Server } from '../../test-support/harness';
+import { startSmtpSink } from '../../test-support/smtp-sink';
+import { PICTURES_APP } from './pictures-app';
+import {
+  AGAINST_DEPLOYMENT,
+  DATA_DIR,
+  E2E_BUILD_ENV,
+  E2E_OFF_ENV,
+  E2E_OFF_PORT,
+  E2E_PORT,
+  MAIN_APP,
+  NO_TAGS_APP,
+  NO_TAGS_BUILD_ENV,
+  NO_TAGS_PORT,
+  OFF_SERVER_LOG,
+  PICTURES_PORT,
+  SERVER_LOG,
+  SMTP_HTTP_PORT,
+  SMTP_PORT,
+  STUB_PORT,
+} from './test-env';
+
+/**
+ * The servers every local run needs, started once before the first test and
+ * stopped after the last (test-support/harness.ts builds each build once):
+ * - the stub contact API and the agency's mail server (alerts), 127.0.0.1 only;
+ * - the end-to-end build twice: with the outbox (files under e2e/.data/main),
+ *   and with CONTACT_OUTBOX=off; their output goes to e2e/.server*.log, which
+ *   tests read to check what is logged;
+ * - the build with every third-party ID empty (conversions.spec.ts);
+ * - the build with the agency's large pictures (pictures.spec.ts).
+ * Against a deployment (PLAYWRIGHT_BASE_URL) nothing is started.
+ */
+export default async function globalSetup(): Promise<(() => Promise<void>) | void> {
+  if (AGAINST_DEPLOYMENT) return;
+  for (const old of [DATA_DIR, SERVER_LOG, OFF_SERVER_LOG]) rmSync(old, { recursive: true, force: true });
+  const servers: Server[] = [];
+  const sink = await startSmtpSink({ user: 'avisos', pass: 'secreto-e2e' }, { port: SMTP_PORT, httpPort: SMTP_HTTP_PORT });
+  const stop = async () => {
+    await stopAll(servers);
+    await sink.stop();
+  };
+  try {
+    servers.push(await startStubApi(STUB_PORT));
+    const main = await buildApp(MAIN_APP);
+    servers.push(await startNext(main, { port: E2E_PORT, env: E2E_BUILD_ENV, log: SERVER_LOG }));
+    servers.push(await startNext(main, { port: E2E_OFF_PORT, env: E2E_OFF_ENV, log: OFF_SERVER_LOG }));
+    servers.push(await startNext(await buildApp(NO_TAGS_APP), { port: NO_TAGS_PORT, env: NO_TAGS_BUILD_ENV }));
+    servers.push(await startNext(await buildApp(PICTURES_APP), { port: PICTURES_PORT, env: PICTURES_APP.publicEnv }));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return stop;
+}
