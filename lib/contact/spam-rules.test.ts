@@ -105,7 +105,12 @@ describe('spam rules', () => {
     for (const label of labels) expect(label).toMatch(/^(El|Contiene) /);
   });
 
-  it('judges a 3,000-character adversarial post in well under 50 ms', () => {
+  // No absolute time: machines differ up to 4x and a busy one far more. Each
+  // attack is timed against a normal 3,000-character post, medians of runs
+  // interleaved with it. Today every attack takes less than the normal post
+  // (0.7 times at most); a pattern that backtracks over the whole post takes
+  // many times it (a `\s*` before HTML_TAG: 19 times).
+  it('judges a 3,000-character adversarial post no slower than 10 times a normal one', () => {
     const attacks = [
       'a.'.repeat(1500),
       'www.'.repeat(750),
@@ -118,12 +123,22 @@ describe('spam rules', () => {
       `${'a-'.repeat(1499)}.`,
       ' '.repeat(2999) + 'x',
     ];
-    spamRule(enquiry({})); // compile the patterns before timing
-    const millisecondsFor = (attack: string) => {
+    const normal = 'Hola, quiero una página web para mi taquería en Coyoacán, con menú y pedidos. '.repeat(40).slice(0, 3000);
+    const millisecondsFor = (text: string) => {
       const started = performance.now();
-      spamRule({ name: attack, mail: attack, phone: attack, reason: attack });
+      spamRule({ name: text, mail: text, phone: text, reason: text });
       return performance.now() - started;
     };
-    expect(Math.max(...attacks.map(millisecondsFor))).toBeLessThan(50);
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    millisecondsFor(normal); // compile the patterns before timing
+    const runs = 7;
+    const normalTimes: number[] = [];
+    const attackTimes = attacks.map((): number[] => []);
+    for (let run = 0; run < runs; run++) {
+      normalTimes.push(millisecondsFor(normal));
+      attacks.forEach((attack, index) => attackTimes[index].push(millisecondsFor(attack)));
+    }
+    const ratios = attackTimes.map((times) => median(times) / median(normalTimes));
+    expect(Math.max(...ratios)).toBeLessThan(10);
   });
 });
