@@ -595,6 +595,79 @@ describe('the spam filter, at no cost to a person', () => {
   });
 });
 
+describe('QA enquiries (an address at .invalid): every check, then thanked, never delivered', () => {
+  const qa = { ...visitor, mail: 'qa+pixel-7-1764000000000@pruebas.invalid' };
+  const QA_LINE = /\[contacto\] Solicitud de prueba \(QA, dirección \.invalid\) [0-9a-f-]{36}: /;
+  const qaLines = () => logs.filter((line) => QA_LINE.test(line));
+  const alerting = { ALERT_SMTP_URL: 'smtp://avisos:secreto@127.0.0.1:9', ALERT_EMAIL_TO: 'agencia@example.mx' };
+
+  it('is thanked without a key (no conversion): no API call, nothing stored, no alert, one log line without what was typed', async () => {
+    const { submit } = withOutbox(alerting);
+    expect(await submit(idle, form(qa))).toEqual({ status: 'sent' });
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(mockAfterTasks).toHaveLength(0);
+    expect(qaLines()).toEqual([expect.stringMatching(/pasó el filtro de spam; no se envía a la API de contacto/)]);
+    expect(logs).toHaveLength(1);
+    for (const value of Object.values(qa)) expect(logs.join('\n')).not.toContain(value);
+  });
+
+  it('is the same with the API down: the API is never asked, so nothing is kept for later', async () => {
+    fetchMock.mockImplementation(async () => json(503, {}));
+    const { submit, entries } = withOutbox(alerting);
+    expect(await submit(idle, form({ ...qa, mail: 'QA@Pruebas.INVALID' }))).toEqual({ status: 'sent' });
+    expect(fetchMock).not.toHaveBeenCalled();
+    // The outbox folder was never even made.
+    expect(() => entries()).toThrow(/ENOENT/);
+  });
+
+  it('runs every check a visitor runs: the field rules, the form signature, the abuse limit', async () => {
+    const submit = loadAction({ ...API, CONTACT_RATE_LIMIT_MAX: '1' });
+    requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.90' });
+    expect((await submit(idle, form({ ...qa, phone: '' }))).status).toBe('invalid');
+    expect((await submit(idle, form({ ...qa, [TOKEN_FIELD]: '' }))).status).toBe('confirm');
+    expect(await submit(idle, form(qa))).toEqual({ status: 'sent' });
+    expect(await submit(idle, form(qa))).toEqual({ status: 'failed', reason: 'rate-limited', values: qa, token: SIGNED });
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('is not counted as spam: what the rules would have done is said in its log line, and nothing is kept apart', async () => {
+    const { submit, entries } = withOutbox(alerting);
+    expect(await submit(idle, form({ ...qa, [HONEYPOT_FIELD]: 'x' }))).toEqual({ status: 'sent' });
+    expect(await submit(idle, form({ ...qa, reason: 'https://casino.example https://pills.example' }))).toEqual({ status: 'sent' });
+    expect(() => entries()).toThrow(/ENOENT/);
+    expect(mockAfterTasks).toHaveLength(0);
+    expect(qaLines()).toEqual([
+      expect.stringMatching(/el filtro de spam la habría apartado \(honeypot\)/),
+      expect.stringMatching(/el filtro de spam la habría apartado \(only-links\)/),
+    ]);
+    expect(logs.join('\n')).not.toMatch(/Posible spam/);
+  });
+
+  it('without a contact API, it is not written to the local inbox either', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'inbox-'));
+    const submit = loadAction({ CONTACT_INBOX_DIR: dir });
+    expect(await submit(idle, form(qa))).toEqual({ status: 'sent' });
+    expect(readdirSync(dir)).toEqual([]);
+    expect(qaLines()).toEqual([expect.stringMatching(/no se envía a la bandeja local/)]);
+  });
+
+  it('a deployment that could not deliver answers QA as it would a visitor: the failure, and why, in the log', async () => {
+    const submit = loadAction({ VERCEL: '1' });
+    expect(await submit(idle, form(qa))).toEqual({ status: 'failed', values: qa, token: SIGNED });
+    expect(logs.join('\n')).toMatch(/Solicitud de prueba \(QA, dirección \.invalid\) [0-9a-f-]{36} no atendida: .*CONTACT_API_BASE_URL/);
+  });
+
+  it('only the reserved domain marks it: an address merely mentioning "invalid" is a visitor\'s', async () => {
+    fetchMock.mockImplementation(async () => json(200, { success: true }));
+    const submit = loadAction(API);
+    for (const mail of ['invalid@example.mx', 'ana@invalid.com.mx', 'ana@noinvalid.mx', 'ana@ejemplo.invalidos.mx']) {
+      expect(await submit(idle, form({ ...visitor, mail }))).toEqual(SENT);
+    }
+    expect(fetchMock).toHaveBeenCalledTimes(4);
+    expect(qaLines()).toEqual([]);
+  });
+});
+
 describe('the captcha is never the visitor\'s to fix', () => {
   it('a captcha that is no reCAPTCHA token (a space, a control character, over 4,096) goes as none, and the enquiry is delivered', async () => {
     fetchMock.mockImplementation(async () => json(200, { success: true }));

@@ -5,8 +5,9 @@ import { deliverEnquiry, quarantineEnquiry } from './deliver';
 import { CONTACT_FIELDS, HONEYPOT_FIELD, TOKEN_FIELD, type ContactValues } from './fields';
 import { checkFormToken, confirmToken } from './form-token';
 import { ANSWER_WITHIN_MS } from './outbox/policy';
+import { answerQaEnquiry, isQaEnquiry } from './qa-enquiry';
 import { consumeEnquiry } from './rate-limit';
-import { contactSchema, fieldErrorsOf, isCaptchaShaped } from './schema';
+import { contactSchema, fieldErrorsOf, isCaptchaShaped, type ContactEnquiry } from './schema';
 import { spamRule } from './spam-rules';
 import type { ContactState } from './state';
 
@@ -25,7 +26,8 @@ const POSTED_FIELDS: readonly string[] = [...ENQUIRY_FIELDS, HONEYPOT_FIELD, TOK
  * without a valid signature of the form's time on screen is asked to confirm
  * (stored nowhere, and no count against the abuse limit); then the abuse
  * limit; then a few content rules. Spam is thanked like a person, and kept
- * apart instead of delivered (deliver.ts).
+ * apart instead of delivered (deliver.ts). A QA enquiry runs all of that,
+ * then is thanked and logged, never delivered (qa-enquiry.ts).
  */
 export async function submitContact(_previous: ContactState, formData: FormData): Promise<ContactState> {
   const answerBy = Date.now() + ANSWER_WITHIN_MS;
@@ -48,11 +50,15 @@ export async function submitContact(_previous: ContactState, formData: FormData)
     return { status: 'failed', reason: 'rate-limited', values, token: confirmToken() };
   }
 
-  const rule = trap ?? spamRule(parsed.data);
-  if (rule) return quarantineEnquiry(parsed.data, rule);
-
-  const state = await deliverEnquiry(parsed.data, { answerBy });
+  const state = await answerChecked(parsed.data, trap ?? spamRule(parsed.data), answerBy);
   return state.status === 'failed' ? { ...state, values, token: confirmToken() } : state;
+}
+
+/** A checked enquiry's way out: a QA enquiry stops here, whatever the spam rules said; spam is kept apart; the rest is delivered. */
+async function answerChecked(enquiry: ContactEnquiry, rule: string | null, answerBy: number): Promise<ContactState> {
+  if (isQaEnquiry(enquiry)) return answerQaEnquiry(rule);
+  if (rule) return quarantineEnquiry(enquiry, rule);
+  return deliverEnquiry(enquiry, { answerBy });
 }
 
 /** The four visible fields as posted (the captcha token is not the visitor's). */
