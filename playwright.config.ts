@@ -2,21 +2,22 @@ import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './test-support/chromium';
 import type { Options } from './e2e/support/fixtures';
 import { E2E_OFF_PORT, E2E_PORT } from './e2e/support/test-env';
+import deploymentConfig from './playwright.deployment.config';
 
 /*
  * End-to-end tests run against production builds (next build + next start)
- * that e2e/support/global-setup.ts builds and starts. With PLAYWRIGHT_BASE_URL
- * set (a Vercel preview, say) no server is started and the same flows run
- * against that address.
+ * that e2e/support/global-setup.ts builds and starts, with the local build's
+ * own settings (the stub contact API, the test SMTP server, the server's log).
+ * With PLAYWRIGHT_BASE_URL set (a Vercel preview, say) this is the deployment
+ * suite instead (playwright.deployment.config.ts, e2e/deployment/).
  */
-const externalBaseUrl = process.env.PLAYWRIGHT_BASE_URL;
-const baseURL = externalBaseUrl ?? `http://127.0.0.1:${E2E_PORT}`;
+const baseURL = `http://127.0.0.1:${E2E_PORT}`;
 const chromium = {
   ...devices['Desktop Chrome'],
   launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
 };
 
-export default defineConfig<Options>({
+const localConfig = defineConfig<Options>({
   testDir: './e2e',
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
@@ -24,16 +25,22 @@ export default defineConfig<Options>({
   workers: 2,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : [['list']],
+  // The HTML report always (npx playwright show-report), and failures as annotations on GitHub.
+  reporter: [...(process.env.GITHUB_ACTIONS ? [['github'] as const] : []), ['list'], ['html', { open: 'never' }]],
   use: {
     baseURL,
     locale: 'es-MX',
-    trace: 'retain-on-failure',
+    trace: 'on-first-retry',
     screenshot: 'only-on-failure',
   },
   projects: [
-    // Every spec but the outbox's and the pictures', two at a time.
-    { name: 'chromium', testIgnore: ['outbox.spec.ts', 'pictures.spec.ts', 'content-check.spec.ts'], use: { ...chromium, outbox: 'auto' } },
+    // Every spec but the outbox's and the pictures', two at a time; the deployment suite
+    // (e2e/deployment/) runs on its own three devices: npm run test:deployment, test:stand-in.
+    {
+      name: 'chromium',
+      testIgnore: ['outbox.spec.ts', 'pictures.spec.ts', 'content-check.spec.ts', 'deployment/**'],
+      use: { ...chromium, outbox: 'auto' },
+    },
     {
       // The outbox's flows count every attempt the stub sees, while any other
       // enquiry redelivers due entries after its answer (lib/contact/deliver.ts):
@@ -56,9 +63,11 @@ export default defineConfig<Options>({
       // The flows whose outcome depends on the outbox, again without one.
       name: 'outbox-off',
       testMatch: ['faults.spec.ts', 'contact-form.spec.ts'],
-      use: { ...chromium, outbox: 'off', baseURL: externalBaseUrl ?? `http://127.0.0.1:${E2E_OFF_PORT}` },
+      use: { ...chromium, outbox: 'off', baseURL: `http://127.0.0.1:${E2E_OFF_PORT}` },
     },
   ],
-  // Builds once and starts every server the local run needs; nothing against a deployment.
+  // Builds once and starts every server the local run needs.
   globalSetup: './e2e/support/global-setup.ts',
 });
+
+export default process.env.PLAYWRIGHT_BASE_URL ? deploymentConfig : localConfig;

@@ -2,9 +2,7 @@ import type { Page, Request } from '@playwright/test';
 import { expect, test, waitForFormScript, recordThanks } from './support/fixtures';
 import { standInGtag } from './support/gtag';
 import { records, setScenario, uniqueMail, type StubStep } from './support/stub';
-import { AGAINST_DEPLOYMENT, E2E_CONFIG, E2E_OFF_PORT, NO_TAGS_URL } from './support/test-env';
-
-test.skip(AGAINST_DEPLOYMENT, "These flows drive the stub contact API and the test build's own IDs.");
+import { E2E_CONFIG, E2E_OFF_PORT, NO_TAGS_URL } from './support/test-env';
 
 const FAKE_RECAPTCHA = `
   window.grecaptcha = {

@@ -2,15 +2,13 @@ import type { Page, Route } from '@playwright/test';
 import { expect, stayOnThankYouView, test } from './support/fixtures';
 import { standInGtag } from './support/gtag';
 import { records, setScenario, uniqueMail } from './support/stub';
-import { AGAINST_DEPLOYMENT, E2E_CONFIG } from './support/test-env';
+import { E2E_CONFIG } from './support/test-env';
 
 /*
  * The form is a real HTML form first: the browser posts it to the Server
  * Action itself when scripts are off, blocked or late, and the page comes
  * back rendered from the action's state.
  */
-test.skip(AGAINST_DEPLOYMENT, 'These flows drive the stub contact API, which only the local run has.');
-
 type Visitor = { name: string; mail: string; phone: string; reason: string };
 const FIELDS = ['name', 'mail', 'phone', 'reason'] as const;
 

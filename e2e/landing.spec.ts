@@ -1,4 +1,4 @@
-import { AGAINST_DEPLOYMENT, E2E_CONFIG } from './support/test-env';
+import { E2E_CONFIG } from './support/test-env';
 import { expect, test } from './support/fixtures';
 
 test.describe('the landing page', () => {
@@ -134,19 +134,17 @@ test.describe('the landing page', () => {
     expect(cg).toBeGreaterThan(cr + 80); // teal: green and blue well above red
     expect(cb).toBeGreaterThan(cr + 80);
 
-    if (!AGAINST_DEPLOYMENT) {
-      const [notice] = await Promise.all([context.waitForEvent('page'), privacy.click()]);
-      await notice.waitForLoadState();
-      expect(new URL(notice.url()).pathname).toBe(E2E_CONFIG.privacyNoticeUrl);
-      await expect(notice.getByRole('heading', { level: 1 })).toHaveText('Aviso de privacidad');
-    }
+    const [notice] = await Promise.all([context.waitForEvent('page'), privacy.click()]);
+    await notice.waitForLoadState();
+    expect(new URL(notice.url()).pathname).toBe(E2E_CONFIG.privacyNoticeUrl);
+    await expect(notice.getByRole('heading', { level: 1 })).toHaveText('Aviso de privacidad');
   });
 
   test('floating chat button opens WhatsApp in a new tab and records the event', async ({ page, context }) => {
     await page.goto('/');
     const chat = page.getByRole('link', { name: 'Llama/escribenos' });
     await expect(chat).toBeVisible();
-    if (!AGAINST_DEPLOYMENT) await expect(chat).toHaveAttribute('href', E2E_CONFIG.whatsappUrl);
+    await expect(chat).toHaveAttribute('href', E2E_CONFIG.whatsappUrl);
     await expect(chat).toHaveAttribute('target', '_blank');
     await expect(chat).toHaveAttribute('rel', /noopener/);
 

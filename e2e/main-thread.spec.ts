@@ -1,5 +1,5 @@
 import { expect, test } from './support/fixtures';
-import { AGAINST_DEPLOYMENT, NO_TAGS_URL } from './support/test-env';
+import { NO_TAGS_URL } from './support/test-env';
 
 /*
  * Nothing runs on the main thread that the visitor did not ask for: a
@@ -12,7 +12,6 @@ import { AGAINST_DEPLOYMENT, NO_TAGS_URL } from './support/test-env';
  * cost long tasks of 50-160 ms at 4x), and this test is about the site's own
  * code.
  */
-test.skip(AGAINST_DEPLOYMENT, 'A deployment has its own third-party tags, which the 6 s flag adds.');
 test.use({ baseURL: NO_TAGS_URL });
 
 /**

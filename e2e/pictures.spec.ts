@@ -19,8 +19,6 @@ import { PICTURES_DIR, PICTURES_URL } from './support/test-env';
  */
 const PHONE_IMAGE_BYTES_BUDGET = 11_000;
 
-test.skip(Boolean(process.env.PLAYWRIGHT_BASE_URL), 'needs the pictures build this suite starts itself');
-
 type Fixture = { width: number; height: number; bytes: number };
 const fixtures = (): Record<string, Fixture> => JSON.parse(readFileSync(path.join(PICTURES_DIR, 'fixtures.json'), 'utf8'));
 

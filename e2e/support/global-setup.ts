@@ -3,7 +3,6 @@ import { buildApp, startNext, startStubApi, stopAll, type Server } from '../../t
 import { startSmtpSink } from '../../test-support/smtp-sink';
 import { PICTURES_APP } from './pictures-app';
 import {
-  AGAINST_DEPLOYMENT,
   DATA_DIR,
   E2E_BUILD_ENV,
   E2E_OFF_ENV,
@@ -30,10 +29,8 @@ import {
  *   tests read to check what is logged;
  * - the build with every third-party ID empty (conversions.spec.ts);
  * - the build with the agency's large pictures (pictures.spec.ts).
- * Against a deployment (PLAYWRIGHT_BASE_URL) nothing is started.
  */
 export default async function globalSetup(): Promise<(() => Promise<void>) | void> {
-  if (AGAINST_DEPLOYMENT) return;
   for (const old of [DATA_DIR, SERVER_LOG, OFF_SERVER_LOG]) rmSync(old, { recursive: true, force: true });
   const servers: Server[] = [];
   const sink = await startSmtpSink({ user: 'avisos', pass: 'secreto-e2e' }, { port: SMTP_PORT, httpPort: SMTP_HTTP_PORT });

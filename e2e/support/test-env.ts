@@ -74,9 +74,6 @@ export const E2E_BUILD_ENV: Record<string, string> = isolatedEnv({
 /** Today's behaviour: no outbox, a failed delivery shows the retry message. */
 export const E2E_OFF_ENV: Record<string, string> = { ...E2E_BUILD_ENV, CONTACT_OUTBOX: 'off', CONTACT_INBOX_DIR: `${DATA_DIR}/off` };
 
-/** True when the suite runs against a deployment it did not build. */
-export const AGAINST_DEPLOYMENT = Boolean(process.env.PLAYWRIGHT_BASE_URL);
-
 /**
  * The same site with the third-party variables empty, as the quality budgets
  * build it: nothing may be requested from Google or anyone else.

@@ -1,0 +1,168 @@
+// The QA suite (npm run test:deployment) against a protected stand-in
+// deployment: the end-to-end build's `next start`, with the stub contact API
+// and an SMTP server of its own, behind a proxy that plays Vercel's
+// Deployment Protection (protected-proxy.ts) and records every request.
+//   1. With the bypass secret (and a trace of every test, so that traces
+//      holding the secret exist): the suite must pass; every request to the
+//      deployment carried the secret and the first asked for the cookie;
+//      no request to another host carried it; the stub API and the mail
+//      server received nothing, no enquiry was stored, the server logged the
+//      QA enquiries; the secret is in no report, trace, output or log.
+//   2. One device and one shard of it (--project, --shard) pass alone.
+//   3. Without the secret, and with a wrong one: the suite must fail, on
+//      the proxy's 401, saying why.
+// 127.0.0.1 only; every server is stopped at the end; exits non-zero naming
+// every failed check.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { E2E_BUILD_ENV, MAIN_APP } from '../../e2e/support/test-env';
+import { findSecret, REDACTED } from '../../e2e/deployment/support/redact';
+import { buildApp, ROOT, startNext, startStubApi, stopAll, type Server } from '../../test-support/harness';
+import { startSmtpSink } from '../../test-support/smtp-sink';
+import { startProtectedProxy } from './protected-proxy';
+
+const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
+const SITE_PORT = 3120 + OFFSET;
+const PROXY_PORT = 3121 + OFFSET;
+const STUB_PORT = 3122 + OFFSET;
+const BYPASS = 'x-vercel-protection-bypass';
+const SET_COOKIE = 'x-vercel-set-bypass-cookie';
+const QA_LINE = /\[contacto\] Solicitud de prueba \(QA/;
+/** A hard stop for each run of the suite. */
+const RUN_LIMIT_MS = 15 * 60_000;
+
+const work = mkdtempSync(path.join(tmpdir(), 'deployment-stand-in-'));
+const failures: string[] = [];
+const check = (ok: boolean, what: string) => {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!ok) failures.push(what);
+};
+
+type Run = { code: number | null; output: string };
+
+/** `npm run test:deployment` with `env`, its output shown and kept. */
+function runSuite(name: string, env: Record<string, string>, args: string[]): Promise<Run> {
+  const inherited = { ...process.env };
+  delete inherited.VERCEL_AUTOMATION_BYPASS_SECRET;
+  delete inherited.PLAYWRIGHT_HTML_OUTPUT_DIR;
+  const child = spawn('npx', ['playwright', 'test', '-c', 'playwright.deployment.config.ts', '--output', path.join(work, name, 'results'), ...args], {
+    cwd: ROOT,
+    env: { ...inherited, PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(work, name, 'report'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+    process.stdout.write(chunk);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const limit = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), RUN_LIMIT_MS);
+  return new Promise((resolve) =>
+    child.on('exit', (code) => {
+      clearTimeout(limit);
+      resolve({ code, output });
+    }),
+  );
+}
+
+async function main() {
+  const servers: Server[] = [];
+  const sink = await startSmtpSink({ user: 'avisos', pass: 'secreto-stand-in' });
+  const secret = randomBytes(24).toString('hex');
+  const serverLog = path.join(work, 'server.log');
+  const dataDir = path.join(work, 'data');
+  let proxy: Awaited<ReturnType<typeof startProtectedProxy>> | undefined;
+  try {
+    const stub = await startStubApi(STUB_PORT);
+    servers.push(stub);
+    const site = await startNext(await buildApp(MAIN_APP), {
+      port: SITE_PORT,
+      log: serverLog,
+      env: {
+        ...E2E_BUILD_ENV,
+        CONTACT_API_BASE_URL: `${stub.url}/api/`,
+        CONTACT_INBOX_DIR: dataDir,
+        ALERT_SMTP_URL: sink.url,
+        // Behind one proxy, as on Vercel; the suite's three QA enquiries, and a retry each, from one address.
+        TRUST_PROXY_HEADERS: '1',
+        CONTACT_RATE_LIMIT_MAX: '10',
+      },
+    });
+    servers.push(site);
+    proxy = await startProtectedProxy({ port: PROXY_PORT, target: site.url, secret });
+    const otherHostsLog = path.join(work, 'other-hosts.jsonl');
+
+    console.log(`\n> The suite with the bypass secret, against ${proxy.url} (every test traced)\n`);
+    const withSecret = await runSuite('with-secret', { PLAYWRIGHT_BASE_URL: proxy.url, VERCEL_AUTOMATION_BYPASS_SECRET: secret, DEPLOYMENT_OTHER_HOSTS_LOG: otherHostsLog }, ['--trace', 'on']);
+    const ownHost = proxy.records.filter((record) => record.host === proxy?.host);
+    const otherHosts = [
+      ...proxy.records.filter((record) => record.host !== proxy?.host).map((record) => ({ host: record.host, bypass: BYPASS in record.headers })),
+      ...(existsSync(otherHostsLog) ? readFileSync(otherHostsLog, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { host: string; bypass: boolean; setCookie: boolean }) : []),
+    ];
+    const summary = (await (await fetch(`${stub.url}/__summary`)).json()) as { attempts: number };
+    const log = readFileSync(serverLog, 'utf8');
+    const qaLines = log.split('\n').filter((line) => QA_LINE.test(line));
+    const stored = existsSync(dataDir) ? readdirSync(dataDir, { recursive: true, encoding: 'utf8' }).filter((name) => /\.json/.test(name)) : [];
+    const results = [path.join(work, 'with-secret', 'results'), path.join(work, 'with-secret', 'report')];
+    const traces = readdirSync(results[0] ?? '', { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('trace.zip'));
+
+    console.log('\n> Checks\n');
+    check(withSecret.code === 0, `the suite passes with the secret (exit ${withSecret.code})`);
+    check(ownHost.length > 0 && ownHost.every((record) => record.headers[BYPASS] === secret), `every one of the ${ownHost.length} requests to the deployment carried the secret`);
+    check(ownHost.every((record) => record.status !== 401), 'none was refused (401)');
+    // The preflight's request, and the first of each test's browser context (a redirect it answers with carries it on too).
+    const tests = Number(/(\d+) passed/.exec(withSecret.output)?.[1] ?? 0);
+    const askedForCookie = ownHost.filter((record) => record.headers[SET_COOKIE] === 'true').length;
+    check(
+      ownHost[0]?.headers[SET_COOKIE] === 'true' && tests > 0 && askedForCookie >= tests + 1,
+      `the first asked for the bypass cookie, and so did the first of each test's browser (${askedForCookie} of ${ownHost.length}, ${tests} tests)`,
+    );
+    const leaks = otherHosts.filter((record) => record.bypass);
+    check(otherHosts.length > 0 && leaks.length === 0, `none of the ${otherHosts.length} requests to other hosts (${[...new Set(otherHosts.map((r) => r.host))].join(', ')}) carried it`);
+    check(summary.attempts === 0, `the stub contact API received nothing (${summary.attempts} attempts)`);
+    check(sink.mails.length === 0, `the mail server received nothing (${sink.mails.length} e-mails)`);
+    check(stored.length === 0, `nothing was stored in the outbox (${stored.length} files)`);
+    check(qaLines.length >= 3, `the server logged the QA enquiries (${qaLines.length} lines), e.g. ${qaLines[0]?.trim() ?? 'none'}`);
+    check(traces.length > 0, `traces were written (${traces.length})`);
+    check(traces.some((trace) => readFileSync(path.join(results[0] ?? '', trace)).length > 0) && findSecret(results, REDACTED).length > 0, 'the traces recorded the header, redacted');
+    const holding = findSecret(results, secret);
+    check(holding.length === 0, `the secret is in no report, trace or attachment${holding.length ? `: ${holding.join(', ')}` : ''}`);
+    check(!withSecret.output.includes(secret) && !log.includes(secret), "the secret is in neither the suite's output nor the server's log");
+
+    console.log('\n> One device, one shard: --project pixel-7 --shard 2/2\n');
+    const phoneTests = withSecret.output.split('\n').filter((line) => line.includes('[pixel-7]')).length;
+    const shard = await runSuite('shard', { PLAYWRIGHT_BASE_URL: proxy.url, VERCEL_AUTOMATION_BYPASS_SECRET: secret }, ['--project', 'pixel-7', '--shard', '2/2']);
+    const shardLines = shard.output.split('\n').filter((line) => /^\s+\S+\s+\d+ \[/.test(line));
+    check(
+      shard.code === 0 && shardLines.length > 0 && shardLines.length < phoneTests && shardLines.every((line) => line.includes('[pixel-7]')),
+      `--project picks one device and --shard a part of its tests (${shardLines.length} of pixel-7's ${phoneTests}, exit ${shard.code})`,
+    );
+
+    for (const [name, env, why] of [
+      ['without-secret', {}, 'Set VERCEL_AUTOMATION_BYPASS_SECRET'],
+      ['wrong-secret', { VERCEL_AUTOMATION_BYPASS_SECRET: randomBytes(24).toString('hex') }, 'the secret is not this project'],
+    ] as const) {
+      console.log(`\n> The suite ${name.replace('-', ' ')}\n`);
+      const before = proxy.records.length;
+      const run = await runSuite(name, { PLAYWRIGHT_BASE_URL: proxy.url, ...env }, []);
+      const refused = proxy.records.slice(before).filter((record) => record.status === 401).length;
+      check(run.code !== 0 && refused > 0 && run.output.includes(why), `${name.replace('-', ' ')} the suite fails (exit ${run.code}) on the protection's 401 (${refused}), saying "${why}"`);
+    }
+  } finally {
+    await proxy?.close();
+    await stopAll(servers);
+    await sink.stop();
+  }
+  console.log(`\n${failures.length ? `${failures.length} check(s) failed` : 'Every check passed'}; the runs' reports and the server's log are in ${work}`);
+  process.exit(failures.length ? 1 : 0);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
