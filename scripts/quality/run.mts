@@ -39,7 +39,8 @@ const BARE_PORT = 3402 + OFFSET;
  * today's: they ratchet, and are raised only on purpose (docs/testing.md, "Raising a
  * budget"). Timing figures are read under applied throttling and budgeted
  * against the bare page or the no-JavaScript floor of the same run: a ratio
- * for the paints and TBT, a difference for INP and the score. The margins
+ * for the paints, TBT and INP (a difference in ms grows with the machine's
+ * slowness), a difference for the score. The margins
  * were calibrated on this page (docs/testing.md, "Quality budgets").
  */
 const BUDGET = {
@@ -56,11 +57,13 @@ const BUDGET = {
   performanceUnderBare: 0.1,
   lcpMs: 2500, // Google's "good" LCP: a backstop whatever the bare page does.
   cls: 0.02,
-  // Each step's INP at most this much above the floor's (the same keystrokes and clicks on a page with no JavaScript).
-  inpOverFloorMs: 100,
+  // Each step's INP at most this many times the floor's (the same keystrokes and clicks on a page with no
+  // JavaScript): typing x1.6, carousel x1.9, sending x3.0 measured (x3.5 against the run's lowest floor);
+  // a 150 ms loop in the change handler: typing x4.8. It was +100 ms, which the sending step met with 0 ms to spare.
+  inpRatio: 4,
 };
 // Printed, never failing: where the page should end up.
-const GOAL = { tbtRatio: 1.25, inpOverFloorMs: 30 };
+const GOAL = { tbtRatio: 1.25, inpRatio: 1.5 };
 
 const STEPS = ['typing', 'carousel', 'sending'] as const;
 type Step = (typeof STEPS)[number];
@@ -209,12 +212,13 @@ async function measure(urls: { app: string; bare: string }): Promise<Interleaved
     const inp = flows.app[step].inpMs;
     const label = `INP ms, ${step} (median)${step === 'carousel' ? ', vs floor typing' : ''}`;
     if (inp === null || floor === null) {
-      row(label, inp ?? 'n/a', floor ?? 'n/a', '', `<= floor +${BUDGET.inpOverFloorMs}`, 'n/a', false);
+      row(label, inp ?? 'n/a', floor ?? 'n/a', '', `<= x${BUDGET.inpRatio}`, 'n/a', false);
       continue;
     }
-    const allowance = floor + BUDGET.inpOverFloorMs;
-    row(label, inp, step === 'carousel' ? `— (${floor})` : floor, signed(inp - floor), `<= +${BUDGET.inpOverFloorMs} (${allowance})`, `${allowance - inp} ms`, inp <= allowance);
-    goals.push(`INP ${step} ${signed(inp - floor)} ms over the floor; goal <= +${GOAL.inpOverFloorMs}: ${inp - floor <= GOAL.inpOverFloorMs ? 'met' : 'not yet'}`);
+    // A floor of 0 (no interaction recorded in time) would make any ratio explode: at least 1 ms.
+    const ratio = Number((inp / Math.max(floor, 1)).toFixed(2));
+    row(label, inp, step === 'carousel' ? `— (${floor})` : floor, `x${ratio}`, `<= x${BUDGET.inpRatio}`, `${Number((BUDGET.inpRatio - ratio).toFixed(2))}x`, ratio <= BUDGET.inpRatio);
+    goals.push(`INP ${step} x${ratio} the floor; goal <= x${GOAL.inpRatio}: ${ratio <= GOAL.inpRatio ? 'met' : 'not yet'}`);
   }
   console.log(`  TBT during each step (median, printed only): ${STEPS.map((step) => `${step} ${flows.app[step].tbtMs ?? '—'} ms (floor ${flows.floor[step].tbtMs ?? '—'})`).join(', ')}`);
 
