@@ -102,6 +102,9 @@ test.describe('conversions', () => {
     const thanksAtPromise = new Promise<number>((resolve) => (thanksShown = resolve));
     const gtag = await standInGtag(page, { answerAt: async () => (await thanksAtPromise) + 2300 });
     const left = watchLeaving(page);
+    // When the page showed the thanks, by its own clock: expect().toBeVisible() polls up to a second apart,
+    // and a Node-side time that late let the page's 3 s cap fall before the stand-in's answer (flaky once).
+    const seen = await recordThanks(page);
     const visitor = visitorWith('quick');
     await setScenario(visitor.mail, [{ success: true }]);
     await open(page);
@@ -110,7 +113,7 @@ test.describe('conversions', () => {
     const loadMs = await page.evaluate(() => performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd ?? 0);
     await send(page, visitor);
     await expect(thanks(page)).toBeVisible();
-    const thanksAt = Date.now();
+    const thanksAt = await seen.seenAt();
     thanksShown(thanksAt);
 
     await page.waitForURL((url) => url.pathname === E2E_CONFIG.thankYouUrl, { timeout: 6000 });
