@@ -50,13 +50,16 @@ function oracle(entries: Entry[]): Record<string, string> | null {
   for (const field of FIELDS) {
     const entry = entries.find(([key]) => key === field);
     if (entry && typeof entry[1] !== 'string') return null;
-    const raw = (entry?.[1] as string | undefined) ?? '';
+    // FormData holds text as USVString: a lone surrogate arrives as U+FFFD.
+    const raw = ((entry?.[1] as string | undefined) ?? '').toWellFormed();
     // Pasted text as a textarea holds it: one kind of line break, no tabs.
     const typed = field === 'reason' ? raw.replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(/\t/g, ' ') : raw;
     // A captcha not shaped like a reCAPTCHA token (its alphabet, at most 4,096) goes as none.
     values[field] = field === 'captcha' ? (/^[A-Za-z0-9_-]{0,4096}$/.test(raw) ? raw : '') : typed.trim();
     const [min, max] = LIMITS[field];
-    if (values[field].length < min || values[field].length > max) return null;
+    // Lengths in characters (code points), as a person counts them: an emoji is one, not two UTF-16 units.
+    const length = [...values[field]].length;
+    if (length < min || length > max) return null;
     // Hygiene: no control characters (a newline in the reason aside), no line separators in a single line.
     const forbidden = field === 'reason' ? /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/ : /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
     if (field !== 'captcha' && forbidden.test(values[field])) return null;
@@ -90,10 +93,13 @@ const entries: fc.Arbitrary<Entry[]> = fc
 // Mostly well-formed enquiries too, so the accepted side is exercised as hard as the rejected one.
 const plausible: fc.Arbitrary<Entry[]> = fc
   .record({
-    name: fc.oneof(fc.string({ minLength: 3, maxLength: 110 }), fc.constantFrom('Ana López', 'José Ñúñez 😀', 'Ana')),
+    name: fc.oneof(fc.string({ minLength: 3, maxLength: 110 }), fc.constantFrom('Ana López', 'José Ñúñez 😀', 'Ana', '𐀀 𐀀', '😀😀😀😀😀', '😀😀 😀', '\uD800 \uD800 x')),
     mail: fc.oneof(fc.constantFrom('ana@example.mx', 'jose.nunez+citas@sub.example.com.mx'), fc.emailAddress(), text),
     phone: fc.oneof(fc.string({ minLength: 0, maxLength: 18 }), fc.constantFrom('+52 55 1234 5678', '5512345678')),
-    reason: fc.oneof(fc.string({ minLength: 3, maxLength: 520 }), fc.constantFrom('Quiero una página web.')),
+    reason: fc.oneof(
+      fc.string({ minLength: 3, maxLength: 520 }),
+      fc.constantFrom('Quiero una página web.', '😀 😀', '😀😀😀😀😀', '😀'.repeat(400)),
+    ),
     captcha: fc.oneof(fc.constant(''), fc.stringMatching(/^[A-Za-z0-9_-]{20,80}$/), fc.string({ maxLength: 50 })),
   })
   .map((record) => Object.entries(record) as Entry[]);
