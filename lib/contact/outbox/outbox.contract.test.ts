@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Redis from 'ioredis';
 import { countEntries, flushStore } from './flush';
-import { redeliverDue, type FlushOptions } from './sweep';
+import { DRAIN_MAX_LOOKS, redeliverDue, type FlushOptions } from './sweep';
 import { listEntries } from './outbox';
 import type { OutboxStore } from './store';
 import type { OutboxEntry } from './entry';
@@ -17,7 +17,7 @@ import { DEAD_AFTER_MS, KEEP_DEAD_MS, LEASE_MS, newEntry, spamEntry } from './po
 import { startRedisServer } from '@/test-support/redis-server';
 import type { OutboxLimits } from '@/lib/env/server';
 import { OutboxFullError, StoredTooLateError } from './store';
-import { contactApiBreaker } from '../breaker';
+import { CircuitBreaker, contactApiBreaker } from '../breaker';
 
 /** The same contract, run against every store. */
 
@@ -254,6 +254,46 @@ describe.each(factories)('outbox in $name', ({ make }) => {
     const [a, b] = await Promise.all([drain(), drain()]);
     expect(a + b).toBe(6);
     expect([...api.attempts.values()]).toEqual([1, 1, 1, 1, 1, 1]);
+  });
+
+  it("an enquiry's after() reads no entry while the API's circuit is open", async () => {
+    for (let n = 0; n < 4; n++) await store.add(pendingEntry({ key: randomUUID(), enquiry: enquiry(n) }));
+    const breaker = new CircuitBreaker({ failureThreshold: 2 });
+    breaker.record('down', undefined, Date.now(), 'a');
+    breaker.record('down', undefined, Date.now(), 'b');
+    expect(breaker.state()).toBe('open');
+    const keys = jest.spyOn(store, 'keys');
+    const get = jest.spyOn(store, 'get');
+    const api = fakeApi();
+    const at = T0 + 60_000;
+    const drain = { store, config: { backoffSeconds: BACKOFF }, api: API, endsAt: at + 8000, max: 3, now: () => at, fetchImpl: api.fetchImpl };
+    expect(await redeliverDue({ ...drain, breaker })).toBe(0);
+    expect([keys.mock.calls.length, get.mock.calls.length, api.attempts.size]).toEqual([0, 0, 0]);
+    // Closed again, the same drain reads and sends.
+    expect(await redeliverDue({ ...drain, breaker: new CircuitBreaker() })).toBe(3);
+  });
+
+  it(`an enquiry's after() reads at most ${DRAIN_MAX_LOOKS} entries however full the store, and drains in turn reach every due one`, async () => {
+    // After an outage: most entries wait for a later try, a few are due now, wherever the list puts them.
+    const waiting = Array.from({ length: 57 }, (_, n) => pendingEntry({ key: randomUUID(), enquiry: enquiry(n), nextAttemptAt: T0 + 10 * 60_000 }));
+    const due = Array.from({ length: 6 }, (_, n) => pendingEntry({ key: randomUUID(), enquiry: enquiry(100 + n) }));
+    for (const entry of [...waiting.slice(0, 30), ...due, ...waiting.slice(30)]) await store.add(entry);
+    const get = jest.spyOn(store, 'get');
+    const api = fakeApi();
+    const at = T0 + 60_000;
+    const drain = () =>
+      redeliverDue({ store, config: { backoffSeconds: BACKOFF }, api: API, endsAt: at + 8000, max: 3, now: () => at, fetchImpl: api.fetchImpl, breaker: new CircuitBreaker() });
+    let drains = 0;
+    while (api.attempts.size < due.length && drains < 200) {
+      get.mockClear();
+      await drain();
+      drains += 1;
+      // Each entry looked at is read once; each of the 3 sent, again by its claim and its removal (files).
+      expect(get.mock.calls.length).toBeLessThanOrEqual(DRAIN_MAX_LOOKS + 2 * 3);
+    }
+    expect(new Set(api.attempts.keys())).toEqual(new Set(due.map((entry) => entry.key)));
+    expect([...api.attempts.values()].every((count) => count === 1)).toBe(true);
+    expect(await store.keys()).toHaveLength(waiting.length);
   });
 
   it('the after() redelivery ends by its deadline even when the API hangs, and begins nothing without time left', async () => {

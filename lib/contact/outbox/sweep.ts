@@ -34,12 +34,17 @@ type Sweep = FlushOptions & {
   upkeep: boolean;
   /** Each round's deadline, from the time left. */
   roundDeadlineMs?: () => number;
+  /** Read at most this many entries, from a random place in the list (all of them otherwise). */
+  maxLooks?: number;
 };
 
 /** Goes through the stored entries, a few at a time, claiming each before working on it. Returns how many were delivered. */
 export async function sweep(options: Sweep): Promise<number> {
-  const { store, config, api, breaker = contactApiBreaker, fetchImpl, now, stopAt, maxRounds, upkeep, roundDeadlineMs } = options;
-  const keys = await store.keys();
+  const { store, config, api, breaker = contactApiBreaker, fetchImpl, now, stopAt, maxRounds, upkeep, roundDeadlineMs, maxLooks } = options;
+  // Without upkeep only due entries are worked on, and none is while the circuit is open: nothing to read.
+  const idle = () => !upkeep && (api === null || breaker.state() === 'open');
+  if (idle()) return 0;
+  const keys = someOf(await store.keys(), maxLooks);
   let delivered = 0;
   let rounds = 0;
 
@@ -76,7 +81,7 @@ export async function sweep(options: Sweep): Promise<number> {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(CONCURRENCY, maxRounds) }, async () => {
-      while (next < keys.length && now() < stopAt && rounds < maxRounds) {
+      while (next < keys.length && now() < stopAt && rounds < maxRounds && !idle()) {
         const key = keys[next++] as string;
         try {
           await work(key);
@@ -90,6 +95,13 @@ export async function sweep(options: Sweep): Promise<number> {
   return delivered;
 }
 
+/** `max` keys in a row from a random place (wrapping round), so that drains running often reach every entry in turn. */
+function someOf(keys: string[], max = Infinity): string[] {
+  if (keys.length <= max) return keys;
+  const start = Math.floor(Math.random() * keys.length);
+  return Array.from({ length: max }, (_, n) => keys[(start + n) % keys.length] as string);
+}
+
 export type DrainOptions = Omit<FlushOptions, 'api' | 'budgetMs'> & {
   api: ContactApi;
   /** Everything ends by then (ms since the epoch): no entry is begun that could not finish. */
@@ -100,12 +112,19 @@ export type DrainOptions = Omit<FlushOptions, 'api' | 'budgetMs'> & {
 
 // Less time than this left: not worth beginning a round (one attempt has a 2.5 s timeout).
 const MIN_ROUND_MS = 1000;
+/**
+ * Entries one drain reads at most, looking for its few due ones: every enquiry runs a drain, so with a
+ * store full after an outage (2,000 entries) reading them all would be 2,000 reads per visitor, and on a
+ * busy server those reads delay the next visitors' own stores past STORE_WAIT_MS.
+ */
+export const DRAIN_MAX_LOOKS = 24;
 
 /**
  * A few due entries redelivered with the flush's own machinery (leases, the
  * same round), each within the time left: what every enquiry's after() does
  * besides its own retry. Only redeliveries: purges and owed alerts of entries
- * not due are left to the flush. Returns how many were delivered.
+ * not due are left to the flush. It reads at most DRAIN_MAX_LOOKS entries,
+ * and none while the API's circuit is open. Returns how many were delivered.
  */
 export async function redeliverDue(options: DrainOptions): Promise<number> {
   const { endsAt, max, now = Date.now } = options;
@@ -114,6 +133,7 @@ export async function redeliverDue(options: DrainOptions): Promise<number> {
     now,
     stopAt: endsAt - MIN_ROUND_MS,
     maxRounds: max,
+    maxLooks: DRAIN_MAX_LOOKS,
     upkeep: false,
     roundDeadlineMs: () => Math.min(UPSTREAM_DEFAULTS.deadlineMs, endsAt - now()),
   });
