@@ -163,6 +163,27 @@ test.describe('the landing page', () => {
     );
     expect(events).toContainEqual(['event', 'whatsapp', {}]);
   });
+
+  test("the floating chat's icon and label keep their place whatever part of the label the first paint has", async ({ page }) => {
+    // It comes last in the HTML: a first paint can have only "Llama/" of its label (a shift seen at 1280px).
+    await page.goto('/');
+    // A handle: the locator's name would no longer match once the label is cut.
+    const chat = await page.getByRole('link', { name: 'Llama/escribenos' }).elementHandle();
+    if (!chat) throw new Error('no floating chat');
+    const boxes = () =>
+      chat.evaluate((link) => [link.querySelector('svg'), link.querySelector('span')].map((el) => JSON.stringify(el?.getBoundingClientRect())));
+    const whole = await boxes();
+    const label = await chat.evaluate((link) => (link.querySelector('span') as HTMLElement).outerHTML);
+    // The icon alone (the label not parsed yet), then half the label, then all of it.
+    await chat.evaluate((link) => link.querySelector('span')?.remove());
+    expect((await boxes())[0]).toEqual(whole[0]);
+    await chat.evaluate((link) => link.insertAdjacentHTML('beforeend', '<span></span>'));
+    await chat.evaluate((link, html) => ((link.querySelector('span') as HTMLElement).outerHTML = html.replace(/<wbr>.*<\/span>$/, '</span>')), label);
+    expect(await chat.evaluate((link) => link.textContent)).toBe('Llama/');
+    expect(await boxes()).toEqual(whole);
+    await chat.evaluate((link, html) => ((link.querySelector('span') as HTMLElement).outerHTML = html), label);
+    expect(await boxes()).toEqual(whole);
+  });
 });
 
 test.describe('the sticky header', () => {
