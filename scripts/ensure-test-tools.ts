@@ -1,11 +1,13 @@
 // Makes sure the tests have what they drive: a Chromium (Playwright and
-// Lighthouse), Java (the W3C Nu HTML checker) and redis-server (the Redis
-// store of the abuse limit, tested for real). Playwright cannot download
+// Lighthouse), Java (the W3C Nu HTML checker), redis-server (the Redis
+// store of the abuse limit, tested for real) and PostgreSQL (the Workflow
+// SDK's Postgres world, tested for real). Playwright cannot download
 // its own browsers on machines without general internet access, so on
 // Debian/Ubuntu the distribution's packages are installed when missing.
 import { execSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { DEBIAN_CHROMIUM } from '../test-support/chromium';
+import { debianPostgresBin } from '../test-support/postgres';
 
 const hasApt = existsSync('/usr/bin/apt-get');
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -28,6 +30,11 @@ function aptInstall(pkg: string): boolean {
 if (spawnSync('redis-server', ['--version']).status !== 0) {
   console.log('Installing redis-server for the abuse-limit tests (apt-get)...');
   if (!aptInstall('redis-server')) console.warn('No redis-server: install Redis for the Redis-store tests.');
+}
+
+if (!debianPostgresBin()) {
+  console.log('Installing PostgreSQL for the Postgres world tests (apt-get postgresql)...');
+  if (!aptInstall('postgresql')) console.warn('No PostgreSQL: install Debian\'s postgresql for the Postgres world tests.');
 }
 
 if (spawnSync('java', ['-version']).status !== 0) {
