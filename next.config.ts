@@ -1,13 +1,19 @@
 import type { NextConfig } from 'next';
 import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD } from 'next/constants';
-import { checkServerEnv } from './lib/env/build';
+import { withWorkflow } from 'workflow/next';
+import { checkServerEnv, chooseWorkflowWorld } from './lib/env/build';
 import { publicEnv } from './lib/env/public';
 import { assertContentPictures, contentPictureProblems } from './lib/pictures/content-check';
 import { DEVICE_SIZES, IMAGE_SIZES } from './lib/pictures/widths';
 import { MAX_FORM_BODY_BYTES, PROXY_BODY_COPY_BYTES } from './lib/contact/too-large';
 import { securityHeaders } from './lib/security-headers';
 
-export default async function nextConfig(phase: string): Promise<NextConfig> {
+chooseWorkflowWorld();
+
+// The Workflow SDK compiles the lead's workflow and its steps (lib/contact/lead/) and serves them under /.well-known/workflow/.
+export default withWorkflow(nextConfig);
+
+async function nextConfig(phase: string): Promise<NextConfig> {
   // Only at build: `next start` must not die of a typo the server can run without (it reports it at start-up).
   if (phase === PHASE_PRODUCTION_BUILD) {
     checkServerEnv();

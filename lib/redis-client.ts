@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 
 /**
  * A command nobody waits for any more still settles by then. Each caller bounds
- * its own commands with withTimeout (the abuse limit 300 ms, the outbox 1 s).
+ * its own commands with withTimeout (the abuse limit: 300 ms).
  */
 const SHARED_COMMAND_TIMEOUT_MS = 5000;
 
@@ -38,7 +38,7 @@ type Shared = Map<string, { client: Redis; users: number }>;
 const shared: Shared = ((globalThis as { [SHARED]?: Shared })[SHARED] ??= new Map());
 
 /**
- * The process's one client for `url` (the abuse limit and the outbox share it):
+ * The process's one client for `url` (the abuse limit's):
  * one connection per instance instead of one per feature.
  */
 export function sharedRedis(url: string): RedisLease {

@@ -230,7 +230,8 @@ export async function startProcess(command: string, args: string[], { port, env 
 
 /** `next start` of a build on 127.0.0.1:`port`, with the isolated environment and `env` on top. */
 export function startNext(dir: string, options: StartOptions): Promise<Server> {
-  return startProcess(nextBin(dir), ['start', '--port', String(options.port), '--hostname', '127.0.0.1'], { ...options, cwd: dir });
+  const env = { PORT: String(options.port), ...options.env };
+  return startProcess(nextBin(dir), ['start', '--port', String(options.port), '--hostname', '127.0.0.1'], { ...options, env, cwd: dir });
 }
 
 /** The stub contact API (e2e/stub-contact-api.ts) on `port`; `env` takes its STUB_* settings. */

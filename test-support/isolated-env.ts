@@ -16,7 +16,7 @@ const ISOLATED: Record<string, string> = {
   // `vercel env pull` writes VERCEL=1 too: the server would believe it runs on Vercel.
   VERCEL: '',
   VERCEL_ENV: '',
-  VERCEL_URL: '',
+  // VERCEL_URL is left unset, not empty: the Workflow SDK takes any VERCEL_URL, even an empty one, for its own address on Vercel.
   VERCEL_PROJECT_PRODUCTION_URL: '',
   NEXT_PUBLIC_SITE_URL: '',
   NEXT_PUBLIC_WHATSAPP_URL: '',
@@ -31,12 +31,9 @@ const ISOLATED: Record<string, string> = {
   CONTACT_SITE_KEY: '',
   // Never the developer's own .inbox: launchers give each server its own folder.
   CONTACT_INBOX_DIR: 'e2e/.data/isolated',
-  CONTACT_OUTBOX: 'auto',
   CONTACT_OUTBOX_BACKOFF_SECONDS: '',
-  CONTACT_OUTBOX_MAX_ENTRIES: '',
-  CONTACT_OUTBOX_MAX_BYTES: '',
+  CONTACT_KEEP_DAYS: '',
   REDIS_URL: '',
-  CRON_SECRET: '',
   ALERT_SMTP_URL: '',
   ALERT_EMAIL_TO: '',
   ALERT_EMAIL_FROM: '',
@@ -45,6 +42,13 @@ const ISOLATED: Record<string, string> = {
   TRUST_PROXY_HEADERS: '',
   CONTACT_FORM_SECRET: '',
   NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: '',
+  // The Workflow SDK's own: the local world, in the launcher's CONTACT_INBOX_DIR, unless a test sets a Postgres world.
+  WORKFLOW_TARGET_WORLD: '',
+  WORKFLOW_LOCAL_DATA_DIR: '',
+  WORKFLOW_LOCAL_BASE_URL: '',
+  WORKFLOW_POSTGRES_URL: '',
+  // Where the world's queue reaches this server's /.well-known/workflow/ routes: startNext() sets it to the server's port.
+  PORT: '',
 };
 
 export const ISOLATED_KEYS = Object.keys(ISOLATED);

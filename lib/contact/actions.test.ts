@@ -5,12 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { OutboxEntry } from './outbox/entry';
 import { HONEYPOT_FIELD, TOKEN_FIELD } from './fields';
-import { FileOutboxStore } from './outbox/file-store';
-import { newEntry } from './outbox/policy';
-import { flushStore } from './outbox/flush';
-import { startStuckRedis } from '@/test-support/stuck-redis';
+import type { Lead } from './lead/lead';
 import type { ContactState } from './state';
 
 type Submit = (previous: ContactState, formData: FormData) => Promise<ContactState>;
@@ -24,16 +20,12 @@ type Loaded = Submit & {
 // The request's headers, as next/headers would give them inside a request.
 let requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.10' });
 jest.mock('next/headers', () => ({ headers: async () => requestHeaders }));
-// after() from next/server needs a request scope: here its tasks are kept and run by the test.
-const mockAfterTasks: Array<() => Promise<void>> = [];
-// Outside a request scope the real after() throws.
-let mockOutsideRequest = false;
-jest.mock('next/server', () => ({
-  after: (task: () => Promise<void>) => {
-    if (mockOutsideRequest) throw new Error('`after` was called outside a request scope.');
-    mockAfterTasks.push(task);
-  },
-}));
+// The engine, at its one boundary: start() records each lead handed over (a test may make it fail or hang).
+const mockStart = jest.fn(async (..._args: unknown[]): Promise<{ runId: string }> => ({ runId: `wrun_${randomUUID()}` }));
+jest.mock('workflow/api', () => ({ start: (...args: unknown[]) => mockStart(...args) }));
+jest.mock('./lead/workflow', () => ({ leadWorkflow: { workflowId: 'leadWorkflow' } }));
+/** The leads handed to the engine so far. */
+const started = (): Lead[] => mockStart.mock.calls.map((call) => (call[1] as [Lead])[0]);
 
 const visitor = {
   name: 'Ana Visitante',
@@ -67,12 +59,8 @@ function loadAction(env: Record<string, string>): Loaded {
     'CONTACT_RATE_LIMIT_MAX',
     'CONTACT_RATE_LIMIT_WINDOW_SECONDS',
     'TRUST_PROXY_HEADERS',
-    'CRON_SECRET',
     'REDIS_URL',
-    'CONTACT_OUTBOX',
     'CONTACT_OUTBOX_BACKOFF_SECONDS',
-    'CONTACT_OUTBOX_MAX_ENTRIES',
-    'CONTACT_OUTBOX_MAX_BYTES',
     'ALERT_SMTP_URL',
     'ALERT_EMAIL_TO',
     'ALERT_EMAIL_FROM',
@@ -83,21 +71,16 @@ function loadAction(env: Record<string, string>): Loaded {
   Object.assign(process.env, env);
   let action: Submit | undefined;
   let sign: Loaded['sign'] = () => '';
-  let closeOutbox: () => Promise<void> = async () => {};
+  let closeLimiter: () => void = () => {};
   jest.isolateModules(() => {
     action = (jest.requireActual('./actions') as { submitContact: Submit }).submitContact;
     const { signToken } = jest.requireActual('./form-token') as typeof import('./form-token');
     const { getFormTokenKey } = jest.requireActual('@/lib/env/server') as typeof import('@/lib/env/server');
     sign = (kind, at = Date.now() - 10_000) => signToken(getFormTokenKey().key, kind, at);
-    const { getOutbox } = jest.requireActual('./outbox/outbox') as typeof import('./outbox/outbox');
-    const { closeEnquiryLimiter } = jest.requireActual('./rate-limit') as typeof import('./rate-limit');
-    // Redis clients (outbox, abuse limit) would keep reconnecting after the test.
-    closeOutbox = async () => {
-      closeEnquiryLimiter();
-      await getOutbox()?.store.close();
-    };
+    // A Redis client of the abuse limit would keep reconnecting after the test.
+    closeLimiter = (jest.requireActual('./rate-limit') as typeof import('./rate-limit')).closeEnquiryLimiter;
   });
-  afterEachClose.push(() => closeOutbox());
+  afterEachClose.push(async () => closeLimiter());
   afterEachRestore.push(() => {
     process.env = saved;
   });
@@ -113,8 +96,7 @@ function loadAction(env: Record<string, string>): Loaded {
 const afterEachRestore: Array<() => void> = [];
 const afterEachClose: Array<() => Promise<void>> = [];
 
-// Today's path, with no outbox in front of the API (the outbox has its own tests below).
-const API = { CONTACT_API_BASE_URL: 'http://127.0.0.1:9/api/', CONTACT_SITE_KEY: 'secret-site-key', CONTACT_OUTBOX: 'off' };
+const API = { CONTACT_API_BASE_URL: 'http://127.0.0.1:9/api/', CONTACT_SITE_KEY: 'secret-site-key' };
 const idle: ContactState = { status: 'idle' };
 
 let fetchMock: jest.Mock;
@@ -132,9 +114,8 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  mockOutsideRequest = false;
   await Promise.all(afterEachClose.splice(0).map((close) => close()));
-  mockAfterTasks.splice(0);
+  mockStart.mockClear();
   afterEachRestore.splice(0).forEach((restore) => restore());
   jest.restoreAllMocks();
 });
@@ -202,16 +183,26 @@ describe('submitContact (the Server Action)', () => {
     expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', mes: 'Ya recibimos tu solicitud', values: typed, token: SIGNED });
   });
 
-  it('after 4 failed attempts reports the failure without a mes and logs it without personal data', async () => {
+  it('after 4 failed attempts hands the enquiry to the engine with the same key, thanks the visitor, and logs no personal data', async () => {
     fetchMock.mockImplementation(async () => json(503, { error: 'down' }));
     const submit = loadAction(API);
     const state = await submit(idle, form(visitor));
 
-    expect(state).toEqual({ status: 'failed', values: typed, token: SIGNED });
+    expect(state).toEqual(SENT);
     expect(fetchMock).toHaveBeenCalledTimes(4);
     const keys = fetchMock.mock.calls.map(([, init]) => (init as RequestInit & { headers: Record<string, string> }).headers['Idempotency-Key']);
-    expect(new Set(keys).size).toBe(1);
-    expect(logs.join('\n')).toMatch(/no entregada.*http-503/);
+    expect(new Set(keys)).toEqual(new Set([(state as { key: string }).key]));
+    expect(started()).toEqual([expect.objectContaining({ key: (state as { key: string }).key, enquiry: expect.objectContaining(visitor) })]);
+    expect(logs.join('\n')).toMatch(/no respondió bien.*http-503/);
+    expectNoPersonalData();
+  });
+
+  it('when the engine cannot hold it either, the retry message with every value kept', async () => {
+    fetchMock.mockImplementation(async () => json(503, { error: 'down' }));
+    mockStart.mockRejectedValueOnce(Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' }));
+    const submit = loadAction(API);
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', values: typed, token: SIGNED });
+    expect(logs.join('\n')).toMatch(/el motor de entregas no guardó .* \(Error: ENOSPC\)/);
     expectNoPersonalData();
   });
 
@@ -269,232 +260,67 @@ describe('submitContact (the Server Action)', () => {
   });
 });
 
-/** The action with a file outbox in a fresh folder, and a reader of the entries it keeps. */
-function withOutbox(extra: Record<string, string> = {}) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'outbox-'));
-  const submit = loadAction({ ...API, CONTACT_OUTBOX: 'auto', CONTACT_INBOX_DIR: dir, ...extra });
-  const entries = () =>
-    readdirSync(path.join(dir, 'outbox'))
-      .filter((name) => name.endsWith('.json'))
-      .map((name) => JSON.parse(readFileSync(path.join(dir, 'outbox', name), 'utf8')));
-  return { submit, entries };
-}
-
-describe('submitContact with an outbox (files)', () => {
-
-  it('stores the enquiry before the first attempt and removes it once the API has it', async () => {
-    const { submit, entries } = withOutbox();
-    let storedDuringAttempt: unknown[] = [];
-    fetchMock.mockImplementation(async () => {
-      storedDuringAttempt = entries();
-      return json(200, { success: true });
-    });
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent', key: expect.stringMatching(/^[0-9a-f-]{36}$/) });
-    expect(storedDuringAttempt).toEqual([expect.objectContaining({ state: 'pending', enquiry: expect.objectContaining(visitor) })]);
-    // After the answer (a stuck store never holds it): removed, then the redelivery of others' due entries, and there are none.
-    expect(mockAfterTasks).toHaveLength(1);
-    await mockAfterTasks[0]?.();
-    expect(entries()).toEqual([]);
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-  });
-
-  it('a refusal shows the mes and keeps nothing: the API said no', async () => {
-    const { submit, entries } = withOutbox();
-    fetchMock.mockResolvedValue(json(422, { success: false, mes: 'Captcha inválido' }));
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', mes: 'Captcha inválido', values: typed, token: SIGNED });
-    await mockAfterTasks[0]?.();
-    expect(entries()).toEqual([]);
-  });
-
-  it('API down: the visitor is thanked within the short deadline, the entry stays pending, retried after the answer', async () => {
-    const { submit, entries } = withOutbox({ CONTACT_OUTBOX_BACKOFF_SECONDS: '5,10' });
-    fetchMock.mockImplementation(async () => json(503, {}));
-    const started = Date.now();
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent', key: expect.stringMatching(/^[0-9a-f-]{36}$/) });
-    expect(Date.now() - started).toBeLessThan(3500);
-    const [stored] = entries();
-    expect(stored).toMatchObject({ state: 'pending', rounds: 0, enquiry: visitor });
-    const attemptsLive = fetchMock.mock.calls.length;
-
-    // after(): one more round, still down: released with its backoff.
-    expect(mockAfterTasks).toHaveLength(1);
-    await mockAfterTasks[0]?.();
-    expect(fetchMock.mock.calls.length).toBeGreaterThan(attemptsLive);
-    const keys = fetchMock.mock.calls.map(([, init]) => (init as RequestInit & { headers: Record<string, string> }).headers['Idempotency-Key']);
-    expect(new Set(keys)).toEqual(new Set([stored.key]));
-    const [kept] = entries();
-    expect(kept).toMatchObject({ key: stored.key, state: 'pending', rounds: 1, lastFailure: expect.stringContaining('http-503') });
-    expect(kept.lease).toBeUndefined();
-    expect(kept.nextAttemptAt - Date.now()).toBeGreaterThan(3000);
-    expect(logs.join('\n')).toMatch(/queda en la bandeja de salida/);
-    expectNoPersonalData();
-  });
-
-  it('the retry after the answer delivers it when the API is back', async () => {
-    const { submit, entries } = withOutbox();
-    fetchMock.mockImplementation(async () => json(503, {}));
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent', key: expect.stringMatching(/^[0-9a-f-]{36}$/) });
-    fetchMock.mockImplementation(async () => json(200, { success: true }));
-    await mockAfterTasks[0]?.();
-    expect(entries()).toEqual([]);
-  });
-
-  it('a slow but working API (1.5 s) still succeeds live', async () => {
-    const { submit, entries } = withOutbox();
-    fetchMock.mockImplementation(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      return json(200, { success: true });
-    });
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent', key: expect.stringMatching(/^[0-9a-f-]{36}$/) });
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    await mockAfterTasks[0]?.();
-    expect(entries()).toEqual([]);
-  });
-
-  it('when the outbox cannot be written (Redis down), delivers live as today and says so loudly', async () => {
-    const submit = loadAction({ ...API, CONTACT_OUTBOX: 'auto', REDIS_URL: 'redis://127.0.0.1:9' });
-    fetchMock.mockImplementation(async () => json(503, {}));
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', values: typed, token: SIGNED });
-    expect(fetchMock).toHaveBeenCalledTimes(4);
-    expect(logs.join('\n')).toMatch(/ERROR: no se pudo guardar .* en la bandeja de salida .*se intenta solo en vivo/);
-    fetchMock.mockImplementation(async () => json(200, { success: true }));
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'sent', key: expect.stringMatching(/^[0-9a-f-]{36}$/) });
-    expectNoPersonalData();
-  });
-
-  /** Enquiries of earlier visitors, left pending and due now, as the flush would find them. */
-  async function earlierDue(dir: string, count: number): Promise<OutboxEntry[]> {
-    const store = new FileOutboxStore(dir);
-    const entries = Array.from({ length: count }, (_, n) => {
-      const { lease: _lease, ...entry } = newEntry(randomUUID(), { ...visitor, name: `Visitante Anterior ${n}`, captcha: '' }, Date.now() - 120_000, 'gone');
-      return { ...entry, rounds: 1, nextAttemptAt: Date.now() - 1000 };
-    });
-    for (const entry of entries) await store.add(entry);
-    return entries;
-  }
-  const keysSent = () => fetchMock.mock.calls.map(([, init]) => (init as RequestInit & { headers: Record<string, string> }).headers['Idempotency-Key']);
-
-  it('every enquiry delivered live also redelivers up to 3 due entries of earlier visitors, after the answer', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'outbox-'));
-    const earlier = await earlierDue(dir, 4);
-    const submit = loadAction({ ...API, CONTACT_OUTBOX: 'auto', CONTACT_INBOX_DIR: dir });
-    fetchMock.mockImplementation(async () => json(200, { success: true }));
-    const state = await submit(idle, form(visitor));
-    expect(state).toEqual(SENT);
-    // The visitor's answer came with one call: the others wait for after().
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    expect(mockAfterTasks).toHaveLength(1);
-    await mockAfterTasks[0]?.();
-    const redelivered = keysSent().slice(1);
-    expect(redelivered).toHaveLength(3);
-    expect(redelivered.every((key) => earlier.some((entry) => entry.key === key))).toBe(true);
-    expect(readdirSync(path.join(dir, 'outbox')).filter((name) => name.endsWith('.json'))).toHaveLength(1);
-    expectNoPersonalData();
-  });
-
-  it('with the API down, after() first retries this enquiry, then tries the due entries of others', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'outbox-'));
-    const earlier = await earlierDue(dir, 1);
-    const submit = loadAction({ ...API, CONTACT_OUTBOX: 'auto', CONTACT_INBOX_DIR: dir });
-    fetchMock.mockImplementation(async () => json(503, {}));
-    const state = await submit(idle, form(visitor));
-    expect(state).toEqual(SENT);
-    const live = keysSent().length;
-    fetchMock.mockImplementation(async () => json(200, { success: true }));
-    await mockAfterTasks[0]?.();
-    expect(keysSent().slice(live)).toEqual([state.status === 'sent' && state.key, earlier[0]?.key]);
-    expect(readdirSync(path.join(dir, 'outbox')).filter((name) => name.endsWith('.json'))).toEqual([]);
-  });
-
-  it('when after() cannot take work (outside a request), the visitor still gets the answer and the entry stays for the flush', async () => {
-    const { submit, entries } = withOutbox();
-    mockOutsideRequest = true;
-    fetchMock.mockImplementation(async () => json(200, { success: true }));
+describe('what the API does not take live goes to the lead\'s workflow', () => {
+  it('a delivered or refused enquiry starts no run: nothing is kept', async () => {
+    const submit = loadAction(API);
+    fetchMock.mockResolvedValueOnce(json(200, { success: true }));
     expect(await submit(idle, form(visitor))).toEqual(SENT);
-    fetchMock.mockImplementation(async () => json(503, {}));
-    expect(await submit(idle, form(visitor))).toEqual(SENT);
-    expect(entries()).toEqual([expect.objectContaining({ state: 'pending', rounds: 0 })]);
-    expect(logs.join('\n')).toMatch(/No se pudo dejar trabajo para después de la respuesta/);
+    fetchMock.mockResolvedValueOnce(json(400, { success: false, mes: 'No aceptamos solicitudes de prueba' }));
+    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', mes: 'No aceptamos solicitudes de prueba', values: typed, token: SIGNED });
+    expect(mockStart).not.toHaveBeenCalled();
   });
 
-  it('CONTACT_OUTBOX=off: the failure path of today, nothing stored', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'outbox-'));
-    const submit = loadAction({ ...API, CONTACT_OUTBOX: 'off', CONTACT_INBOX_DIR: dir });
+  it('an API that hangs: thanked within 4 s, held with the configured waits', async () => {
+    fetchMock.mockImplementation((_url: URL, init: RequestInit) => new Promise((_, reject) => init.signal?.addEventListener('abort', () => reject(new Error('aborted')))));
+    const submit = loadAction({ ...API, CONTACT_OUTBOX_BACKOFF_SECONDS: '5,10,300' });
+    const began = Date.now();
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
+    expect(Date.now() - began).toBeLessThan(4000);
+    expect(started()).toEqual([expect.objectContaining({ backoffSeconds: [5, 10, 300], receivedAt: expect.any(Number) })]);
+  });
+
+  it('an engine that does not answer: the retry message within 4 s, never thanks for what was not held', async () => {
     fetchMock.mockImplementation(async () => json(503, {}));
+    mockStart.mockImplementationOnce(() => new Promise(() => {}));
+    const submit = loadAction(API);
+    const began = Date.now();
     expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', values: typed, token: SIGNED });
-    expect(readdirSync(dir)).toEqual([]);
+    expect(Date.now() - began).toBeLessThan(4000);
+  });
+
+  it('a 429 with Retry-After: 120 costs the API one call, and the lead waits at least that long', async () => {
+    fetchMock.mockImplementation(async () => new Response('{}', { status: 429, headers: { 'Retry-After': '120' } }));
+    const submit = loadAction({ ...API, CONTACT_OUTBOX_BACKOFF_SECONDS: '1' });
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    // Honoured up to the longest wait between rounds (here 1 s, so a minute at least).
+    expect(started()[0]?.retryAfterMs).toBe(60_000);
+  });
+
+  it('the local inbox that cannot be written: held by the engine for later, and the visitor thanked', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'inbox-'));
+    const submit = loadAction({ CONTACT_INBOX_DIR: path.join(dir, 'no-existe', '\u0000') });
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
+    expect(started()).toHaveLength(1);
   });
 });
 
 describe('configuration never fails a visitor', () => {
-  const ALERTS = { ALERT_SMTP_URL: 'smtp://u:p@127.0.0.1:9', ALERT_EMAIL_TO: 'ventas@agencia.mx', ALERT_EMAIL_FROM: 'avisos@agencia.mx' };
-  const runAfterTasks = async () => {
-    for (const task of mockAfterTasks.splice(0)) await task();
-  };
-
-  it('ALERT_SMTP_URL=foo: the enquiry is delivered, kept when the API is down, and no alert is tried', async () => {
-    const { submit, entries } = withOutbox({ ...ALERTS, ALERT_SMTP_URL: 'foo' });
+  it('CONTACT_OUTBOX_BACKOFF_SECONDS=abc: delivered, and a held one waits the default backoff', async () => {
+    const submit = loadAction({ ...API, CONTACT_OUTBOX_BACKOFF_SECONDS: 'abc' });
     fetchMock.mockImplementation(async () => json(200, { success: true }));
     expect(await submit(idle, form(visitor))).toEqual(SENT);
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-
     fetchMock.mockImplementation(async () => json(503, {}));
     expect(await submit(idle, form(visitor))).toEqual(SENT);
-    await runAfterTasks();
-    const [kept] = entries();
-    expect(kept).toMatchObject({ state: 'pending', rounds: 1, alerted: { pending: false, dead: false } });
-    expect(logs.join('\n')).not.toMatch(/aviso por correo/i);
-    expectNoPersonalData();
+    expect(started()[0]?.backoffSeconds).toEqual([60, 300, 900, 3600, 10800]);
   });
 
-  it('CONTACT_OUTBOX_BACKOFF_SECONDS=abc: the enquiry is delivered, and a kept one waits the default first backoff (60 s)', async () => {
-    const { submit, entries } = withOutbox({ CONTACT_OUTBOX_BACKOFF_SECONDS: 'abc' });
-    fetchMock.mockImplementation(async () => json(200, { success: true }));
-    expect(await submit(idle, form(visitor))).toEqual(SENT);
-
-    fetchMock.mockImplementation(async () => json(503, {}));
-    expect(await submit(idle, form(visitor))).toEqual(SENT);
-    await runAfterTasks();
-    const [kept] = entries();
-    expect(kept.nextAttemptAt - Date.now()).toBeGreaterThan(50_000);
-    expect(kept.nextAttemptAt - Date.now()).toBeLessThanOrEqual(60_000);
-  });
-
-  it('a malformed REDIS_URL, abuse limit or CONTACT_OUTBOX: delivered, with the outbox in files and the default limit', async () => {
-    const { submit, entries } = withOutbox({
-      REDIS_URL: 'localhost:6379',
-      CONTACT_RATE_LIMIT_MAX: 'cinco',
-      CONTACT_RATE_LIMIT_WINDOW_SECONDS: '-5',
-      CONTACT_OUTBOX: 'siempre',
-      TRUST_PROXY_HEADERS: 'yes',
-    });
+  it('a malformed REDIS_URL or abuse limit: delivered, with the default limit', async () => {
+    const submit = loadAction({ ...API, REDIS_URL: 'localhost:6379', CONTACT_RATE_LIMIT_MAX: 'cinco', CONTACT_RATE_LIMIT_WINDOW_SECONDS: '-5', TRUST_PROXY_HEADERS: 'yes' });
     requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.90' });
-    fetchMock.mockImplementation(async () => json(503, {}));
-    expect(await submit(idle, form(visitor))).toEqual(SENT);
-    expect(entries()).toHaveLength(1);
     fetchMock.mockImplementation(async () => json(200, { success: true }));
-    for (let i = 0; i < 4; i++) expect(await submit(idle, form(visitor))).toEqual(SENT);
+    for (let i = 0; i < 5; i++) expect(await submit(idle, form(visitor))).toEqual(SENT);
     expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited', values: typed, token: SIGNED });
-  });
-
-  it('an outbox that cannot be opened: delivered live, as without an outbox, and logged', async () => {
-    jest.doMock('./outbox/file-store', () => ({
-      FileOutboxStore: class {
-        constructor() {
-          throw new Error('EACCES');
-        }
-      },
-    }));
-    try {
-      const { submit } = withOutbox({});
-      fetchMock.mockImplementation(async () => json(200, { success: true }));
-      expect(await submit(idle, form(visitor))).toEqual(SENT);
-      expect(fetchMock).toHaveBeenCalledTimes(1);
-      expect(logs.join('\n')).toMatch(/ERROR: no se pudo abrir la bandeja de salida/);
-      expect(mockAfterTasks).toHaveLength(0);
-    } finally {
-      jest.dontMock('./outbox/file-store');
-    }
   });
 
   it('an abuse limit whose Redis client cannot be made: the same limit in memory, and logged', async () => {
@@ -522,28 +348,27 @@ describe('the spam filter, at no cost to a person', () => {
   const THANKED_AS_A_PERSON = { status: 'sent' };
 
   it('a filled honeypot is thanked like a person, kept apart, and neither delivered nor counted as a lead', async () => {
-    const { submit, entries } = withOutbox();
+    const submit = loadAction({ ...API });
     const state = await submit(idle, form({ ...visitor, [HONEYPOT_FIELD]: 'https://spam.example' }));
     // No key: the page converts nothing.
     expect(state).toEqual(THANKED_AS_A_PERSON);
     expect(fetchMock).not.toHaveBeenCalled();
-    expect(entries()).toEqual([expect.objectContaining({ state: 'spam', spamRule: 'honeypot', enquiry: expect.objectContaining(visitor) })]);
-    expect(mockAfterTasks).toHaveLength(0);
-    expect(logs.join('\n')).toMatch(/Posible spam \(honeypot\) guardado aparte/);
+    expect(started()).toEqual([expect.objectContaining({ spamRule: 'honeypot', enquiry: expect.objectContaining(visitor) })]);
+    expect(logs.join('\n')).toMatch(/Posible spam \(honeypot\) apartado/);
     expectNoPersonalData();
   });
 
   it('a post without the honeypot at all (never served the form) is kept apart too, even unsigned', async () => {
-    const { submit, entries } = withOutbox();
+    const submit = loadAction({ ...API });
     expect(await submit.raw(idle, form(visitor))).toEqual(THANKED_AS_A_PERSON);
-    expect(entries()).toEqual([expect.objectContaining({ state: 'spam', spamRule: 'honeypot-missing' })]);
+    expect(started()).toEqual([expect.objectContaining({ spamRule: 'honeypot-missing' })]);
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
   it('a content rule (a reason made only of links) keeps it apart', async () => {
-    const { submit, entries } = withOutbox();
+    const submit = loadAction({ ...API });
     expect(await submit(idle, form({ ...visitor, reason: 'https://casino.example https://pills.example' }))).toEqual(THANKED_AS_A_PERSON);
-    expect(entries()).toEqual([expect.objectContaining({ state: 'spam', spamRule: 'only-links' })]);
+    expect(started()).toEqual([expect.objectContaining({ spamRule: 'only-links' })]);
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -554,15 +379,15 @@ describe('the spam filter, at no cost to a person', () => {
   });
 
   it('unsigned, signed too soon, forged or expired: asked to confirm with every value kept, nothing stored, no count against the limit', async () => {
-    const { submit, entries } = withOutbox({ CONTACT_RATE_LIMIT_MAX: '1' });
+    const submit = loadAction({ ...API, ...{ CONTACT_RATE_LIMIT_MAX: '1' } });
     requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.77' });
     const confirm = { status: 'confirm', values: typed, token: SIGNED };
     for (const token of ['', submit.sign('time', Date.now() - 500), 't.abc.AAAAAAAAAAAAAAAAAAAAAA', submit.sign('confirm', Date.now() - 3 * 60 * 60 * 1000)]) {
       expect(await submit(idle, form({ ...visitor, [TOKEN_FIELD]: token }))).toEqual(confirm);
     }
     expect(fetchMock).not.toHaveBeenCalled();
-    // Nothing was stored: the outbox folder was never even made.
-    expect(() => entries()).toThrow(/ENOENT/);
+    // Nothing was handed to the engine.
+    expect(mockStart).not.toHaveBeenCalled();
 
     // The answer's own signature is accepted at once: a person presses once more, and that one counts.
     fetchMock.mockResolvedValue(json(200, { success: true }));
@@ -572,27 +397,13 @@ describe('the spam filter, at no cost to a person', () => {
   });
 
   it('spam also counts against the abuse limit, and a flood past it is stored nowhere', async () => {
-    const { submit, entries } = withOutbox({ CONTACT_RATE_LIMIT_MAX: '2' });
+    const submit = loadAction({ ...API, ...{ CONTACT_RATE_LIMIT_MAX: '2' } });
     requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.78' });
     for (let i = 0; i < 5; i++) await submit(idle, form({ ...visitor, [HONEYPOT_FIELD]: 'x' }));
-    expect(entries()).toHaveLength(2);
+    expect(started()).toHaveLength(2);
   });
 
-  it('with no store to keep it in (CONTACT_OUTBOX=off) and no alerts: thanked, dropped, and said in the log', async () => {
-    const submit = loadAction(API);
-    expect(await submit(idle, form({ ...visitor, [HONEYPOT_FIELD]: 'x' }))).toEqual(THANKED_AS_A_PERSON);
-    expect(fetchMock).not.toHaveBeenCalled();
-    expect(logs.join('\n')).toMatch(/Posible spam \(honeypot\) descartado sin guardar/);
-    expectNoPersonalData();
-  });
 
-  it('without a contact API (the local inbox), spam is kept apart in the outbox folder, not in the inbox', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'inbox-'));
-    const submit = loadAction({ CONTACT_INBOX_DIR: dir });
-    expect(await submit(idle, form({ ...visitor, [HONEYPOT_FIELD]: 'x' }))).toEqual(THANKED_AS_A_PERSON);
-    expect(readdirSync(path.join(dir, 'outbox')).filter((name) => name.endsWith('.json'))).toHaveLength(1);
-    expect(readdirSync(dir)).not.toContain('enquiries.jsonl');
-  });
 });
 
 describe('QA enquiries (an address at .invalid): every check, then thanked, never delivered', () => {
@@ -602,10 +413,10 @@ describe('QA enquiries (an address at .invalid): every check, then thanked, neve
   const alerting = { ALERT_SMTP_URL: 'smtp://avisos:secreto@127.0.0.1:9', ALERT_EMAIL_TO: 'agencia@example.mx' };
 
   it('is thanked without a key (no conversion): no API call, nothing stored, no alert, one log line without what was typed', async () => {
-    const { submit } = withOutbox(alerting);
+    const submit = loadAction({ ...API, ...alerting });
     expect(await submit(idle, form(qa))).toEqual({ status: 'sent' });
     expect(fetchMock).not.toHaveBeenCalled();
-    expect(mockAfterTasks).toHaveLength(0);
+    expect(mockStart).not.toHaveBeenCalled();
     expect(qaLines()).toEqual([expect.stringMatching(/pasó el filtro de spam; no se envía a la API de contacto/)]);
     expect(logs).toHaveLength(1);
     for (const value of Object.values(qa)) expect(logs.join('\n')).not.toContain(value);
@@ -613,11 +424,10 @@ describe('QA enquiries (an address at .invalid): every check, then thanked, neve
 
   it('is the same with the API down: the API is never asked, so nothing is kept for later', async () => {
     fetchMock.mockImplementation(async () => json(503, {}));
-    const { submit, entries } = withOutbox(alerting);
+    const submit = loadAction({ ...API, ...alerting });
     expect(await submit(idle, form({ ...qa, mail: 'QA@Pruebas.INVALID' }))).toEqual({ status: 'sent' });
     expect(fetchMock).not.toHaveBeenCalled();
-    // The outbox folder was never even made.
-    expect(() => entries()).toThrow(/ENOENT/);
+    expect(mockStart).not.toHaveBeenCalled();
   });
 
   it('runs every check a visitor runs: the field rules, the form signature, the abuse limit', async () => {
@@ -631,11 +441,11 @@ describe('QA enquiries (an address at .invalid): every check, then thanked, neve
   });
 
   it('is not counted as spam: what the rules would have done is said in its log line, and nothing is kept apart', async () => {
-    const { submit, entries } = withOutbox(alerting);
+    const submit = loadAction({ ...API, ...alerting });
     expect(await submit(idle, form({ ...qa, [HONEYPOT_FIELD]: 'x' }))).toEqual({ status: 'sent' });
     expect(await submit(idle, form({ ...qa, reason: 'https://casino.example https://pills.example' }))).toEqual({ status: 'sent' });
-    expect(() => entries()).toThrow(/ENOENT/);
-    expect(mockAfterTasks).toHaveLength(0);
+    expect(mockStart).not.toHaveBeenCalled();
+    expect(mockStart).not.toHaveBeenCalled();
     expect(qaLines()).toEqual([
       expect.stringMatching(/el filtro de spam la habría apartado \(honeypot\)/),
       expect.stringMatching(/el filtro de spam la habría apartado \(only-links\)/),
@@ -676,79 +486,5 @@ describe('the captcha is never the visitor\'s to fix', () => {
       expect(await submit(idle, form({ ...visitor, captcha }))).toEqual(SENT);
     }
     for (const [, init] of fetchMock.mock.calls as Array<[URL, RequestInit]>) expect(JSON.parse(String(init.body)).captcha).toBe('');
-  });
-});
-
-describe('nothing a store or the API can exhaust', () => {
-  it('a Redis that answers the handshake and nothing more: the visitor is thanked within 4 s, delivered once, and nothing is stored later', async () => {
-    const stuck = await startStuckRedis();
-    try {
-      const submit = loadAction({ ...API, CONTACT_OUTBOX: 'auto', REDIS_URL: stuck.url });
-      fetchMock.mockImplementation(async () => json(200, { success: true }));
-      const started = Date.now();
-      expect(await submit(idle, form(visitor))).toEqual(SENT);
-      expect(Date.now() - started).toBeLessThan(4000);
-      expect(fetchMock).toHaveBeenCalledTimes(1);
-      const log = logs.join('\n');
-      // The limit gave up on Redis within its 300 ms, once, and the outbox within its second.
-      expect(log).toMatch(/Redis no respondió al límite de solicitudes en 300 ms/);
-      expect(log).toMatch(/no se pudo guardar .* en la bandeja de salida \(no respondió en 1000 ms\); se intenta solo en vivo/);
-      // A second visitor: the limit answers from memory without saying it again.
-      requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.77' });
-      const again = Date.now();
-      expect(await submit(idle, form(visitor))).toEqual(SENT);
-      expect(Date.now() - again).toBeLessThan(4000);
-      expect(logs.filter((line) => /límite de solicitudes en 300 ms/.test(line))).toHaveLength(1);
-      expect(stuck.heldCommands()).toBeGreaterThan(0);
-    } finally {
-      await stuck.stop();
-    }
-  }, 20_000);
-
-  it('the same stuck Redis with the API down: the failure message (WhatsApp, phone) within 4 s, never thanks for what was not stored', async () => {
-    const stuck = await startStuckRedis();
-    try {
-      const submit = loadAction({ ...API, CONTACT_OUTBOX: 'auto', REDIS_URL: stuck.url });
-      fetchMock.mockImplementation(async () => json(503, {}));
-      const started = Date.now();
-      expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', values: typed, token: SIGNED });
-      expect(Date.now() - started).toBeLessThan(4000);
-    } finally {
-      await stuck.stop();
-    }
-  }, 20_000);
-
-  it('a full outbox: a new enquiry is still tried live; when that fails too, the failure message, and the agency is told', async () => {
-    const { submit, entries } = withOutbox({ CONTACT_OUTBOX_MAX_ENTRIES: '1' });
-    fetchMock.mockImplementation(async () => json(503, {}));
-    expect(await submit(idle, form(visitor))).toEqual(SENT);
-    expect(entries()).toHaveLength(1);
-    mockAfterTasks.splice(0);
-
-    requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.78' });
-    expect(await submit(idle, form({ ...visitor, mail: 'otra.persona@example.mx' }))).toEqual({ status: 'failed', values: { ...typed, mail: 'otra.persona@example.mx' }, token: SIGNED });
-    expect(entries()).toHaveLength(1);
-    expect(logs.join('\n')).toMatch(/la bandeja de salida está llena; .* se intenta solo en vivo/);
-
-    // The API back: the live try thanks the visitor, with nothing stored.
-    fetchMock.mockImplementation(async () => json(200, { success: true }));
-    requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.79' });
-    expect(await submit(idle, form(visitor))).toEqual(SENT);
-    expect(entries()).toHaveLength(1);
-  });
-
-  it('a 429 with Retry-After: 120 costs the API one call, and no flush asks again within 20 s', async () => {
-    const { submit, entries } = withOutbox({ CONTACT_OUTBOX_BACKOFF_SECONDS: '5,10,300' });
-    fetchMock.mockImplementation(async () => new Response('{}', { status: 429, headers: { 'Retry-After': '120' } }));
-    expect(await submit(idle, form(visitor))).toEqual(SENT);
-    for (const task of mockAfterTasks.splice(0)) await task();
-    const [kept] = entries();
-    expect(kept.nextAttemptAt - Date.now()).toBeGreaterThan(115_000);
-    const store = new FileOutboxStore(String(process.env.CONTACT_INBOX_DIR));
-    for (const seconds of [5, 10, 20]) {
-      await flushStore({ store, config: { backoffSeconds: [5, 10, 300] }, api: { baseUrl: 'http://127.0.0.1:9/api/', siteKey: 'k' }, now: () => Date.now() + seconds * 1000 });
-    }
-    expect(fetchMock.mock.calls.length).toBeLessThanOrEqual(2);
-    expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 });

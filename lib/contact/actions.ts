@@ -1,10 +1,9 @@
 'use server';
 
 import { headers } from 'next/headers';
-import { deliverEnquiry, quarantineEnquiry } from './deliver';
+import { ANSWER_WITHIN_MS, deliverEnquiry, quarantineEnquiry } from './deliver';
 import { CONTACT_FIELDS, HONEYPOT_FIELD, TOKEN_FIELD, type ContactValues } from './fields';
 import { checkFormToken, confirmToken } from './form-token';
-import { ANSWER_WITHIN_MS } from './outbox/policy';
 import { answerQaEnquiry, isQaEnquiry } from './qa-enquiry';
 import { consumeEnquiry } from './rate-limit';
 import { contactSchema, fieldErrorsOf, isCaptchaShaped, type ContactEnquiry } from './schema';
@@ -57,7 +56,7 @@ export async function submitContact(_previous: ContactState, formData: FormData)
 /** A checked enquiry's way out: a QA enquiry stops here, whatever the spam rules said; spam is kept apart; the rest is delivered. */
 async function answerChecked(enquiry: ContactEnquiry, rule: string | null, answerBy: number): Promise<ContactState> {
   if (isQaEnquiry(enquiry)) return answerQaEnquiry(rule);
-  if (rule) return quarantineEnquiry(enquiry, rule);
+  if (rule) return quarantineEnquiry(enquiry, rule, { answerBy });
   return deliverEnquiry(enquiry, { answerBy });
 }
 

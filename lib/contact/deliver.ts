@@ -1,165 +1,106 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { getContactConfig, getOutboxConfig, type AlertConfig } from '@/lib/env/server';
+import { start } from 'workflow/api';
+import { getContactConfig, getDeliveryConfig } from '@/lib/env/server';
 import { errorName } from '@/lib/error-name';
-import { TimedOutError, withTimeout } from '@/lib/with-timeout';
-import { afterAnswer, alertOutboxFull, redeliverOthers, retryOnceInBackground, settled } from './after-answer';
-import { contactApiBreaker } from './breaker';
+import { withTimeout } from '@/lib/with-timeout';
 import { saveToInbox } from './inbox';
-import { sendSpamNotice } from './outbox/alert';
-import type { OutboxEntry } from './outbox/entry';
-import { getOutbox, type Outbox } from './outbox/outbox';
-import { AFTER_ENDS_BY_MS, LIVE_DEADLINE_MS, maxRetryAfterMs, newEntry, spamEntry, STORE_WAIT_MS } from './outbox/policy';
-import { OutboxFullError, StoredTooLateError } from './outbox/store';
+import { maxRetryAfterMs, type Lead } from './lead/lead';
+import { leadWorkflow } from './lead/workflow';
 import type { ContactEnquiry } from './schema';
 import type { ContactState } from './state';
-import { postEnquiry, type ContactApi } from './upstream';
+import { postEnquiry } from './upstream';
 
-/** Whether the enquiry is in the outbox before the live attempt, and if not, why. */
-type Stored = 'stored' | 'no-outbox' | 'full' | 'failed';
+/**
+ * The visitor waits this long at most for the live attempt, leaving room under the 4 s the form
+ * promises for handing the enquiry to the engine; a slow but working API (2 s) still gets its
+ * one 2.5 s attempt.
+ */
+export const LIVE_DEADLINE_MS = 2700;
+/** The action answers within this of its start, whatever the API or the engine does (the form promises 4 s). */
+export const ANSWER_WITHIN_MS = 3600;
+/** The engine must hold the enquiry within this, or the visitor is asked to try again. */
+const HOLD_WAIT_MS = 800;
 
 /**
  * Sends a valid enquiry where the configuration says, and turns the outcome
- * into the state the form renders, by `answerBy` (ms since the epoch) whatever
- * a store or the API does. With an outbox the enquiry is stored first (within
- * STORE_WAIT_MS, else not at all: see StoredTooLateError), so when the API is
- * down the visitor is thanked anyway and the outbox delivers it later; after
- * the answer, every enquiry also redelivers a few due entries of earlier
- * visitors. A visitor is thanked only for an enquiry that is stored or
- * delivered. Logs say what happened without any of the visitor's personal data.
+ * into the state the form renders, by `answerBy` (ms since the epoch).
+ * Live first: the contact API (the spec's retries, one Idempotency-Key) or
+ * the local inbox. What that cannot deliver now is handed to the lead's
+ * durable workflow (lead/workflow.ts), which delivers it later with the same
+ * key. A visitor is thanked only for an enquiry delivered or held by the
+ * engine; otherwise they get the retry message with every value kept (the
+ * action adds them). Logs never carry what the visitor typed.
  */
 export async function deliverEnquiry(enquiry: ContactEnquiry, { answerBy }: { answerBy: number }): Promise<ContactState> {
-  // What runs in after() must end within the function's time, counted from here.
-  const endsAt = Date.now() + AFTER_ENDS_BY_MS;
   const config = getContactConfig();
-  // One key for every attempt of this submission, now or replayed later: the API never stores it twice.
-  const idempotencyKey = randomUUID();
-
+  const key = randomUUID();
   if (config.mode === 'misconfigured') {
-    console.error(`[contacto] Solicitud no entregada (${idempotencyKey}): ${config.problem}`);
+    console.error(`[contacto] Solicitud no entregada (${key}): ${config.problem}`);
     return { status: 'failed' };
   }
 
+  const receivedAt = Date.now();
+  const { backoffSeconds, keepMs } = getDeliveryConfig();
+  let retryAfterMs: number | undefined;
   if (config.mode === 'inbox') {
-    // The local inbox is itself a durable file on this machine: nothing to retry, so no outbox in front of it.
     try {
-      const file = await saveToInbox(enquiry, config.dir, idempotencyKey);
-      console.info(`[contacto] Sin CONTACT_API_BASE_URL: solicitud ${idempotencyKey} guardada en la bandeja local ${file}`);
-      return { status: 'sent', key: idempotencyKey };
+      const file = await saveToInbox(enquiry, config.dir, key, keepMs);
+      console.info(`[contacto] Sin CONTACT_API_BASE_URL: solicitud ${key} guardada en la bandeja local ${file}`);
+      return { status: 'sent', key };
     } catch (error) {
-      console.error(`[contacto] No se pudo guardar la solicitud ${idempotencyKey} en la bandeja local:`, errorName(error));
-      return { status: 'failed' };
+      console.error(`[contacto] No se pudo guardar la solicitud ${key} en la bandeja local (${errorName(error)})`);
     }
-  }
-
-  const outbox = getOutbox();
-  const holder = randomUUID();
-  const entry = newEntry(idempotencyKey, enquiry, Date.now(), holder);
-  const stored: Stored = outbox ? await storeFirst(outbox, entry) : 'no-outbox';
-  if (stored === 'full' && outbox?.config.alert) {
-    const alert = outbox.config.alert;
-    afterAnswer(() => alertOutboxFull(outbox, alert));
-  }
-
-  const api: ContactApi = { baseUrl: config.baseUrl, siteKey: config.siteKey };
-  const started = Date.now();
-  const report = await postEnquiry(enquiry, {
-    ...api,
-    idempotencyKey,
-    // The circuit only spares the API calls for enquiries the outbox holds: otherwise this call is the visitor's only chance.
-    ...(stored === 'stored' ? { breaker: contactApiBreaker } : {}),
-    maxRetryAfterMs: maxRetryAfterMs(getOutboxConfig().backoffSeconds),
-    // With no outbox configured the visitor's only chance is this call, with the client's own deadline.
-    ...(stored === 'no-outbox' ? {} : { deadlineMs: liveDeadline(stored, answerBy) }),
-  });
-  const summary = `${idempotencyKey}: ${report.attempts} intento(s) en ${Date.now() - started} ms`;
-
-  switch (report.result.outcome) {
-    case 'accepted':
+  } else {
+    const report = await postEnquiry(enquiry, {
+      baseUrl: config.baseUrl,
+      siteKey: config.siteKey,
+      idempotencyKey: key,
+      maxRetryAfterMs: maxRetryAfterMs(backoffSeconds),
+      deadlineMs: Math.min(LIVE_DEADLINE_MS, Math.max(0, answerBy - Date.now() - HOLD_WAIT_MS)),
+    });
+    const summary = `${key}: ${report.attempts} intento(s) en ${Date.now() - receivedAt} ms`;
+    if (report.result.outcome === 'accepted') {
       if (report.failures.length) console.warn(`[contacto] Entregada tras fallos (${report.failures.join(', ')}) ${summary}`);
-      if (stored === 'stored' && outbox) await settled(outbox, entry.key, holder, api, endsAt);
-      return { status: 'sent', key: idempotencyKey };
-    case 'rejected':
+      return { status: 'sent', key };
+    }
+    if (report.result.outcome === 'rejected') {
       console.warn(`[contacto] La API rechazó la solicitud ${summary}`);
-      if (stored === 'stored' && outbox) await settled(outbox, entry.key, holder, api, endsAt);
       return { status: 'failed', mes: report.result.mes };
-    case 'unavailable':
-      if (stored !== 'stored' || !outbox) {
-        console.error(`[contacto] Solicitud no entregada, la API no respondió bien (${report.failures.join(', ')}) ${summary}`);
-        return { status: 'failed' };
-      }
-      console.warn(
-        `[contacto] La API no respondió bien (${report.failures.join(', ')}) ${summary}; la solicitud queda en la bandeja de salida`,
-      );
-      // After the visitor has their answer: one more try (then the alert), then a few others.
-      afterAnswer(async () => {
-        await retryOnceInBackground(outbox, entry, holder, api, endsAt, report);
-        await redeliverOthers(outbox, api, endsAt);
-      });
-      // Safely kept: a confirmed lead for the visitor and for the Ads conversion.
-      return { status: 'sent', key: idempotencyKey };
+    }
+    console.warn(`[contacto] La API no respondió bien (${report.failures.join(', ')}) ${summary}`);
+    retryAfterMs = report.retryAfterMs;
   }
-}
 
-/** The live attempt's time: short when the outbox has the enquiry, all that is left before the answer otherwise. */
-function liveDeadline(stored: Stored, answerBy: number): number {
-  const left = Math.max(0, answerBy - Date.now());
-  return stored === 'stored' ? Math.min(LIVE_DEADLINE_MS, left) : left;
+  const lead: Lead = { key, enquiry, receivedAt, backoffSeconds, keepMs, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+  if (await hold(lead, answerBy)) return { status: 'sent', key };
+  return { status: 'failed' };
 }
 
 /**
- * A suspected spam: thanked like a person (so a bot learns nothing), but with
- * no key (nothing to convert), no alert and no delivery. Kept apart in the
- * outbox's store for 30 days (`npm run outbox -- spam`, `release <key>`), in
- * its first half only; with no store, sent to the alert address (a few an
- * hour, after the answer), else only counted in the log. The log never
- * carries what was typed.
+ * A suspected spam: thanked like a person (so a bot learns nothing), with no
+ * key (nothing to convert). Its workflow waits 30 days for `npm run leads --
+ * release`, then forgets it. The log never carries what was typed.
  */
-export async function quarantineEnquiry(enquiry: ContactEnquiry, rule: string): Promise<ContactState> {
-  const entry = spamEntry(randomUUID(), enquiry, Date.now(), rule);
-  const outbox = getOutbox();
-  if (outbox) {
-    const stored = await storeFirst(outbox, entry);
-    if (stored === 'stored') {
-      console.warn(`[contacto] Posible spam (${rule}) guardado aparte: ${entry.key}; npm run outbox -- spam lo lista`);
-      return { status: 'sent' };
-    }
-    if (stored === 'full') {
-      console.warn(`[contacto] Posible spam (${rule}) descartado: ${entry.key} (la mitad de la bandeja de salida para spam está llena)`);
-      return { status: 'sent' };
-    }
-  }
-  const alert = outbox?.config.alert ?? getOutboxConfig().alert;
-  if (alert) afterAnswer(() => mailSpam(entry, alert, rule));
-  else console.warn(`[contacto] Posible spam (${rule}) descartado sin guardar: ${entry.key} (sin bandeja de salida ni aviso por correo)`);
+export async function quarantineEnquiry(enquiry: ContactEnquiry, rule: string, { answerBy }: { answerBy: number }): Promise<ContactState> {
+  const { backoffSeconds, keepMs } = getDeliveryConfig();
+  const lead: Lead = { key: randomUUID(), enquiry, receivedAt: Date.now(), backoffSeconds, keepMs, spamRule: rule };
+  if (await hold(lead, answerBy)) console.warn(`[contacto] Posible spam (${rule}) apartado: ${lead.key}; npm run leads -- spam lo lista`);
+  else console.warn(`[contacto] Posible spam (${rule}) descartado: ${lead.key} (el motor de entregas no lo guardó)`);
   return { status: 'sent' };
 }
 
-async function mailSpam(entry: OutboxEntry, alert: AlertConfig, rule: string): Promise<void> {
-  if (!(await sendSpamNotice(entry, alert))) {
-    console.warn(`[contacto] Posible spam (${rule}) descartado sin guardar: ${entry.key} (límite de avisos por hora)`);
-  }
-}
-
-/**
- * Stores the entry within STORE_WAIT_MS. A store that answers later is told
- * not to store it at all (storeBy, checked by the store itself): the visitor
- * was answered without it, so a later copy could only be a duplicate lead.
- * Never throws: the safety net being down must never fail a visitor.
- */
-async function storeFirst(outbox: Outbox, entry: OutboxEntry): Promise<Stored> {
-  // A margin under the wait, so the store's "too late" comes before this side stops waiting.
-  const storeBy = Date.now() + STORE_WAIT_MS - 150;
+/** Hands the lead to the engine by `answerBy`; true once it is durably held (the run started). */
+async function hold(lead: Lead, answerBy: number): Promise<boolean> {
+  const wait = Math.max(HOLD_WAIT_MS, answerBy - Date.now());
+  const began = Date.now();
   try {
-    await withTimeout(outbox.store.add(entry, { storeBy }), STORE_WAIT_MS);
-    return 'stored';
+    const run = await withTimeout(start(leadWorkflow, [lead]), wait);
+    console.info(`[contacto] Solicitud ${lead.key} en manos del motor de entregas en ${Date.now() - began} ms (ejecución ${run.runId})`);
+    return true;
   } catch (error) {
-    if (error instanceof OutboxFullError) {
-      console.error(`[contacto] ERROR: la bandeja de salida está llena; ${entry.key} se intenta solo en vivo (npm run outbox -- status)`);
-      return 'full';
-    }
-    const why = error instanceof TimedOutError || error instanceof StoredTooLateError ? `no respondió en ${STORE_WAIT_MS} ms` : errorName(error);
-    console.error(`[contacto] ERROR: no se pudo guardar ${entry.key} en la bandeja de salida (${why}); se intenta solo en vivo, sin red de seguridad`);
-    return 'failed';
+    // A start that answers later still runs: the API stores the key once, and the visitor was told to retry.
+    console.error(`[contacto] ERROR: el motor de entregas no guardó ${lead.key} en ${wait} ms (${errorName(error)})`);
+    return false;
   }
 }

@@ -1,5 +1,5 @@
 import 'server-only';
-import { mkdir, open, readdir, rename, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ContactEnquiry } from './schema';
 
@@ -13,6 +13,10 @@ import type { ContactEnquiry } from './schema';
  * INBOX_FILE_MAX_BYTES. With INBOX_MAX_FILES files in all, the inbox is full:
  * an enquiry is refused (the visitor sees the failure message with WhatsApp
  * and the phone), never a kept one deleted to make room.
+ * Each save also forgets what is older than `keepMs` (CONTACT_KEEP_DAYS, the
+ * privacy notice's period): set-aside files last written before then, and the
+ * current file's older lines. No scheduler: an inbox nobody writes to holds
+ * nothing new to forget.
  */
 
 export const INBOX_FILE_MAX_BYTES = 5 * 1024 * 1024;
@@ -27,10 +31,11 @@ export class InboxFullError extends Error {
   }
 }
 
-export async function saveToInbox(enquiry: ContactEnquiry, dir: string, idempotencyKey: string): Promise<string> {
+export async function saveToInbox(enquiry: ContactEnquiry, dir: string, idempotencyKey: string, keepMs: number): Promise<string> {
   const folder = path.resolve(/* turbopackIgnore: true */ process.cwd(), dir);
   const file = path.join(folder, CURRENT);
   await mkdir(folder, { recursive: true, mode: 0o700 });
+  await forgetOlderThan(folder, file, Date.now() - keepMs);
   const { captcha, ...fields } = enquiry;
   const line = `${JSON.stringify({ receivedAt: new Date().toISOString(), idempotencyKey, ...fields, captcha: Boolean(captcha) })}\n`;
   await makeRoom(folder, file, Buffer.byteLength(line));
@@ -57,4 +62,25 @@ async function makeRoom(folder: string, file: string, bytes: number): Promise<vo
   await rename(file, path.join(folder, `enquiries-${stamp}.jsonl`)).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'ENOENT') throw error;
   });
+}
+
+/** Deletes the set-aside files last written before `since` (ms), and the current file's lines received before it. */
+export async function forgetOlderThan(folder: string, file: string, since: number): Promise<void> {
+  for (const name of (await readdir(folder)).filter((name) => SET_ASIDE.test(name))) {
+    const setAside = path.join(folder, name);
+    if ((await stat(setAside)).mtimeMs < since) await rm(setAside, { force: true });
+  }
+  const text = await readFile(file, 'utf8').catch(() => '');
+  const lines = text.split('\n').filter(Boolean);
+  const kept = lines.filter((line) => receivedAt(line) >= since);
+  if (kept.length < lines.length) await writeFile(file, kept.map((line) => `${line}\n`).join(''), { mode: 0o600 });
+}
+
+/** A line's receivedAt (ms); a line that is not one of ours is never ours to forget. */
+function receivedAt(line: string): number {
+  try {
+    return Date.parse((JSON.parse(line) as { receivedAt?: string }).receivedAt ?? '') || Infinity;
+  } catch {
+    return Infinity;
+  }
 }

@@ -4,6 +4,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import Redis from 'ioredis';
 import { addressKey, clientKey, consume, createContactLimiter, UNKNOWN_CLIENT_KEY } from './rate-limit';
+import { startPostgres, type Postgres } from '@/test-support/postgres';
 import { startStuckRedis } from '@/test-support/stuck-redis';
 
 const config = { max: 5, windowSeconds: 60, trustedProxies: 0, onVercel: false };
@@ -205,6 +206,49 @@ describe('abuse limit, with a Redis that answers the handshake and nothing more'
       limiter.redis?.disconnect();
       await stuck.stop();
       jest.restoreAllMocks();
+    }
+  });
+});
+
+describe('abuse limit, in the Postgres world\'s database (self-hosted on several machines, no Redis)', () => {
+  let postgres: Postgres | undefined;
+  beforeAll(async () => {
+    postgres = await startPostgres();
+  }, 60_000);
+  afterAll(() => postgres?.stop());
+
+  it('counts across two instances sharing one PostgreSQL, in its own table', async () => {
+    const url = postgres?.url ?? '';
+    const [a, b] = [createContactLimiter({ ...config, postgresUrl: url }), createContactLimiter({ ...config, postgresUrl: url })];
+    try {
+      const ip = `198.51.100.${Math.floor(Math.random() * 200)}`;
+      // The first calls make the table, the limit answering from memory meanwhile.
+      for (let i = 0; i < 50; i++) {
+        await consume(a, '203.0.113.250');
+        if (i > 0 && !a.fellBack) break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      for (let i = 0; i < 3; i++) expect((await consume(a, ip)).allowed).toBe(true);
+      for (let i = 0; i < 2; i++) expect((await consume(b, ip)).allowed).toBe(true);
+      expect((await consume(a, ip)).allowed).toBe(false);
+      expect((await consume(b, ip)).allowed).toBe(false);
+      expect(a.fellBack || b.fellBack).toBe(false);
+    } finally {
+      a.release?.();
+      b.release?.();
+    }
+  }, 30_000);
+
+  it('answers from memory within its wait when PostgreSQL is away', async () => {
+    const limiter = createContactLimiter({ ...config, max: 1, postgresUrl: 'postgres://nadie:nada@127.0.0.1:9/nada' });
+    try {
+      const began = Date.now();
+      expect((await consume(limiter, '192.0.2.77')).allowed).toBe(true);
+      expect((await consume(limiter, '192.0.2.77')).allowed).toBe(false);
+      expect(Date.now() - began).toBeLessThan(2000);
+      expect(limiter.fellBack).toBe(true);
+    } finally {
+      limiter.release?.();
     }
   });
 });

@@ -1,7 +1,8 @@
 import 'server-only';
 import { isIP } from 'node:net';
 import type Redis from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { Pool } from 'pg';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { getRateLimitConfig, RATE_LIMIT_DEFAULTS, type RateLimitConfig } from '@/lib/env/server';
 import { errorName } from '@/lib/error-name';
 import { sharedRedis, whenReady, type RedisLease } from '@/lib/redis-client';
@@ -10,9 +11,11 @@ import { withTimeout } from '@/lib/with-timeout';
 /**
  * The abuse limit: a few enquiries per client (see clientKey) and window.
  * In memory by default; in Redis when REDIS_URL is set, so every Vercel
- * instance shares the count. Redis gets LIMIT_WAIT_MS to answer; away, slow
- * or stuck, the same limit in this instance's memory answers instead (logged
- * once), rather than holding or refusing a genuine visitor.
+ * instance shares the count; self-hosted on the Postgres world without Redis,
+ * in that same PostgreSQL, so one database is all it needs. The store gets
+ * LIMIT_WAIT_MS to answer; away, slow or stuck, the same limit in this
+ * instance's memory answers instead (logged once), rather than holding or
+ * refusing a genuine visitor.
  */
 
 export type LimitVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
@@ -33,6 +36,7 @@ export type ContactLimiter = {
 
 export function createContactLimiter(config: RateLimitConfig, redis?: Redis): ContactLimiter {
   const options = { keyPrefix: 'contacto', points: config.max, duration: config.windowSeconds };
+  if (!config.redisUrl && !redis && config.postgresUrl) return postgresLimiter(config.postgresUrl, options);
   if (!config.redisUrl && !redis) return { limiter: new RateLimiterMemory(options), fallback: null, fellBack: false };
   const lease: Partial<RedisLease> & { client: Redis } = redis ? { client: redis } : sharedRedis(config.redisUrl as string);
   return {
@@ -44,6 +48,17 @@ export function createContactLimiter(config: RateLimitConfig, redis?: Redis): Co
   };
 }
 
+/** The limit in its own table of the Postgres world's database (made at first use), with a small pool of its own. */
+function postgresLimiter(url: string, options: { keyPrefix: string; points: number; duration: number }): ContactLimiter {
+  const pool = new Pool({ connectionString: url, max: 2, connectionTimeoutMillis: LIMIT_WAIT_MS, idleTimeoutMillis: 30_000 });
+  // An idle client's error (the database restarting) is the pool's to handle, never the process's.
+  pool.on('error', () => {});
+  const limiter = new RateLimiterPostgres({ ...options, storeClient: pool, storeType: 'pool', tableName: 'contacto_limite', clearExpiredByTimeout: true }, (error?: Error) => {
+    if (error) console.error(`[contacto] ERROR: no se pudo preparar la tabla del límite de solicitudes en PostgreSQL (${errorName(error)}); se usa la memoria mientras tanto`);
+  });
+  return { limiter, fallback: new RateLimiterMemory(options), release: () => void pool.end().catch(() => {}), fellBack: false };
+}
+
 /** One point for `key`: from the shared store within LIMIT_WAIT_MS, else from memory. */
 export async function consume(shared: ContactLimiter, key: string): Promise<LimitVerdict> {
   const { limiter, fallback, redis } = shared;
@@ -52,13 +67,13 @@ export async function consume(shared: ContactLimiter, key: string): Promise<Limi
   try {
     if (redis) await whenReady(redis, LIMIT_WAIT_MS);
     const verdict = await withTimeout(verdictOf(() => limiter.consume(key, 1), { rethrow: true }), LIMIT_WAIT_MS - (Date.now() - startedAt));
-    if (shared.fellBack) console.info('[contacto] El límite de solicitudes vuelve a usar Redis');
+    if (shared.fellBack) console.info('[contacto] El límite de solicitudes vuelve a usar su almacén compartido');
     shared.fellBack = false;
     return verdict;
   } catch (error) {
     if (!shared.fellBack) {
       console.error(
-        `[contacto] ERROR: Redis no respondió al límite de solicitudes en ${LIMIT_WAIT_MS} ms (${errorName(error)}); se usa el límite en memoria de esta instancia hasta que vuelva`,
+        `[contacto] ERROR: ${redis ? 'Redis' : 'PostgreSQL'} no respondió al límite de solicitudes en ${LIMIT_WAIT_MS} ms (${errorName(error)}); se usa el límite en memoria de esta instancia hasta que vuelva`,
       );
     }
     shared.fellBack = true;
@@ -185,7 +200,7 @@ export async function consumeEnquiry(requestHeaders: Pick<Headers, 'get'>): Prom
       `[contacto] ERROR: no se pudo preparar el límite de solicitudes (${errorName(error)}); se usa en memoria`,
     );
     closeEnquiryLimiter();
-    shared = createContactLimiter({ ...config, redisUrl: undefined });
+    shared = createContactLimiter({ ...config, redisUrl: undefined, postgresUrl: undefined });
   }
   return consume(shared, clientKey(requestHeaders, config));
 }

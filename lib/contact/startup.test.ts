@@ -9,7 +9,7 @@ const API = { CONTACT_API_BASE_URL: 'http://127.0.0.1:9/api/', CONTACT_SITE_KEY:
 const ALERTS = { ALERT_SMTP_URL: 'smtp://u:p@127.0.0.1:9', ALERT_EMAIL_TO: 'ventas@agencia.mx', ALERT_EMAIL_FROM: 'avisos@agencia.mx' };
 const SERVER_VARIABLES = [
   'CONTACT_API_BASE_URL', 'CONTACT_SITE_KEY', 'CONTACT_INBOX_DIR', 'VERCEL', 'CONTACT_RATE_LIMIT_MAX', 'CONTACT_RATE_LIMIT_WINDOW_SECONDS',
-  'REDIS_URL', 'TRUST_PROXY_HEADERS', 'CONTACT_OUTBOX', 'CONTACT_OUTBOX_BACKOFF_SECONDS', 'CONTACT_OUTBOX_MAX_ENTRIES', 'CONTACT_OUTBOX_MAX_BYTES', 'CRON_SECRET', 'CONTACT_FORM_SECRET', ...Object.keys(ALERTS),
+  'REDIS_URL', 'TRUST_PROXY_HEADERS', 'CONTACT_OUTBOX_BACKOFF_SECONDS', 'CONTACT_FORM_SECRET', 'WORKFLOW_TARGET_WORLD', 'WORKFLOW_LOCAL_DATA_DIR', ...Object.keys(ALERTS),
 ];
 
 type Line = { level: 'info' | 'warn' | 'error'; text: string };
@@ -20,7 +20,7 @@ afterEach(() => {
 });
 
 /** The start-up report of a server started with `env`, line by line. */
-function report(env: Record<string, string>, selfFlush = false): Line[] {
+function report(env: Record<string, string>): Line[] {
   for (const key of SERVER_VARIABLES) delete process.env[key];
   Object.assign(process.env, { CONTACT_INBOX_DIR: mkdtempSync(path.join(tmpdir(), 'startup-')) }, env);
   const lines: Line[] = [];
@@ -29,7 +29,7 @@ function report(env: Record<string, string>, selfFlush = false): Line[] {
   }
   jest.isolateModules(() => {
     const { describeContactConfig } = jest.requireActual('./startup') as typeof import('./startup');
-    describeContactConfig({ selfFlush });
+    describeContactConfig();
   });
   return lines;
 }
@@ -38,19 +38,24 @@ const errors = (lines: Line[]) => lines.filter((line) => line.level === 'error')
 
 describe('the start-up report', () => {
   it('names each malformed optional variable as an ERROR, with what was turned off, and goes on', () => {
-    const lines = report({ ...API, ...ALERTS, ALERT_SMTP_URL: 'foo', CONTACT_OUTBOX_BACKOFF_SECONDS: 'abc', CRON_SECRET: 's' });
+    const lines = report({ ...API, ...ALERTS, ALERT_SMTP_URL: 'foo', CONTACT_OUTBOX_BACKOFF_SECONDS: 'abc' });
     expect(errors(lines)).toEqual([
       expect.stringMatching(/^\[contacto\] ERROR DE CONFIGURACIÓN: CONTACT_OUTBOX_BACKOFF_SECONDS .*esperas por omisión \(60, 300, 900, 3600, 10800 s\)/),
       expect.stringMatching(/^\[contacto\] ERROR DE CONFIGURACIÓN: ALERT_SMTP_URL debe ser una URL smtp:\/\/ o smtps:\/\/; avisos por correo desactivados/),
     ]);
-    // The outbox itself is on.
-    expect(lines.map((line) => line.text).join('\n')).toMatch(/Bandeja de salida en archivos/);
+    // The engine is still there, with the default waits.
+    expect(lines.map((line) => line.text).join('\n')).toMatch(/motor de entregas \(Workflow SDK, archivos locales en .*\): esperas de 60, 300, 900, 3600, 10800 s/);
   });
 
-  it('a bad REDIS_URL: named once, and the outbox in files', () => {
-    const lines = report({ ...API, REDIS_URL: 'localhost:6379', CRON_SECRET: 's' });
+  it('a bad REDIS_URL: named once, and the limit in memory', () => {
+    const lines = report({ ...API, REDIS_URL: 'localhost:6379' });
     expect(errors(lines)).toEqual([expect.stringMatching(/ERROR DE CONFIGURACIÓN: REDIS_URL .*límite de solicitudes en memoria/)]);
-    expect(lines.map((line) => line.text).join('\n')).toMatch(/Bandeja de salida en archivos/);
+  });
+
+  it('names the world that holds undelivered leads: the local files, or PostgreSQL', () => {
+    const engine = (env: Record<string, string>) => report(env).map((line) => line.text).find((text) => text.includes('motor de entregas'));
+    expect(engine({ ...API, WORKFLOW_TARGET_WORLD: 'local', WORKFLOW_LOCAL_DATA_DIR: '/datos/flujos' })).toMatch(/archivos locales en \/datos\/flujos/);
+    expect(engine({ ...API, WORKFLOW_TARGET_WORLD: '@workflow/world-postgres' })).toMatch(/Workflow SDK, PostgreSQL\)/);
   });
 
   it('a broken contact API: an ERROR saying every visitor will see a failure', () => {
@@ -59,19 +64,7 @@ describe('the start-up report', () => {
     ]);
   });
 
-  it('warns when there is an outbox but neither CRON_SECRET nor the alert e-mails: nobody would hear of a lost lead', () => {
-    const warnings = report(API).filter((line) => line.level === 'warn');
-    expect(warnings).toContainEqual({ level: 'warn', text: expect.stringMatching(/^\[contacto\] AVISO: hay bandeja de salida pero ni CRON_SECRET ni los avisos por correo/) });
-    for (const env of [{ ...API, CRON_SECRET: 's' }, { ...API, ...ALERTS }, { ...API, CONTACT_OUTBOX: 'off' }]) {
-      expect(report(env).map((line) => line.text).join('\n')).not.toMatch(/AVISO: hay bandeja de salida/);
-    }
-  });
 
-  it('says when this server flushes its own outbox every minute', () => {
-    const retries = (lines: Line[]) => lines.find((line) => line.text.includes('Reintentos'))?.text;
-    expect(retries(report({ ...API, CRON_SECRET: 's' }, true))).toMatch(/con cada solicitud \(hasta 3 pendientes\), GET \/api\/outbox\/flush con CRON_SECRET y cada minuto desde este servidor/);
-    expect(retries(report({ ...API, CRON_SECRET: 's' }, false))).not.toMatch(/cada minuto/);
-  });
 
   it('warns once, in every mode, that a self-hosted server without a trusted proxy lets clients pick the address the abuse limit counts', () => {
     const CLIENT_PICKS = /^\[contacto\] AVISO: .*X-Forwarded-For.*TRUST_PROXY_HEADERS con el número de proxies/;
@@ -80,7 +73,7 @@ describe('the start-up report', () => {
     const modes: Record<string, string>[] = [
       {},
       API,
-      { ...API, CRON_SECRET: 's', ...ALERTS },
+      { ...API, ...ALERTS },
       { CONTACT_API_BASE_URL: 'https://api.example.mx/api/' },
       { TRUST_PROXY_HEADERS: 'dos' },
     ];
@@ -92,7 +85,7 @@ describe('the start-up report', () => {
   it('says nothing of it behind a trusted proxy (TRUST_PROXY_HEADERS=1) or on Vercel', () => {
     const trusted: Record<string, string>[] = [
       { TRUST_PROXY_HEADERS: '1' },
-      { ...API, TRUST_PROXY_HEADERS: '2', CRON_SECRET: 's', ...ALERTS },
+      { ...API, TRUST_PROXY_HEADERS: '2', ...ALERTS },
       { ...API, VERCEL: '1' },
     ];
     for (const env of trusted) {
@@ -100,12 +93,10 @@ describe('the start-up report', () => {
     }
   });
 
-  it('says where suspected spam goes: kept apart, e-mailed a few an hour, or only counted', () => {
+  it('says where suspected spam goes: kept apart 30 days', () => {
     const spamLine = (env: Record<string, string>) => report(env).map((line) => line.text).find((text) => text.includes('Filtro de spam'));
-    expect(spamLine(API)).toMatch(/se guarda aparte 30 días \(npm run outbox -- spam/);
+    expect(spamLine(API)).toMatch(/se aparta 30 días \(npm run leads -- spam/);
     expect(spamLine(API)).toMatch(/derivada de CONTACT_SITE_KEY/);
-    expect(spamLine({ ...API, ...ALERTS, CONTACT_OUTBOX: 'off' })).toMatch(/se envía al correo de avisos \(hasta 20 por hora/);
-    expect(spamLine({ ...API, CONTACT_OUTBOX: 'off' })).toMatch(/se descarta y solo se cuenta en el registro/);
     expect(spamLine({ ...API, CONTACT_FORM_SECRET: 'x'.repeat(32) })).toMatch(/firmado con CONTACT_FORM_SECRET/);
   });
 

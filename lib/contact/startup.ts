@@ -1,18 +1,15 @@
 import 'server-only';
-import { configProblems, getContactConfig, getFormTokenKey, getOutboxConfig, getRateLimitConfig } from '@/lib/env/server';
-import { SPAM_NOTICES_PER_HOUR } from './outbox/alert';
-import { DRAIN_MAX_ENTRIES } from './outbox/policy';
+import { configProblems, getContactConfig, getFormTokenKey, getDeliveryConfig, getRateLimitConfig, getWorkflowWorld } from '@/lib/env/server';
 
 // Off Vercel with no proxy, the client writes X-Forwarded-For and Next keeps it.
 const CLIENT_PICKS_ADDRESS =
   '[contacto] AVISO: servidor propio (no Vercel) sin proxies de confianza (TRUST_PROXY_HEADERS vacía, 0 o inválida): cada cliente puede elegir la dirección que cuenta el límite de solicitudes (escribiendo X-Forwarded-For), y así saltárselo o bloquear a otra persona. Ponlo detrás de un proxy (nginx, por ejemplo) y define TRUST_PROXY_HEADERS con el número de proxies tuyos delante del servidor (1 si hay uno).';
 
 /**
- * The start-up report: where enquiries go, where they wait when the API is
- * down, who redelivers them and who is told. `selfFlush`: this server flushes
- * its own outbox every minute (see outbox/self-flush.ts).
+ * The start-up report: where enquiries go, which engine holds those the API
+ * does not take at once, how it retries them and who is told.
  */
-export function describeContactConfig({ selfFlush = false }: { selfFlush?: boolean } = {}): void {
+export function describeContactConfig(): void {
   // The variables the server runs without: each named, with what was turned off instead.
   for (const { variable, message, fallback } of configProblems()) {
     console.error(`[contacto] ERROR DE CONFIGURACIÓN: ${variable} ${message}; ${fallback}. Las solicitudes se siguen entregando.`);
@@ -29,40 +26,18 @@ export function describeContactConfig({ selfFlush = false }: { selfFlush?: boole
     console.error(`[contacto] ERROR DE CONFIGURACIÓN: ${config.problem} El formulario mostrará un error a cada visitante.`);
     return;
   }
-  if (config.mode === 'inbox') {
-    console.info(`[contacto] Sin CONTACT_API_BASE_URL: las solicitudes se guardan en la bandeja local ${config.dir}/enquiries.jsonl`);
-    return;
-  }
+  if (config.mode === 'inbox') console.info(`[contacto] Sin CONTACT_API_BASE_URL: las solicitudes se guardan en la bandeja local ${config.dir}/enquiries.jsonl`);
 
-  const outbox = getOutboxConfig();
-  const { store } = outbox;
-  if (store.kind === 'redis') {
-    console.info('[contacto] Bandeja de salida en Redis (REDIS_URL): cada solicitud se guarda antes de enviarla.');
-  } else if (store.kind === 'files') {
-    console.info(`[contacto] Bandeja de salida en archivos (${store.dir}/outbox/): cada solicitud se guarda antes de enviarla.`);
-  } else if (store.why === 'vercel-without-redis') {
-    console.warn(
-      '[contacto] Sin bandeja de salida: en Vercel sin REDIS_URL no hay dónde guardar las solicitudes; si la API de contacto falla, el visitante verá el error.',
-    );
-  } else {
-    console.info('[contacto] Bandeja de salida desactivada (CONTACT_OUTBOX=off): si la API de contacto falla, el visitante verá el error.');
-  }
-  if (store.kind === 'none') return;
+  const world = getWorkflowWorld();
+  const { backoffSeconds, alert, alertProblem } = getDeliveryConfig();
   console.info(
-    `[contacto] Capacidad de la bandeja de salida: ${store.limits.maxEntries} entradas y ${Math.round(store.limits.maxBytes / 1024 / 1024)} MB (CONTACT_OUTBOX_MAX_ENTRIES, CONTACT_OUTBOX_MAX_BYTES; el posible spam, la mitad); llena, cada solicitud se intenta solo en vivo.`,
+    `[contacto] Lo que no se entrega en el momento lo guarda y reintenta el motor de entregas (Workflow SDK, ${WORLD_WORDS[world.kind]}${world.kind === 'local' ? ` en ${world.dir}` : ''}): esperas de ${backoffSeconds.join(', ')} s; a las 24 horas, no entregada.`,
   );
-
-  console.info(
-    `[contacto] Reintentos: con cada solicitud (hasta ${DRAIN_MAX_ENTRIES} pendientes), GET /api/outbox/flush ${outbox.cronSecret ? 'con CRON_SECRET' : 'desactivado (falta CRON_SECRET)'}${selfFlush ? ' y cada minuto desde este servidor' : ''}; esperas de ${outbox.backoffSeconds.join(', ')} s.`,
-  );
-  if (outbox.alert) console.info(`[contacto] Avisos por correo activados: solicitudes pendientes y no entregadas a ${outbox.alert.to}.`);
-  else console.warn(`[contacto] Avisos por correo desactivados${outbox.alertProblem ? `: ${outbox.alertProblem}` : ' (falta ALERT_SMTP_URL, o no es válida)'}.`);
-  if (!outbox.cronSecret && !outbox.alert) {
-    console.warn(
-      `[contacto] AVISO: hay bandeja de salida pero ni CRON_SECRET ni los avisos por correo: una solicitud pendiente espera a ${selfFlush ? 'los reenvíos de este servidor' : 'que otro visitante envíe la suya'} y nadie se entera si no se entrega. Define CRON_SECRET y ALERT_SMTP_URL, ALERT_EMAIL_TO, ALERT_EMAIL_FROM.`,
-    );
-  }
+  if (alert) console.info(`[contacto] Avisos por correo activados: solicitudes pendientes y no entregadas a ${alert.to}.`);
+  else console.warn(`[contacto] Avisos por correo desactivados${alertProblem ? `: ${alertProblem}` : ' (falta ALERT_SMTP_URL, o no es válida)'}.`);
 }
+
+const WORLD_WORDS = { local: 'archivos locales', postgres: 'PostgreSQL', vercel: 'Vercel', other: 'otro' } as const;
 
 const KEY_SOURCES = {
   secret: 'firmado con CONTACT_FORM_SECRET',
@@ -70,14 +45,9 @@ const KEY_SOURCES = {
   process: 'firmado con una clave de este proceso (sin CONTACT_FORM_SECRET ni API de contacto)',
 } as const;
 
-/** Where suspected spam goes: kept apart in the outbox's store, e-mailed, or only counted in the log. */
+/** The spam filter, and where a suspected spam waits. */
 function describeSpamFilter(): void {
-  const outbox = getOutboxConfig();
-  const where =
-    outbox.store.kind !== 'none'
-      ? 'se guarda aparte 30 días (npm run outbox -- spam, y release <clave> para entregarlo)'
-      : outbox.alert
-        ? `no hay bandeja de salida: se envía al correo de avisos (hasta ${SPAM_NOTICES_PER_HOUR} por hora; los demás solo se cuentan en el registro)`
-        : 'no hay bandeja de salida ni avisos por correo: se descarta y solo se cuenta en el registro';
-  console.info(`[contacto] Filtro de spam (campo trampa, tiempo en pantalla ${KEY_SOURCES[getFormTokenKey().source]}, reglas de contenido): el posible spam ${where}.`);
+  console.info(
+    `[contacto] Filtro de spam (campo trampa, tiempo en pantalla ${KEY_SOURCES[getFormTokenKey().source]}, reglas de contenido): el posible spam se aparta 30 días (npm run leads -- spam, y release <clave> para entregarlo).`,
+  );
 }

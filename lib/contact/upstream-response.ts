@@ -1,5 +1,4 @@
 import 'server-only';
-import type { ApiHealth } from './breaker';
 
 /**
  * What one answer of the contact API means (upstream.ts makes the calls):
@@ -20,9 +19,7 @@ export type AttemptFailure =
   | `http-${number}`
   | 'redirect'
   | 'malformed'
-  | 'too-large'
-  /** Not attempted: the circuit breaker held the call back. */
-  | 'circuit-open';
+  | 'too-large';
 
 export type Attempt =
   | { kind: 'answer'; result: Exclude<UpstreamResult, { outcome: 'unavailable' }> }
@@ -44,7 +41,7 @@ export async function classifyResponse(
     const failure: AttemptFailure = `http-${status}`;
     const asked = status === 429 || status === 503 ? parseRetryAfter(response.headers.get('retry-after'), limits.now()) : undefined;
     const retryAfterMs = asked === undefined ? undefined : Math.min(asked, limits.maxRetryAfterMs);
-    // ...but not a 429 within the same call: it says this client asks too often, and the outbox waits longer.
+    // ...but not a 429 within the same call: it says this client asks too often, and the workflow waits longer.
     const kind = status === 429 ? 'final-failure' : 'retryable';
     return retryAfterMs === undefined ? { kind, failure } : { kind, failure, retryAfterMs };
   }
@@ -72,14 +69,6 @@ export async function classifyResponse(
   }
   // Any other 4xx is final: the same request would be refused again.
   return { kind: 'answer', result: { outcome: 'rejected', mes } };
-}
-
-/** Failing on the API's side (no answer, too slow, overloaded, broken) as opposed to any other answer. */
-export function apiHealth(attempt: Attempt): ApiHealth {
-  if (attempt.kind === 'answer') return 'up';
-  const { failure } = attempt;
-  if (failure === 'network' || failure === 'timeout' || failure === 'http-408' || failure === 'http-429') return 'down';
-  return /^http-5\d\d$/.test(failure) ? 'down' : 'up';
 }
 
 /**

@@ -1,7 +1,6 @@
 /**
  * @jest-environment node
  */
-import { CircuitBreaker } from './breaker';
 import { postEnquiry, UPSTREAM_DEFAULTS, type UpstreamOptions } from './upstream';
 import { parseRetryAfter } from './upstream-response';
 
@@ -277,83 +276,6 @@ describe('when the API asks to wait', () => {
     const report = await postEnquiry(enquiry, options(impl));
     expect(calls).toHaveLength(2);
     expect(report).not.toHaveProperty('retryAfterMs');
-  });
-});
-
-describe('with a circuit breaker', () => {
-  let clock: number;
-  let breaker: CircuitBreaker;
-  beforeEach(() => {
-    clock = 0;
-    breaker = new CircuitBreaker({ now: () => clock, failureThreshold: 2 });
-    jest.spyOn(console, 'warn').mockImplementation(() => {});
-  });
-  afterEach(() => jest.restoreAllMocks());
-
-  it('a 429 with Retry-After: 120 costs one call and says when to ask again; with other enquiries failing too, nobody calls for 120 s', async () => {
-    const { impl, calls } = fakeFetch([json(429, {}, { 'Retry-After': '120' })]);
-    const report = await postEnquiry(enquiry, options(impl, { breaker }));
-    expect(calls).toHaveLength(1);
-    expect(report).toMatchObject({ failures: ['http-429'], retryAfterMs: 120_000 });
-    expect(breaker.state()).toBe('closed');
-    await postEnquiry(enquiry, options(impl, { breaker, idempotencyKey: 'key-2' }));
-    clock = 119_999;
-    expect(breaker.admit()).toBe('skip');
-    clock = 120_000;
-    expect(breaker.admit()).toBe('probe');
-  });
-
-  it("with the API down, an enquiry's call makes the spec's 4 attempts and counts once; once open, the next enquiry costs none", async () => {
-    const { impl, calls } = fakeFetch([new TypeError('fetch failed')]);
-    const first = await postEnquiry(enquiry, options(impl, { breaker }));
-    expect(first).toEqual({ result: { outcome: 'unavailable' }, attempts: 4, failures: ['network', 'network', 'network', 'network'] });
-    expect(breaker.state()).toBe('closed');
-    await postEnquiry(enquiry, options(impl, { breaker, idempotencyKey: 'key-2' }));
-    expect(breaker.state()).toBe('open');
-    const third = await postEnquiry(enquiry, options(impl, { breaker, idempotencyKey: 'key-3' }));
-    expect(calls).toHaveLength(8);
-    expect(third).toEqual({ result: { outcome: 'unavailable' }, attempts: 0, failures: ['circuit-open'] });
-  });
-
-  it('3 failures then success: one enquiry rides out a blip with its retries, and the circuit stays closed', async () => {
-    const { impl, calls } = fakeFetch([json(503, {}), json(503, {}), json(500, {}), json(200, { success: true })]);
-    expect((await postEnquiry(enquiry, options(impl, { breaker }))).result).toEqual({ outcome: 'accepted' });
-    expect(calls).toHaveLength(4);
-    expect(breaker.state()).toBe('closed');
-  });
-
-  it('makes one probe once the cool-off is over, and no other attempt if it fails', async () => {
-    breaker.record('down');
-    breaker.record('down');
-    clock = 30_000;
-    const { impl, calls } = fakeFetch([json(502, {}), json(200, { success: true })]);
-    const report = await postEnquiry(enquiry, options(impl, { breaker }));
-    expect(calls).toHaveLength(1);
-    expect(report).toEqual({ result: { outcome: 'unavailable' }, attempts: 1, failures: ['http-502'] });
-    expect(breaker.state()).toBe('open');
-  });
-
-  it('closes when the probe gets through', async () => {
-    breaker.record('down');
-    breaker.record('down');
-    clock = 30_000;
-    const { impl } = fakeFetch([json(200, { success: true })]);
-    expect((await postEnquiry(enquiry, options(impl, { breaker }))).result).toEqual({ outcome: 'accepted' });
-    expect(breaker.state()).toBe('closed');
-  });
-
-  it.each([
-    { name: 'a refusal', answer: json(422, { success: false, mes: 'Captcha inválido' }), expected: 'closed' },
-    { name: 'a success:false', answer: json(200, { success: false }), expected: 'closed' },
-    { name: 'a 408', answer: json(408, {}), expected: 'open' },
-    { name: 'a network failure', answer: new TypeError('fetch failed'), expected: 'open' },
-    { name: 'a timeout', answer: 'hang', expected: 'open' },
-  ] as const)('after one failure, $name leaves it $expected', async ({ answer, expected }) => {
-    breaker.record('down');
-    const { impl } = fakeFetch([answer]);
-    const report = await postEnquiry(enquiry, options(impl, { breaker, maxAttempts: 1, attemptTimeoutMs: 50 }));
-    if (answer === 'hang') expect(report.failures).toEqual(['timeout']);
-    expect(breaker.state()).toBe(expected);
   });
 });
 

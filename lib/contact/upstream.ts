@@ -1,14 +1,13 @@
 import 'server-only';
-import type { Admission, CircuitBreaker } from './breaker';
 import type { ContactEnquiry } from './schema';
-import { apiHealth, classifyResponse, type Attempt, type AttemptFailure, type UpstreamResult } from './upstream-response';
+import { classifyResponse, type Attempt, type AttemptFailure, type UpstreamResult } from './upstream-response';
 
 export type { AttemptFailure, UpstreamResult } from './upstream-response';
 
 /**
  * The client of the contact API: POST {base}contact?siteKey=..., retried only
  * where a retry can help, always inside one deadline, never sooner than the
- * API's Retry-After asks, and not at all while the circuit breaker is open.
+ * API's Retry-After asks.
  */
 
 export type UpstreamReport = {
@@ -20,9 +19,6 @@ export type UpstreamReport = {
   retryAfterMs?: number;
 };
 
-/** Where the contact API is: the live request and the outbox both post there. */
-export type ContactApi = { baseUrl: string; siteKey: string };
-
 export type UpstreamOptions = {
   baseUrl: string;
   siteKey: string;
@@ -31,18 +27,14 @@ export type UpstreamOptions = {
   /** Spec: up to 3 retries, so 4 attempts. */
   maxAttempts?: number;
   attemptTimeoutMs?: number;
-  /** The whole call ends by then, retries included; the default keeps an action without an outbox inside the route's 10 s. */
+  /** The whole call ends by then, retries included. */
   deadlineMs?: number;
   /** Wait before retry n (the last value repeats). */
   backoffMs?: readonly number[];
   /** Answers larger than this are not read. */
   maxResponseBytes?: number;
-  /** A Retry-After longer than this counts as this long (the caller passes its longest outbox backoff). */
+  /** A Retry-After longer than this counts as this long (the caller passes its longest wait between rounds). */
   maxRetryAfterMs?: number;
-  /** Asked before every attempt and told how each went; none: every attempt is made. */
-  breaker?: CircuitBreaker;
-  /** A scheduled flush: may probe the API even while its circuit cools off. */
-  forceProbe?: boolean;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
 };
@@ -53,7 +45,7 @@ export const UPSTREAM_DEFAULTS = {
   deadlineMs: 7500,
   backoffMs: [200, 400, 800],
   maxResponseBytes: 64 * 1024,
-  // The longest default outbox backoff: a later wait would not change when the entry is tried.
+  // The longest default wait between rounds: a later Retry-After would not change when the lead is tried.
   maxRetryAfterMs: 3 * 60 * 60 * 1000,
 } as const;
 
@@ -91,17 +83,7 @@ export async function postEnquiry(enquiry: ContactEnquiry, options: UpstreamOpti
   const report = (result: UpstreamResult): UpstreamReport =>
     retryAfterMs === undefined ? { result, attempts, failures } : { result, attempts, failures, retryAfterMs };
 
-  // Asked once per call: while the circuit is open no call is made; half-open, one attempt is its probe.
-  const admission: Admission = options.breaker?.admit(undefined, { force: options.forceProbe }) ?? 'send';
-  if (admission === 'skip') {
-    failures.push('circuit-open');
-    return report({ outcome: 'unavailable' });
-  }
-  const budget = admission === 'probe' ? 1 : maxAttempts;
-  // The API answered something (a refusal, a redirect): it is up, whatever this call's outcome.
-  let answered = false;
-
-  while (attempts < budget) {
+  while (attempts < maxAttempts) {
     const wait = attempts === 0 ? 0 : backoffBefore(attempts, backoffMs);
     if (timeLeft() - wait < MIN_ATTEMPT_MS) break;
     if (attempts > 0) await sleep(wait);
@@ -115,18 +97,12 @@ export async function postEnquiry(enquiry: ContactEnquiry, options: UpstreamOpti
       maxRetryAfterMs,
       now,
     });
-    if (attempt.kind === 'answer') {
-      options.breaker?.record('up');
-      return report(attempt.result);
-    }
+    if (attempt.kind === 'answer') return report(attempt.result);
     failures.push(attempt.failure);
-    if (apiHealth(attempt) === 'up') answered = true;
     if (attempt.retryAfterMs !== undefined) retryAfterMs = attempt.retryAfterMs;
     if (attempt.kind === 'final-failure' || !worthRetrying(attempt.retryAfterMs, backoffBefore(attempts, backoffMs), timeLeft())) break;
   }
 
-  // One record per call, by enquiry: the circuit opens on several enquiries failing, not on one enquiry's retries.
-  if (attempts > 0) options.breaker?.record(answered ? 'up' : 'down', retryAfterMs, undefined, options.idempotencyKey);
   return report({ outcome: 'unavailable' });
 }
 
@@ -137,7 +113,7 @@ function backoffBefore(attempts: number, backoffMs: readonly number[]): number {
 
 /**
  * Whether a failed attempt may be followed by another in this call: not when the API asked
- * for a longer wait than this call would make or has left (the outbox honours it instead).
+ * for a longer wait than this call would make or has left (the lead's workflow honours it instead).
  */
 function worthRetrying(retryAfterMs: number | undefined, nextWaitMs: number, timeLeftMs: number): boolean {
   return retryAfterMs === undefined || (retryAfterMs <= nextWaitMs && retryAfterMs <= timeLeftMs);

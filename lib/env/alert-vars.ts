@@ -6,7 +6,7 @@ const mailAddress = /^[^\s@<>,]+@[^\s@<>,]+\.[^\s@<>,]+$/;
 /** `avisos@agencia.mx` or `Formulario <avisos@agencia.mx>`. */
 const isMailbox = (text: string) => mailAddress.test(text.trim().match(/<([^<>]*)>$/)?.[1] ?? text.trim());
 
-/** The outbox's e-mail alerts: parsed with the outbox's variables (outbox-vars.ts). */
+/** The e-mail alerts about leads: parsed with the lead workflow's variables (delivery-vars.ts). */
 export const alertShape = {
   ALERT_SMTP_URL: optional(z.url({ protocol: /^smtps?$/, message: 'debe ser una URL smtp:// o smtps://' })),
   ALERT_EMAIL_TO: optional(

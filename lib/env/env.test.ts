@@ -1,5 +1,5 @@
 import { parsePublicEnv } from './public';
-import { assertServerEnv, OUTBOX_LIMIT_DEFAULTS, parseContactConfig, parseOutboxConfig, parseRateLimitConfig } from './server';
+import { assertServerEnv, parseContactConfig, parseDeliveryConfig, parseRateLimitConfig } from './server';
 
 describe('public environment', () => {
   it('has working defaults with no variables at all (a fresh clone)', () => {
@@ -114,30 +114,15 @@ describe('contact API configuration', () => {
   });
 });
 
-describe('outbox environment', () => {
-  const outbox = (source: Record<string, string>) => parseOutboxConfig(source).config;
+describe('the lead workflow\'s environment', () => {
+  const outbox = (source: Record<string, string>) => parseDeliveryConfig(source).config;
 
-  it('keeps the outbox in files off Vercel, in Redis when REDIS_URL is set, nowhere on Vercel without Redis or when off', () => {
-    expect(outbox({}).store).toEqual({ kind: 'files', dir: '.inbox', limits: OUTBOX_LIMIT_DEFAULTS });
-    expect(outbox({ REDIS_URL: 'rediss://u:p@redis.example:6380', VERCEL: '1' }).store).toEqual({
-      kind: 'redis',
-      redisUrl: 'rediss://u:p@redis.example:6380',
-      limits: OUTBOX_LIMIT_DEFAULTS,
-    });
-    expect(outbox({ VERCEL: '1' }).store).toEqual({ kind: 'none', why: 'vercel-without-redis' });
-    expect(outbox({ CONTACT_OUTBOX: 'off', REDIS_URL: 'redis://127.0.0.1:6379' }).store).toEqual({ kind: 'none', why: 'off' });
-  });
 
-  it('reads the outbox limits, defaulting to 2,000 entries and 20 MB; a malformed one takes its default, named', () => {
-    const { config, problems } = parseOutboxConfig({ CONTACT_OUTBOX_MAX_ENTRIES: '500', CONTACT_OUTBOX_MAX_BYTES: 'mucho' });
-    expect(config.store).toMatchObject({ kind: 'files', limits: { maxEntries: 500, maxBytes: 20 * 1024 * 1024 } });
-    expect(problems).toEqual([expect.objectContaining({ variable: 'CONTACT_OUTBOX_MAX_BYTES', fallback: `se usa ${20 * 1024 * 1024}` })]);
-  });
 
   it('reads the backoff list, defaulting to 1 min, 5 min, 15 min, 1 h, 3 h', () => {
     expect(outbox({}).backoffSeconds).toEqual([60, 300, 900, 3600, 10800]);
     expect(outbox({ CONTACT_OUTBOX_BACKOFF_SECONDS: '1, 2,3' }).backoffSeconds).toEqual([1, 2, 3]);
-    expect(parseOutboxConfig({}).problems).toEqual([]);
+    expect(parseDeliveryConfig({}).problems).toEqual([]);
   });
 
   it('turns alerts on only with all three variables, and says which are missing otherwise', () => {
@@ -153,39 +138,31 @@ describe('outbox environment', () => {
 describe('a malformed optional variable turns off only its own feature', () => {
   const alerts = { ALERT_SMTP_URL: 'smtp://u:p@smtp.example.mx:587', ALERT_EMAIL_TO: 'ventas@a.mx', ALERT_EMAIL_FROM: 'avisos@a.mx' };
 
-  it('ALERT_SMTP_URL without smtp://: no alerts, the outbox still there, the problem named', () => {
-    const { config, problems } = parseOutboxConfig({ ...alerts, ALERT_SMTP_URL: 'foo', CRON_SECRET: 's' });
+  it('ALERT_SMTP_URL without smtp://: no alerts, the waits still there, the problem named', () => {
+    const { config, problems } = parseDeliveryConfig({ ...alerts, ALERT_SMTP_URL: 'foo' });
     expect(config.alert).toBeUndefined();
     expect(config.alertProblem).toBeUndefined();
-    expect(config.store).toEqual({ kind: 'files', dir: '.inbox', limits: OUTBOX_LIMIT_DEFAULTS });
-    expect(config.cronSecret).toBe('s');
+    expect(config.backoffSeconds).toEqual([60, 300, 900, 3600, 10800]);
     expect(problems).toEqual([
       { variable: 'ALERT_SMTP_URL', message: 'debe ser una URL smtp:// o smtps://', fallback: 'avisos por correo desactivados' },
     ]);
   });
 
   it('a malformed alert address turns alerts off too', () => {
-    expect(parseOutboxConfig({ ...alerts, ALERT_EMAIL_TO: 'ventas.agencia.mx' }).problems.map((p) => p.variable)).toEqual(['ALERT_EMAIL_TO']);
-    expect(parseOutboxConfig({ ...alerts, ALERT_EMAIL_FROM: 'Formulario' }).config.alert).toBeUndefined();
+    expect(parseDeliveryConfig({ ...alerts, ALERT_EMAIL_TO: 'ventas.agencia.mx' }).problems.map((p) => p.variable)).toEqual(['ALERT_EMAIL_TO']);
+    expect(parseDeliveryConfig({ ...alerts, ALERT_EMAIL_FROM: 'Formulario' }).config.alert).toBeUndefined();
   });
 
   it('a bad backoff list: the default waits, and says so', () => {
     for (const value of ['abc', '60,,x', '0,60']) {
-      const { config, problems } = parseOutboxConfig({ CONTACT_OUTBOX_BACKOFF_SECONDS: value });
+      const { config, problems } = parseDeliveryConfig({ CONTACT_OUTBOX_BACKOFF_SECONDS: value });
       expect(config.backoffSeconds).toEqual([60, 300, 900, 3600, 10800]);
       expect(problems).toEqual([expect.objectContaining({ variable: 'CONTACT_OUTBOX_BACKOFF_SECONDS', fallback: expect.stringContaining('60, 300') })]);
     }
   });
 
-  it('a bad CONTACT_OUTBOX: auto', () => {
-    const { config, problems } = parseOutboxConfig({ CONTACT_OUTBOX: 'siempre' });
-    expect(config.store.kind).toBe('files');
-    expect(problems).toEqual([expect.objectContaining({ variable: 'CONTACT_OUTBOX', message: 'debe ser auto u off', fallback: 'se usa auto' })]);
-  });
 
-  it('a bad REDIS_URL: as without Redis (files off Vercel, no outbox on Vercel; the limit in memory)', () => {
-    expect(parseOutboxConfig({ REDIS_URL: 'http://redis.example' }).config.store).toEqual({ kind: 'files', dir: '.inbox', limits: OUTBOX_LIMIT_DEFAULTS });
-    expect(parseOutboxConfig({ REDIS_URL: 'redis.example:6379', VERCEL: '1' }).config.store).toEqual({ kind: 'none', why: 'vercel-without-redis' });
+  it('a bad REDIS_URL: as without Redis (the limit in memory)', () => {
     const limit = parseRateLimitConfig({ REDIS_URL: 'redis.example:6379' });
     expect(limit.config.redisUrl).toBeUndefined();
     expect(limit.problems.map((p) => p.variable)).toEqual(['REDIS_URL']);

@@ -22,6 +22,9 @@ const rateLimitShape = {
   REDIS_URL: redisUrl,
   VERCEL: optional(z.string()),
   TRUST_PROXY_HEADERS: proxyCount,
+  // The Workflow SDK's own variables: the Postgres world's database can hold the limit too.
+  WORKFLOW_TARGET_WORLD: optional(z.string()),
+  WORKFLOW_POSTGRES_URL: optional(z.string()),
 };
 
 const fallbacks: Fallbacks<typeof rateLimitShape> = {
@@ -37,6 +40,8 @@ export type RateLimitConfig = {
   windowSeconds: number;
   /** Shared store for every instance; in memory when absent. */
   redisUrl?: string;
+  /** Without Redis, on the Postgres world: its database holds the limit too. */
+  postgresUrl?: string;
   /**
    * Proxies of yours in front of a self-hosted server (TRUST_PROXY_HEADERS):
    * the client is the N-th X-Forwarded-For entry from the right. 0: the last.
@@ -53,6 +58,7 @@ export function parseRateLimitConfig(source: Source): Parsed<RateLimitConfig> {
       max: env.CONTACT_RATE_LIMIT_MAX,
       windowSeconds: env.CONTACT_RATE_LIMIT_WINDOW_SECONDS,
       redisUrl: env.REDIS_URL,
+      postgresUrl: env.WORKFLOW_TARGET_WORLD === '@workflow/world-postgres' ? env.WORKFLOW_POSTGRES_URL : undefined,
       trustedProxies: env.TRUST_PROXY_HEADERS ?? 0,
       onVercel: env.VERCEL === '1',
     },

@@ -1,5 +1,5 @@
 import { contactProblems, parseFormSecret } from './contact-vars';
-import { parseOutboxConfig } from './outbox-vars';
+import { parseDeliveryConfig } from './delivery-vars';
 import { uniqueByVariable, type EnvProblem } from './parse-each';
 import type { Source } from './public';
 import { parseRateLimitConfig } from './rate-limit-vars';
@@ -14,14 +14,7 @@ import { parseRateLimitConfig } from './rate-limit-vars';
 
 export type { AlertConfig } from './alert-vars';
 export { parseContactConfig, parseFormSecret, type ContactConfig } from './contact-vars';
-export {
-  DEFAULT_BACKOFF_SECONDS,
-  OUTBOX_LIMIT_DEFAULTS,
-  parseOutboxConfig,
-  type OutboxConfig,
-  type OutboxLimits,
-  type OutboxStoreConfig,
-} from './outbox-vars';
+export { DEFAULT_BACKOFF_SECONDS, parseDeliveryConfig, type DeliveryConfig } from './delivery-vars';
 export { uniqueByVariable, type EnvProblem, type Parsed } from './parse-each';
 export { parseRateLimitConfig, RATE_LIMIT_DEFAULTS, type RateLimitConfig } from './rate-limit-vars';
 
@@ -35,7 +28,7 @@ export function serverEnvProblems(source: Source): EnvProblem[] {
   return uniqueByVariable([
     ...contactProblems(source),
     ...parseRateLimitConfig(source).problems,
-    ...parseOutboxConfig(source).problems,
+    ...parseDeliveryConfig(source).problems,
     ...parseFormSecret(source).problems,
   ]);
 }

@@ -3,12 +3,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import {
   parseContactConfig,
   parseFormSecret,
-  parseOutboxConfig,
+  parseDeliveryConfig,
   parseRateLimitConfig,
   uniqueByVariable,
   type ContactConfig,
   type EnvProblem,
-  type OutboxConfig,
+  type DeliveryConfig,
   type Parsed,
   type RateLimitConfig,
 } from './server-schema';
@@ -38,12 +38,42 @@ export function getRateLimitConfig(): RateLimitConfig {
   return rateLimit.config;
 }
 
-let outbox: Parsed<OutboxConfig> | undefined;
+let delivery: Parsed<DeliveryConfig> | undefined;
 
 /** Never throws: a malformed variable turns off only its own feature (see configProblems). */
-export function getOutboxConfig(): OutboxConfig {
-  outbox ??= parseOutboxConfig(process.env);
-  return outbox.config;
+export function getDeliveryConfig(): DeliveryConfig {
+  delivery ??= parseDeliveryConfig(process.env);
+  return delivery.config;
+}
+
+/** Which Workflow SDK world holds the leads (chosen by lib/env/build.ts at start-up, or by the platform). */
+export type WorkflowWorld =
+  | { kind: 'local'; dir: string }
+  | { kind: 'postgres'; url: string }
+  | { kind: 'vercel' }
+  | { kind: 'other'; target: string };
+
+export function getWorkflowWorld(): WorkflowWorld {
+  const target = process.env.WORKFLOW_TARGET_WORLD || (process.env.VERCEL === '1' ? 'vercel' : 'local');
+  // The folder lib/env/build.ts gives the server, for a script that did not load next.config.ts.
+  if (target === 'local') return { kind: 'local', dir: process.env.WORKFLOW_LOCAL_DATA_DIR || `${process.env.CONTACT_INBOX_DIR || '.inbox'}/workflow` };
+  // The same default as @workflow/world-postgres's createWorld(), so `npm run leads` reads the database the server uses.
+  if (target === '@workflow/world-postgres') return { kind: 'postgres', url: process.env.WORKFLOW_POSTGRES_URL || 'postgres://world:world@localhost:5432/world' };
+  return target === 'vercel' ? { kind: 'vercel' } : { kind: 'other', target };
+}
+
+/**
+ * Where the server that runs the leads' workflows listens, for a world used
+ * from another process (`npm run leads -- release`): the world's queue posts
+ * there, and cannot find it on its own outside the server.
+ */
+export function getWorkflowServerUrl(): string {
+  return process.env.WORKFLOW_LOCAL_BASE_URL || `http://localhost:${process.env.PORT || 3000}`;
+}
+
+/** The local inbox's folder (CONTACT_INBOX_DIR), whether or not the contact API is set now: files from before may be there. */
+export function getInboxDir(): string {
+  return process.env.CONTACT_INBOX_DIR || '.inbox';
 }
 
 /** Where the form's signing key comes from, for the start-up report. */
@@ -73,6 +103,6 @@ export function getFormTokenKey(): { key: Uint8Array; source: FormKeySource } {
 /** The malformed optional variables this server runs without, for the start-up report. */
 export function configProblems(): EnvProblem[] {
   getRateLimitConfig();
-  getOutboxConfig();
-  return uniqueByVariable([...(rateLimit?.problems ?? []), ...(outbox?.problems ?? []), ...parseFormSecret(process.env).problems]);
+  getDeliveryConfig();
+  return uniqueByVariable([...(rateLimit?.problems ?? []), ...(delivery?.problems ?? []), ...parseFormSecret(process.env).problems]);
 }

@@ -1,25 +1,27 @@
-import type { OutboxEntry } from './entry';
+import type { Lead, LeadOutcome } from './lead';
+
+/** A lead whose run ended undelivered: what the agency follows up by hand. */
+export type DeadLetter = { lead: Lead; outcome: Extract<LeadOutcome, { outcome: 'dead' }> };
 
 /**
  * The dead letters as CSV for the agency: UTF-8 with a byte-order mark, so
  * Excel shows Spanish accents right, and CRLF line ends, as Excel writes them.
  * The cells are what visitors typed, so none of them may run as a formula.
  */
-export function deadLettersCsv(entries: OutboxEntry[]): string {
+export function deadLettersCsv(letters: DeadLetter[]): string {
   const header = ['Clave', 'Recibida', 'No entregada desde', 'Por qué', 'Nombre', 'Correo', 'Teléfono', 'Motivo', 'Respuesta de la API'];
-  const rows = entries
-    .filter((entry) => entry.state === 'dead')
-    .sort((a, b) => a.receivedAt - b.receivedAt)
-    .map((entry) => [
-      entry.key,
-      new Date(entry.receivedAt).toISOString(),
-      entry.deadAt ? new Date(entry.deadAt).toISOString() : '',
-      entry.deadReason === 'refused' ? 'rechazada por la API' : 'sin entregar en 24 horas',
-      entry.enquiry.name,
-      entry.enquiry.mail,
-      entry.enquiry.phone,
-      entry.enquiry.reason,
-      entry.refusal ?? '',
+  const rows = [...letters]
+    .sort((a, b) => a.lead.receivedAt - b.lead.receivedAt)
+    .map(({ lead, outcome }) => [
+      lead.key,
+      new Date(lead.receivedAt).toISOString(),
+      new Date(outcome.deadAt).toISOString(),
+      outcome.reason === 'refused' ? 'rechazada por la API' : 'sin entregar en 24 horas',
+      lead.enquiry.name,
+      lead.enquiry.mail,
+      lead.enquiry.phone,
+      lead.enquiry.reason,
+      outcome.refusal ?? '',
     ]);
   return `\uFEFF${[header, ...rows].map((row) => row.map(cell).join(',')).join('\r\n')}\r\n`;
 }

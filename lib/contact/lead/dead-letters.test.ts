@@ -1,27 +1,17 @@
-import { deadLettersCsv } from './dead-letters';
-import type { OutboxEntry } from './entry';
+import { deadLettersCsv, type DeadLetter } from './dead-letters';
 
-const entry = (overrides: Partial<OutboxEntry>): OutboxEntry => ({
-  key: '0b0e5a53-6c1e-4a4e-9d35-5d3f0f7a1b2c',
-  enquiry: { name: 'Ñoño Pérez', mail: 'n@example.mx', phone: '5512345678', reason: 'Diseño "web", y anuncios\nen redes', captcha: '' },
-  receivedAt: Date.UTC(2025, 0, 2, 3, 4, 5),
-  state: 'dead',
-  rounds: 3,
-  nextAttemptAt: 0,
-  deadAt: Date.UTC(2025, 0, 3),
-  deadReason: 'refused',
-  refusal: '=HYPERLINK("x")',
-  alerted: { pending: true, dead: true },
-  ...overrides,
+const ENQUIRY = { name: 'Ñoño Pérez', mail: 'n@example.mx', phone: '5512345678', reason: 'Diseño "web", y anuncios\nen redes', captcha: '' };
+const entry = ({ key = '0b0e5a53-6c1e-4a4e-9d35-5d3f0f7a1b2c', enquiry = ENQUIRY } = {}): DeadLetter => ({
+  lead: { key, enquiry, receivedAt: Date.UTC(2025, 0, 2, 3, 4, 5), backoffSeconds: [60], keepMs: 1000 },
+  outcome: { outcome: 'dead', reason: 'refused', refusal: '=HYPERLINK("x")', deadAt: Date.UTC(2025, 0, 3) },
 });
 
 const rowsOf = (csv: string) => csv.slice(1).split('\r\n');
-const deadWith = (enquiry: Partial<OutboxEntry['enquiry']>, overrides: Partial<OutboxEntry> = {}) =>
-  entry({ enquiry: { ...entry({}).enquiry, ...enquiry }, ...overrides });
+const deadWith = (enquiry: Partial<typeof ENQUIRY>) => entry({ enquiry: { ...ENQUIRY, ...enquiry } });
 
 describe('dead letters as CSV', () => {
-  it('starts with a BOM, quotes every cell, and leaves pending entries out', () => {
-    const csv = deadLettersCsv([entry({}), entry({ key: 'x', state: 'pending' })]);
+  it('starts with a BOM and quotes every cell', () => {
+    const csv = deadLettersCsv([entry()]);
     expect(csv.charCodeAt(0)).toBe(0xfeff);
     expect(csv.endsWith('\r\n')).toBe(true);
     expect(rowsOf(csv)[0]).toBe(
@@ -30,7 +20,6 @@ describe('dead letters as CSV', () => {
     expect(csv).toContain(
       '"0b0e5a53-6c1e-4a4e-9d35-5d3f0f7a1b2c","2025-01-02T03:04:05.000Z","2025-01-03T00:00:00.000Z","rechazada por la API","Ñoño Pérez","n@example.mx","5512345678","Diseño ""web"", y anuncios\nen redes","\'=HYPERLINK(""x"")"\r\n',
     );
-    expect(csv).not.toContain('\r\n"x",');
   });
 
   it('neutralises formulas at the start of a cell and after a comma or a semicolon', () => {

@@ -1,0 +1,82 @@
+import 'server-only';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { AlertConfig } from '@/lib/env/server';
+import { errorName } from '@/lib/error-name';
+import { withTimeout } from '@/lib/with-timeout';
+import { alertMessage, digestMessage, KIND_WORDS, type AlertKind, type DeadDetail, type Mail } from './alert-message';
+import type { Lead } from './lead';
+
+/**
+ * The e-mail to the agency, one per lead (the workflow keeps count): when an
+ * enquiry goes pending, so a person can call the lead within minutes, or when
+ * it goes dead without having had one. At most 20 an hour from one server,
+ * then one digest. The texts are in alert-message.ts.
+ */
+
+/** A busy day's outage gives the agency the first leads one by one, then one digest, not a flood. */
+export const ALERTS_PER_HOUR = 20;
+/** An alert e-mail ends within this, sent or not. */
+export const ALERT_TIMEOUT_MS = 12_000;
+const HOUR_MS = 60 * 60 * 1000;
+
+const transports = new Map<string, Transporter>();
+
+async function sendMail(config: AlertConfig, mail: Mail): Promise<{ sent: true } | { sent: false; why: string }> {
+  let transport = transports.get(config.smtpUrl);
+  if (!transport) {
+    // Short timeouts: a mail server that hangs must not hold the step.
+    transport = nodemailer.createTransport({ url: config.smtpUrl, connectionTimeout: 3000, greetingTimeout: 3000, socketTimeout: 5000 });
+    transports.set(config.smtpUrl, transport);
+  }
+  try {
+    await withTimeout(transport.sendMail({ from: config.from, to: config.to, ...mail }), ALERT_TIMEOUT_MS);
+    return { sent: true };
+  } catch (error) {
+    return { sent: false, why: errorName(error) };
+  }
+}
+
+/** The hour begun by its first e-mail (a clock set back begins a new one), and the keys a digest covers. */
+type AlertWindow = { startedAt: number; sent: number; heldKeys: string[]; digest?: Promise<boolean> };
+let alertWindow: AlertWindow = { startedAt: 0, sent: 0, heldKeys: [] };
+const isOver = (window: AlertWindow, now: number) => now - window.startedAt >= HOUR_MS || now < window.startedAt;
+
+/**
+ * Sends the lead's alert. True once the agency has been told (the e-mail, or
+ * past the hourly limit the digest that covers it); false when the mail
+ * server failed, so the workflow owes it still. Logs carry the key only.
+ */
+export async function sendLeadAlert(kind: AlertKind, lead: Lead, detail: DeadDetail, config: AlertConfig, now = Date.now()): Promise<boolean> {
+  if (isOver(alertWindow, now)) alertWindow = { startedAt: now, sent: 0, heldKeys: [] };
+  const window = alertWindow;
+
+  if (window.sent < ALERTS_PER_HOUR) {
+    // Counted before the send, which awaits: concurrent alerts never pass the limit; given back if it fails.
+    window.sent += 1;
+    const outcome = await sendMail(config, alertMessage(kind, lead, detail, now));
+    if (outcome.sent) {
+      console.info(`[contacto] Aviso por correo (${KIND_WORDS[kind]}) enviado: ${lead.key}`);
+      return true;
+    }
+    window.sent -= 1;
+    console.error(`[contacto] No se pudo enviar el aviso por correo de ${lead.key} (${outcome.why}); se reintentará`);
+    return false;
+  }
+
+  if (!window.digest && !window.heldKeys.includes(lead.key)) window.heldKeys.push(lead.key);
+  // Alerts held back while the digest is on its way wait for it: none counts as told unless it went out.
+  window.digest ??= sendDigest(config, window);
+  if (!(await window.digest)) {
+    window.digest = undefined;
+    return false;
+  }
+  console.warn(`[contacto] Aviso de ${lead.key} (${KIND_WORDS[kind]}) no enviado por el límite por hora; npm run leads -- pending la lista`);
+  return true;
+}
+
+async function sendDigest(config: AlertConfig, window: AlertWindow): Promise<boolean> {
+  const outcome = await sendMail(config, digestMessage(window.heldKeys, window.startedAt + HOUR_MS, ALERTS_PER_HOUR));
+  if (outcome.sent) console.warn(`[contacto] Límite de ${ALERTS_PER_HOUR} avisos por hora alcanzado: enviado un solo aviso de resumen`);
+  else console.error(`[contacto] No se pudo enviar el aviso de límite por correo (${outcome.why}); se reintentará`);
+  return outcome.sent;
+}

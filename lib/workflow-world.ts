@@ -1,0 +1,54 @@
+import 'server-only';
+import { getWorld } from 'workflow/runtime';
+import { getWorkflowWorld } from '@/lib/env/server';
+import { errorName } from '@/lib/error-name';
+import { prepareWorkflowPostgres, releaseStaleJobLocks } from '@/lib/workflow-world-postgres';
+
+/**
+ * A job locked this long belongs to a server that died inside it: longer than
+ * any step or replay takes (a delivery round is 7.5 s, an alert 12 s), so a
+ * slow one is never run twice by a live server.
+ */
+const STALE_LOCK_SECONDS = 120;
+/** How often each server gives such jobs back: a dead machine delays a lead by 2 to 2.5 minutes, not graphile-worker's 4 hours. */
+const RELEASE_EVERY_MS = 30_000;
+
+/**
+ * Starts the Workflow SDK's world when the server starts (instrumentation.ts):
+ * the local world's queue, or the Postgres world's workers after its tables
+ * are made. Either re-enqueues the runs left unfinished by a restart or a
+ * crash; without this a run cut off mid-way stays "running" for ever. On
+ * Vercel the platform runs the world, and there is nothing to start.
+ */
+export async function startWorkflowWorld(): Promise<void> {
+  const world = getWorkflowWorld();
+  try {
+    if (world.kind === 'postgres') await prepareWorkflowPostgres(world.url);
+    await getWorld().start?.();
+  } catch (error) {
+    console.error(`[contacto] ERROR: no arrancó el motor de entregas (${errorName(error)}); las solicitudes pendientes no se reintentan`);
+    return;
+  }
+  if (world.kind === 'postgres') releaseJobsOfDeadServers(world.url);
+}
+
+/**
+ * graphile-worker (the Postgres world's queue) frees a job whose server died
+ * mid-step only after 4 hours, and offers no shorter bound nor the dead
+ * worker's id: each server gives such jobs back itself. The engine has no
+ * option for it; the sleeping runs, which are most of an outage, need none.
+ */
+function releaseJobsOfDeadServers(url: string): void {
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    releaseStaleJobLocks(url, STALE_LOCK_SECONDS)
+      .then((freed) => freed && console.warn(`[contacto] ${freed} trabajo(s) del motor de entregas de un servidor caído, liberado(s) para otro servidor`))
+      .catch((error: unknown) => console.error(`[contacto] No se pudieron liberar los trabajos de un servidor caído (${errorName(error)})`))
+      .finally(() => {
+        busy = false;
+      });
+  }, RELEASE_EVERY_MS);
+  timer.unref();
+}
