@@ -34,20 +34,11 @@ const localConfig = defineConfig<Options>({
     screenshot: 'only-on-failure',
   },
   projects: [
-    // Every spec but the outbox's and the pictures', two at a time; the deployment suite
+    // Every spec but the pictures', two at a time; the deployment suite
     // (e2e/deployment/) runs on its own three devices: npm run test:deployment, test:stand-in.
     {
       name: 'chromium',
-      testIgnore: ['outbox.spec.ts', 'pictures.spec.ts', 'content-check.spec.ts', 'deployment/**'],
-      use: { ...chromium, outbox: 'auto' },
-    },
-    {
-      // The outbox's flows count every attempt the stub sees, while any other
-      // enquiry redelivers due entries after its answer (lib/contact/deliver.ts):
-      // they run alone, once every other project has finished.
-      name: 'outbox',
-      testMatch: ['outbox.spec.ts'],
-      dependencies: ['chromium', 'outbox-off'],
+      testIgnore: ['pictures.spec.ts', 'content-check.spec.ts', 'deployment/**'],
       use: { ...chromium, outbox: 'auto' },
     },
     {
@@ -56,11 +47,11 @@ const localConfig = defineConfig<Options>({
       // of the other projects (a 1.5 s sending mask, a conversion held 2.3 s), so these run last, alone.
       name: 'pictures',
       testMatch: ['pictures.spec.ts', 'content-check.spec.ts'],
-      dependencies: ['chromium', 'outbox-off', 'outbox'],
+      dependencies: ['chromium', 'outbox-off'],
       use: { ...chromium },
     },
     {
-      // The flows whose outcome depends on the outbox, again without one.
+      // The flows whose outcome depends on the engine holding a lead, again with an engine that cannot.
       name: 'outbox-off',
       testMatch: ['faults.spec.ts', 'contact-form.spec.ts'],
       use: { ...chromium, outbox: 'off', baseURL: `http://127.0.0.1:${E2E_OFF_PORT}` },

@@ -75,7 +75,7 @@ test.describe('conversions', () => {
     for (const value of Object.values(visitor)) expect(everything).not.toContain(value);
   });
 
-  test('an enquiry the outbox keeps while the API is down is a lead too, counted once', async ({ page }) => {
+  test('an enquiry the engine holds while the API is down is a lead too, counted once', async ({ page }) => {
     const gtag = await standInGtag(page);
     const visitor = visitorWith('kept-lead');
     await setScenario(visitor.mail, [{ status: 503 }]);
@@ -149,8 +149,8 @@ test.describe('conversions', () => {
     expect(elapsed).toBeLessThan(3600);
   });
 
-  // A failed send exists only without an outbox (with one, the enquiry is kept
-  // and the visitor thanked): that case runs on the CONTACT_OUTBOX=off server.
+  // A failed send exists only when the engine cannot hold it (else the enquiry is kept
+  // and the visitor thanked): that case runs on the server whose engine cannot.
   const notLeads: Array<{ name: string; steps: StubStep[]; sees: RegExp; baseURL?: string }> = [
     { name: 'a refusal with a mes', steps: [{ success: false, mes: 'Ya tenemos una solicitud tuya de hoy.' }], sees: /ya tenemos una solicitud/i },
     { name: 'a failed send', steps: [{ status: 503 }], sees: /no pudimos enviar/i, baseURL: `http://127.0.0.1:${E2E_OFF_PORT}` },

@@ -4,20 +4,20 @@ import { records, setScenario, uniqueMail, type StubStep } from './support/stub'
 
 /** The action must answer within 9 s whatever the contact API does (Vercel's limit is 10 s). */
 const ACTION_DEADLINE_MS = 9000;
-/** With an outbox the visitor is thanked within 4 s even when the API hangs */
+/** With the engine holding the lead, the visitor is thanked within 4 s even when the API hangs */
 const OUTBOX_DEADLINE_MS = 4000;
 
 type Expected = { sees: RegExp; attempts: number | [number, number]; stored: number };
 /**
- * With an outbox, an API that gives no usable answer no longer costs the
- * lead: the visitor is thanked and the outbox delivers later. The retry in
+ * With the engine, an API that gives no usable answer no longer costs the
+ * lead: the visitor is thanked and the lead's workflow delivers later. The retry in
  * after() may already be adding attempts while the test reads them.
  */
 const KEPT: Expected = { sees: /gracias por contactarnos/i, attempts: [1, 8], stored: 0 };
 
 const scenarios: Array<{ name: string; steps: StubStep[]; expected: Expected; withOutbox?: Expected }> = [
   { name: 'drops every connection', steps: [{ destroy: true }], expected: { sees: /no pudimos enviar/i, attempts: 4, stored: 0 }, withOutbox: KEPT },
-  { name: 'hangs without answering', steps: [{ hang: true }], expected: { sees: /no pudimos enviar/i, attempts: [3, 4], stored: 0 }, withOutbox: KEPT },
+  { name: 'hangs without answering', steps: [{ hang: true }], expected: { sees: /no pudimos enviar/i, attempts: [1, 2], stored: 0 }, withOutbox: KEPT },
   { name: 'answers slowly but within the deadline', steps: [{ delayMs: 2000, success: true }], expected: { sees: /gracias por contactarnos/i, attempts: 1, stored: 1 } },
   { name: 'answers 503 on every attempt', steps: [{ status: 503 }], expected: { sees: /no pudimos enviar/i, attempts: 4, stored: 0 }, withOutbox: KEPT },
   { name: 'answers 503 then success', steps: [{ status: 503 }, { success: true }], expected: { sees: /gracias por contactarnos/i, attempts: 2, stored: 1 } },
@@ -67,7 +67,7 @@ test.describe('contact API faults', () => {
           await expect(page.locator(`#contacto [name="${field}"]`)).toHaveValue(value);
         }
       }
-      // Kept in the outbox: let a later flush deliver it instead of retrying a fault forever.
+      // Held by the engine: let its next round deliver it instead of retrying a fault for a day.
       if (expected === KEPT) await setScenario(values.mail, [{ success: true }]);
       test.info().annotations.push({ type: 'figures', description: `${name}: ${attempts.length} attempt(s), ${took} ms` });
       console.log(`[fault] ${name}: visitor sees ${expected.sees}; ${attempts.length} attempt(s); action ${took} ms; stored ${stored.length}`);

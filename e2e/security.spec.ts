@@ -154,7 +154,7 @@ test.describe('the contact action', () => {
       await waitForFormScript(page);
       await fill(page, person);
       await form(page).getByRole('button', { name: /enviar/i }).click();
-      // With the outbox, the API's failures end in thanks; its refusal in a message.
+      // With the engine, the API's failures end in thanks; its refusal in a message.
       await expect(
         form(page).getByRole('status').filter({ hasText: /\S/ }).or(page.getByRole('heading', { name: /gracias por contactarnos/i })),
       ).toBeVisible({ timeout: 15_000 });
@@ -165,7 +165,7 @@ test.describe('the contact action', () => {
     for (const person of people) {
       for (const value of Object.values(person)) expect(log).not.toContain(value);
     }
-    // Kept in the outbox: let a later flush deliver them.
+    // Held by the engine: let its next round deliver them.
     for (const person of people) await setScenario(person.mail, [{ success: true }]);
   });
 });

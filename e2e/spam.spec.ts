@@ -1,13 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { isolatedProcessEnv } from '../test-support/isolated-env';
 import { expect, stayOnThankYouView, test } from './support/fixtures';
 import { bodyOf, formControls, postForm, sendAsPersonWithoutScripts, type Control } from './support/form-post';
+import { runsFor } from './support/leads';
 import { startServer } from './support/server';
 import { records, uniqueMail } from './support/stub';
-import { DATA_DIR, E2E_BUILD_ENV, PROXY_PORT } from './support/test-env';
+import { DATA_DIR, E2E_BUILD_ENV, E2E_PORT, PROXY_PORT } from './support/test-env';
 
 /*
  * Only people reach the agency. Four kinds of scripts, each of which reached
@@ -15,32 +14,16 @@ import { DATA_DIR, E2E_BUILD_ENV, PROXY_PORT } from './support/test-env';
  * whom must be thanked and delivered once at no cost. The bots post the way
  * the browser posts the form without JavaScript, as a script would.
  */
-const OUTBOX_DIR = path.join(DATA_DIR, 'main', 'outbox');
-
-/** The suspected spam the main server kept apart for this e-mail address (its outbox files). */
+/** The suspected spam the main server held back for this e-mail address (its lead runs waiting to be released). */
 function quarantined(mail: string): Array<{ key: string; spamRule?: string }> {
-  let names: string[] = [];
-  try {
-    names = readdirSync(OUTBOX_DIR).filter((name) => name.endsWith('.json'));
-  } catch {}
-  return names
-    .map((name) => {
-      try {
-        return JSON.parse(readFileSync(path.join(OUTBOX_DIR, name), 'utf8')) as { key: string; state: string; spamRule?: string; enquiry: { mail: string } };
-      } catch {
-        return null;
-      }
-    })
-    .filter((entry) => entry !== null && entry.enquiry.mail === mail && entry.state === 'spam') as Array<{ key: string; spamRule?: string }>;
+  return runsFor(mail)
+    .filter((run) => run.lead.spamRule && (run.status === 'running' || run.status === 'pending'))
+    .map((run) => ({ key: run.lead.key, spamRule: run.lead.spamRule }));
 }
 
-/** Anything stored for this e-mail address: outbox entries of any kind. */
+/** Anything held for this e-mail address: lead runs of any kind. */
 function storedAnywhere(mail: string): number {
-  let count = 0;
-  try {
-    for (const name of readdirSync(OUTBOX_DIR)) if (readFileSync(path.join(OUTBOX_DIR, name), 'utf8').includes(mail)) count += 1;
-  } catch {}
-  return count;
+  return runsFor(mail).length;
 }
 
 /** Each bot posts from an address of its own (the main server takes the last X-Forwarded-For entry), so none shares another test's limit. */
@@ -110,7 +93,7 @@ test.describe('bots: none reaches the contact API', () => {
     expect(quarantined(mail).map((entry) => entry.spamRule)).toEqual(['honeypot-missing']);
   });
 
-  test('a link-only message is kept apart; `npm run outbox -- spam` lists it and `release` delivers it, once', async ({ page }) => {
+  test('a link-only message is kept apart; `npm run leads -- spam` lists it and `release` delivers it, once', async ({ page }) => {
     test.setTimeout(90_000);
     const mail = uniqueMail('spam-release');
     await stayOnThankYouView(page);
@@ -128,15 +111,17 @@ test.describe('bots: none reaches the contact API', () => {
     expect(entry?.spamRule).toBe('only-links');
     expect((await records(mail)).attempts).toHaveLength(0);
 
-    const env = isolatedProcessEnv(E2E_BUILD_ENV);
-    const listed = spawnSync('npm', ['run', '--silent', 'outbox', '--', 'spam'], { env, encoding: 'utf8', timeout: 60_000 });
+    // The CLI reaches the server's engine at its own PORT, as a staff member's would.
+    const env = isolatedProcessEnv({ ...E2E_BUILD_ENV, PORT: String(E2E_PORT) });
+    const listed = spawnSync('npm', ['run', '--silent', 'leads', '--', 'spam'], { env, encoding: 'utf8', timeout: 60_000 });
     expect(listed.status).toBe(0);
     expect(listed.stdout).toContain(entry?.key);
     expect(listed.stdout).toContain(mail);
 
-    const released = spawnSync('npm', ['run', '--silent', 'outbox', '--', 'release', entry?.key ?? ''], { env, encoding: 'utf8', timeout: 60_000 });
-    expect(released.stdout).toContain('entregada a la API de contacto');
-    expect(released.status).toBe(0);
+    const released = spawnSync('npm', ['run', '--silent', 'leads', '--', 'release', entry?.key ?? ''], { env, encoding: 'utf8', timeout: 60_000 });
+    expect(released.status, `${released.stdout}${released.stderr}`).toBe(0);
+    // The run resumes into the same delivery as any lead's.
+    await expect.poll(async () => (await records(mail)).stored.length, { timeout: 30_000 }).toBe(1);
     const { attempts, stored } = await records(mail);
     expect(attempts).toHaveLength(1);
     expect(attempts[0]?.idempotencyKey).toBe(entry?.key);

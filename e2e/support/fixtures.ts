@@ -29,7 +29,7 @@ const GTAG_CALLS_BACK = dataLayerReader(
 );
 
 type Fixtures = { thirdParty: ThirdPartyLog; cspGuard: void; clientIp: string };
-/** Set per Playwright project: whether the server under test has an outbox (CONTACT_OUTBOX). */
+/** Set per Playwright project: whether the server under test can hold what the API does not take live (off: its engine cannot). */
 export type Options = { outbox: 'auto' | 'off' };
 
 let ipCounter = 0;

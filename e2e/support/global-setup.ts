@@ -24,9 +24,9 @@ import {
  * The servers every local run needs, started once before the first test and
  * stopped after the last (test-support/harness.ts builds each build once):
  * - the stub contact API and the agency's mail server (alerts), 127.0.0.1 only;
- * - the end-to-end build twice: with the outbox (files under e2e/.data/main),
- *   and with CONTACT_OUTBOX=off; their output goes to e2e/.server*.log, which
- *   tests read to check what is logged;
+ * - the end-to-end build twice: with the local world (files under e2e/.data/main),
+ *   and with an engine that cannot hold anything; their output goes to
+ *   e2e/.server*.log, which tests read to check what is logged;
  * - the build with every third-party ID empty (conversions.spec.ts);
  * - the build with the agency's large pictures (pictures.spec.ts).
  */

@@ -12,13 +12,15 @@ const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
 export const E2E_PORT = 3100 + OFFSET;
 export const STUB_PORT = 3199 + OFFSET;
 export const STUB_URL = `http://127.0.0.1:${STUB_PORT}`;
-/** The same build, started with CONTACT_OUTBOX=off (Playwright project `outbox-off`). */
+/** The same build, with an engine that cannot hold anything (Playwright project `outbox-off`). */
 export const E2E_OFF_PORT = 3101 + OFFSET;
 /** The crash test starts and kills its own server here. */
 export const CRASH_PORT = 3102 + OFFSET;
 /** A second build with every third-party variable empty (see NO_TAGS_BUILD_ENV). */
 export const NO_TAGS_PORT = 3103 + OFFSET;
 export const NO_TAGS_URL = `http://127.0.0.1:${NO_TAGS_PORT}`;
+/** The same build with the privacy notice's periods cut to seconds (CONTACT_KEEP_DAYS), started by retention.spec.ts. */
+export const RETENTION_PORT = 3106 + OFFSET;
 /** The same build behind one proxy of ours (TRUST_PROXY_HEADERS=1), started by spam.spec.ts. */
 export const PROXY_PORT = 3105 + OFFSET;
 /** The site with the agency's own large PNG and JPEG pictures (e2e/support/pictures-app.ts). */
@@ -32,7 +34,7 @@ export const SMTP_URL = `http://127.0.0.1:${SMTP_HTTP_PORT}`;
 /** Where the e2e server's stdout and stderr go (relative to the project). */
 export const SERVER_LOG = 'e2e/.server.log';
 export const OFF_SERVER_LOG = 'e2e/.server-off.log';
-/** The servers' CONTACT_INBOX_DIR (the file outbox is in outbox/ inside it); emptied before each run. */
+/** The servers' CONTACT_INBOX_DIR (the local world's files are in workflow/ inside it); emptied before each run. */
 export const DATA_DIR = 'e2e/.data';
 
 export const E2E_CONFIG = {
@@ -46,7 +48,6 @@ export const E2E_CONFIG = {
   recaptchaSiteKey: 'e2e-recaptcha-key',
   // Server-only: must never reach the browser (see contact-form.spec.ts).
   contactSiteKey: 'e2e-site-key-7f3a9c51d2',
-  cronSecret: 'e2e-cron-secret-4b1d8e',
   alertTo: 'ventas@agencia.e2e.test',
 };
 
@@ -64,15 +65,18 @@ export const E2E_BUILD_ENV: Record<string, string> = isolatedEnv({
   CONTACT_SITE_KEY: E2E_CONFIG.contactSiteKey,
   // Server-only values are read when the server starts: the same build serves every configuration below.
   CONTACT_INBOX_DIR: `${DATA_DIR}/main`,
-  CRON_SECRET: E2E_CONFIG.cronSecret,
-  CONTACT_OUTBOX_BACKOFF_SECONDS: '1',
+  // Rounds 3 s apart: a lead is delivered within seconds of the API coming back, and no test's attempt count moves while it reads it.
+  CONTACT_OUTBOX_BACKOFF_SECONDS: '3',
   ALERT_SMTP_URL: `smtp://avisos:secreto-e2e@127.0.0.1:${SMTP_PORT}`,
   ALERT_EMAIL_TO: E2E_CONFIG.alertTo,
   ALERT_EMAIL_FROM: 'Formulario e2e <avisos@agencia.e2e.test>',
 });
 
-/** Today's behaviour: no outbox, a failed delivery shows the retry message. */
-export const E2E_OFF_ENV: Record<string, string> = { ...E2E_BUILD_ENV, CONTACT_OUTBOX: 'off', CONTACT_INBOX_DIR: `${DATA_DIR}/off` };
+/**
+ * An engine that cannot hold anything (its folder cannot be made: /dev/null is no folder), as with a
+ * full or broken disk: what the API does not take live gets the retry message, with every value kept.
+ */
+export const E2E_OFF_ENV: Record<string, string> = { ...E2E_BUILD_ENV, CONTACT_INBOX_DIR: `${DATA_DIR}/off`, WORKFLOW_LOCAL_DATA_DIR: '/dev/null/workflow' };
 
 /**
  * The same site with the third-party variables empty, as the quality budgets

@@ -126,7 +126,7 @@ async function main() {
     check(otherHosts.length > 0 && leaks.length === 0, `none of the ${otherHosts.length} requests to other hosts (${[...new Set(otherHosts.map((r) => r.host))].join(', ')}) carried it`);
     check(summary.attempts === 0, `the stub contact API received nothing (${summary.attempts} attempts)`);
     check(sink.mails.length === 0, `the mail server received nothing (${sink.mails.length} e-mails)`);
-    check(stored.length === 0, `nothing was stored in the outbox (${stored.length} files)`);
+    check(stored.length === 0, `nothing was held by the engine or written to the inbox (${stored.length} files)`);
     check(qaLines.length >= 3, `the server logged the QA enquiries (${qaLines.length} lines), e.g. ${qaLines[0]?.trim() ?? 'none'}`);
     check(traces.length > 0, `traces were written (${traces.length})`);
     check(traces.some((trace) => readFileSync(path.join(results[0] ?? '', trace)).length > 0) && findSecret(results, REDACTED).length > 0, 'the traces recorded the header, redacted');

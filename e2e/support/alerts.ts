@@ -1,15 +1,6 @@
 import { expect } from '@playwright/test';
 import { readRawMail, type RawMail } from '../../test-support/raw-mail';
-import { E2E_CONFIG, SMTP_URL } from './test-env';
-
-/** GET /api/outbox/flush on `base`, with the right secret unless told otherwise. */
-export async function flush(base: string, authorization: string | null = `Bearer ${E2E_CONFIG.cronSecret}`) {
-  const response = await fetch(new URL('/api/outbox/flush', base), {
-    headers: authorization === null ? {} : { Authorization: authorization },
-    redirect: 'manual',
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+import { SMTP_URL } from './test-env';
 
 /** The alert e-mails the agency received about the lead with this e-mail address. */
 export async function alertsAbout(mail: string): Promise<Array<RawMail & { envelopeTo: string[] }>> {

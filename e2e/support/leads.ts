@@ -1,0 +1,40 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'devalue';
+import type { Lead, LeadOutcome } from '../../lib/contact/lead/lead';
+import { DATA_DIR } from './test-env';
+
+/** One run of the lead's workflow as the local world keeps it on disk. */
+export type LeadRun = { runId: string; status: string; lead: Lead; outcome?: LeadOutcome };
+
+/** The engine's serialisation: base64 of "devl" and a devalue string. */
+function decode(value: { data?: string } | undefined): unknown {
+  if (!value?.data) return undefined;
+  const text = Buffer.from(value.data, 'base64').toString('utf8');
+  return parse(text.replace(/^devl/, ''));
+}
+
+/** Every lead run of the server whose CONTACT_INBOX_DIR is `DATA_DIR/<server>` (its local world), read from the files. */
+export function leadRuns(server = 'main'): LeadRun[] {
+  const folder = path.join(DATA_DIR, server, 'workflow', 'runs');
+  let names: string[] = [];
+  try {
+    names = readdirSync(folder).filter((name) => name.endsWith('.json'));
+  } catch {}
+  const runs: LeadRun[] = [];
+  for (const name of names) {
+    try {
+      const run = JSON.parse(readFileSync(path.join(folder, name), 'utf8')) as { runId: string; workflowName: string; status: string; input?: { data?: string }; output?: { data?: string } };
+      // The small runs that forget a lead's run carry no lead.
+      if (!run.workflowName.endsWith('//leadWorkflow')) continue;
+      const [lead] = decode(run.input) as [Lead];
+      runs.push({ runId: run.runId, status: run.status, lead, outcome: decode(run.output) as LeadOutcome | undefined });
+    } catch {
+      // A file being written: read it next time.
+    }
+  }
+  return runs;
+}
+
+/** The runs of the lead with this e-mail address. */
+export const runsFor = (mail: string, server = 'main') => leadRuns(server).filter((run) => run.lead.enquiry.mail === mail);
