@@ -8,7 +8,9 @@ const config = {
   // Most of the suite's time is waiting (timers, a real Redis, retries), not CPU: four at a time on two cores.
   maxWorkers: 4,
   setupFilesAfterEnv: ['<rootDir>/jest.setup.ts'],
-  testPathIgnorePatterns: ['<rootDir>/node_modules/', '<rootDir>/.next/', '<rootDir>/e2e/'],
+  // .cache/test-apps/ holds the harness's copies of the project (test-support/harness.ts).
+  testPathIgnorePatterns: ['<rootDir>/node_modules/', '<rootDir>/.next/', '<rootDir>/.cache/', '<rootDir>/e2e/'],
+  modulePathIgnorePatterns: ['<rootDir>/.cache/'],
   moduleNameMapper: {
     '^@/(.*)$': '<rootDir>/$1',
     // server-only throws outside React Server Components; unit tests import those modules directly.

@@ -1,24 +1,21 @@
 // Tests never touch real data: with a production-like .env.local in the
 // project (a Redis, a contact API and a mail server that this test watches,
-// production's cron secret and public IDs), a `next build` and `next start`
-// launched with the isolated environment (test-support/isolated-env.ts), an
-// enquiry sent while the test's stub API is down, and the flush route called,
-// the watched Redis must see no command (its pending entry untouched), the
-// watched API no attempt and the watched mail server no connection, while the
-// enquiry reaches the test's own stub through the test's own outbox.
+// production's Workflow SDK world in PostgreSQL and public IDs), a `next build`
+// and `next start` launched with the isolated environment
+// (test-support/isolated-env.ts), and an enquiry sent while the test's stub
+// API is down, the watched Redis must see no command, the watched PostgreSQL,
+// API and mail server no connection, while the enquiry reaches the test's own
+// stub through the test's own local world.
 //
 // The .env.local is written into the test's own copy of the project
 // (test-support/harness.ts), never beside a developer's own.
 // ENV_ISOLATION_DROP=REDIS_URL,... leaves variables out of the isolated
 // environment, to watch this test fail.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
 import Redis from 'ioredis';
-import type { OutboxEntry } from '../lib/contact/outbox/entry';
-import { RedisOutboxStore } from '../lib/contact/outbox/redis-store';
 import { startRedisServer } from '../test-support/redis-server';
 import { buildApp, startNext, startStubApi, stopAll, type Server } from '../test-support/harness';
 
@@ -27,13 +24,11 @@ const APP_PORT = 3290 + OFFSET;
 const STUB_PORT = 3291 + OFFSET; // the test's contact API
 const PROD_STUB_PORT = 3292 + OFFSET; // "production's" contact API, named only in .env.local
 const PROD_SMTP_PORT = 3293 + OFFSET; // "production's" mail server, likewise
+const PROD_PG_PORT = 3294 + OFFSET; // "production's" PostgreSQL (the engine's world), likewise
 const APP = `http://127.0.0.1:${APP_PORT}`;
 const STUB = `http://127.0.0.1:${STUB_PORT}`;
 const PROD_STUB = `http://127.0.0.1:${PROD_STUB_PORT}`;
 const DROP = (process.env.ENV_ISOLATION_DROP ?? '').split(',').filter(Boolean);
-const TEST_SECRET = 'secreto-de-prueba-aislada';
-const PROD_SECRET = 'secreto-de-produccion';
-const PROD_PENDING_KEY = 'produccion-pendiente-0001';
 const PROD_PUBLIC = ['produccion.env-isolation.test', 'G-PRODUCCION1'];
 
 const work = mkdtempSync(path.join(tmpdir(), 'env-isolation-'));
@@ -54,20 +49,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => vo
 
 const redis = await startRedisServer();
 stopRedis = redis.stop;
-// A pending enquiry in "production's" outbox: a leaky flush would send it to the test's stub and delete it.
-const seedStore = new RedisOutboxStore(redis.url);
-const pendingEntry: OutboxEntry = {
-  key: PROD_PENDING_KEY,
-  enquiry: { name: 'Cliente real', mail: 'cliente.real@produccion.test', phone: '5512345678', reason: 'Solicitud real pendiente.', captcha: '' },
-  receivedAt: Date.now() - 60_000,
-  state: 'pending',
-  rounds: 1,
-  nextAttemptAt: 0,
-  alerted: { pending: false, dead: false },
-};
-await seedStore.add(pendingEntry);
-await seedStore.close();
-
 // Every command anyone else sends to that Redis from now on.
 const monitor = await new Redis(redis.url).monitor();
 const redisCommands: string[] = [];
@@ -79,6 +60,12 @@ const prodSmtp = net.createServer((socket) => {
   socket.end('421 not a real mail server\r\n');
 });
 await new Promise<void>((resolve) => prodSmtp.listen(PROD_SMTP_PORT, '127.0.0.1', resolve));
+let prodPgConnections = 0;
+const prodPg = net.createServer((socket) => {
+  prodPgConnections += 1;
+  socket.destroy();
+});
+await new Promise<void>((resolve) => prodPg.listen(PROD_PG_PORT, '127.0.0.1', resolve));
 
 servers.push(await startStubApi(STUB_PORT), await startStubApi(PROD_STUB_PORT));
 
@@ -87,9 +74,9 @@ const envLocal = [
     `CONTACT_API_BASE_URL=${PROD_STUB}/api/`,
     'CONTACT_SITE_KEY=clave-de-produccion-9f8e7d',
     `CONTACT_INBOX_DIR=${path.join(work, 'produccion')}`,
-    'CONTACT_OUTBOX=auto',
     'CONTACT_OUTBOX_BACKOFF_SECONDS=1',
-    `CRON_SECRET=${PROD_SECRET}`,
+    'WORKFLOW_TARGET_WORLD=@workflow/world-postgres',
+    `WORKFLOW_POSTGRES_URL=postgres://produccion:secreto@127.0.0.1:${PROD_PG_PORT}/produccion`,
     `ALERT_SMTP_URL=smtp://avisos:secreto@127.0.0.1:${PROD_SMTP_PORT}`,
     'ALERT_EMAIL_TO=ventas@produccion.test',
     'ALERT_EMAIL_FROM=Produccion <avisos@produccion.test>',
@@ -109,7 +96,6 @@ const env = {
   CONTACT_SITE_KEY: 'clave-de-prueba',
   CONTACT_INBOX_DIR: path.join(work, 'prueba'),
   CONTACT_OUTBOX_BACKOFF_SECONDS: '1',
-  CRON_SECRET: TEST_SECRET,
 };
 if (DROP.length) console.log(`Left out of the isolated environment on purpose: ${DROP.join(', ')}`);
 
@@ -128,7 +114,7 @@ try {
   process.exit(1);
 }
 
-/* ---------- A visitor's enquiry while the test's API is down, then the scheduler ---------- */
+/* ---------- A visitor's enquiry while the test's API is down ---------- */
 
 const html = await (await fetch(`${APP}/`)).text();
 // The Server Action's id, as the page's own JavaScript knows it (as in scripts/load-test.ts).
@@ -143,7 +129,7 @@ const mail = `aislado-${Date.now().toString(36)}@example.mx`;
 // The signature of the form on screen, as the island fetches it, 3 s old when sent (a person's pace).
 const { token } = (await (await fetch(`${APP}/api/contact/token`)).json()) as { token: string };
 await new Promise((resolve) => setTimeout(resolve, 3300));
-// Down long enough for the live attempts and the background retry: the enquiry must wait in the test's outbox.
+// Down long enough for the live attempts and a round or two: the enquiry must wait in the test's world.
 await fetch(`${STUB}/__outage`, { method: 'POST', body: JSON.stringify({ ms: 6000 }) });
 const body = new FormData();
 body.append('_1_name', 'Visitante de prueba');
@@ -157,16 +143,11 @@ body.append('0', '[{"status":"idle"},"$K1"]');
 const answer = await (await fetch(`${APP}/`, { method: 'POST', headers: { Accept: 'text/x-component', 'Next-Action': actionId, Origin: APP }, body })).text();
 const visitorState = answer.match(/"status":"(sent|failed|invalid|confirm)"/)?.[1] ?? 'none';
 
-const flush = (secret: string) => fetch(`${APP}/api/outbox/flush`, { headers: { Authorization: `Bearer ${secret}` } });
-const prodSecretStatus = (await flush(PROD_SECRET)).status;
-await new Promise((resolve) => setTimeout(resolve, 6500));
-let testSecretStatus = 0;
 let storedByTestStub = 0;
-for (let i = 0; i < 10 && storedByTestStub === 0; i++) {
-  testSecretStatus = (await flush(TEST_SECRET)).status;
+for (let i = 0; i < 30 && storedByTestStub === 0; i++) {
+  await new Promise((resolve) => setTimeout(resolve, 1000));
   const summary = (await (await fetch(`${STUB}/__summary`)).json()) as { storedByMail: Record<string, number> };
   storedByTestStub = summary.storedByMail[mail] ?? 0;
-  if (!storedByTestStub) await new Promise((resolve) => setTimeout(resolve, 1000));
 }
 const testSummary = (await (await fetch(`${STUB}/__summary`)).json()) as { storedByMail: Record<string, number> };
 const prodSummary = (await (await fetch(`${PROD_STUB}/__summary`)).json()) as { attempts: number };
@@ -174,29 +155,26 @@ const prodSummary = (await (await fetch(`${PROD_STUB}/__summary`)).json()) as { 
 /* ---------- The checks ---------- */
 
 monitor.disconnect();
-const readStore = new RedisOutboxStore(redis.url);
-const stillPending = await readStore.get(PROD_PENDING_KEY);
-await readStore.close();
 
 // next build says which .env files it loaded (next start says so only in dev): ours must be there, or this proves nothing.
 const checks: Array<[string, boolean, string]> = [
   ['next build read the test’s .env.local', /Environments:.*\.env\.local/.test(buildLog), ''],
-  ['the visitor was thanked (the enquiry waits in the test’s outbox)', visitorState === 'sent', visitorState],
+  ['the visitor was thanked (the enquiry waits in the test’s world)', visitorState === 'sent', visitorState],
   ['the test’s stub API stored the enquiry exactly once', storedByTestStub === 1, String(storedByTestStub)],
-  ['the flush route answers to the test’s CRON_SECRET', testSecretStatus === 200, String(testSecretStatus)],
-  ['the flush route refuses production’s CRON_SECRET', prodSecretStatus === 401, String(prodSecretStatus)],
+  ['the lead’s run is in the test’s own local world', existsSync(path.join(work, 'prueba', 'workflow', 'runs')), ''],
+  ['the watched PostgreSQL (production’s world) got no connection', prodPgConnections === 0, String(prodPgConnections)],
   ['the watched Redis got no command', redisCommands.length === 0, `${redisCommands.length}: ${redisCommands.slice(0, 5).join(' | ')}`],
-  ['its pending entry is still there, untouched', isDeepStrictEqual(stillPending, pendingEntry), stillPending ? 'changed' : 'gone'],
-  ['the test’s stub never got production’s pending enquiry', !testSummary.storedByMail[pendingEntry.enquiry.mail], ''],
+  ['the test’s stub got nothing but the test’s enquiry', Object.keys(testSummary.storedByMail).every((stored) => stored === mail), ''],
   ['the watched contact API got no attempt', prodSummary.attempts === 0, String(prodSummary.attempts)],
   ['the watched mail server got no connection', prodSmtpConnections === 0, String(prodSmtpConnections)],
   ['the page carries none of production’s NEXT_PUBLIC_ values', PROD_PUBLIC.every((value) => !html.includes(value)), ''],
 ];
-const said = (log: string) => log.split('\n').filter((line) => /Environments:|\[contacto\]/.test(line)).map((line) => `  ${line.trim()}`);
+const said = (log: string) => log.split('\n').filter((line) => /Environments:|\[contacto\]|\[Workflow\]|\[world-local\]|Error/.test(line)).map((line) => `  ${line.trim()}`);
 console.log(`\nWhat next build and next start said:\n${[...said(buildLog), ...said(readFileSync(serverLog, 'utf8'))].join('\n')}\n`);
 for (const [name, ok, seen] of checks) console.log(`${ok ? '✓' : '✗'} ${name}${ok ? '' : ` (seen: ${seen})`}`);
 const failed = checks.filter(([, ok]) => !ok).length;
 console.log(`${checks.length - failed} passed, ${failed} failed`);
 prodSmtp.close();
+prodPg.close();
 await cleanUp();
 process.exit(failed ? 1 : 0);

@@ -27,13 +27,14 @@ function projectRoot(from: string): string {
     if (path.dirname(dir) === dir) throw new Error(`No project (next.config.ts) at or above ${from}`);
   }
 }
-const APPS_DIR = path.join(ROOT, '.next', 'apps');
+// Outside .next/: the Workflow SDK's builder skips any path with /.next/ in it, so a copy there would register no workflow.
+const APPS_DIR = path.join(ROOT, '.cache', 'test-apps');
 const STAMP = path.join('.next', 'harness-stamp');
 // Test code and docs do not change what `next build` makes.
 const NOT_BUILT = /^(e2e|scripts|test-support|docs|\.github|\.ci)\/|\.md$|\.test\.tsx?$/;
 
 export type AppSpec = {
-  /** `main`, or the folder under .next/apps. */
+  /** `main`, or the folder under .cache/test-apps. */
   name: string;
   /** What the build bakes in: the NEXT_PUBLIC_ values (server-only ones are read at start). */
   publicEnv: Record<string, string>;

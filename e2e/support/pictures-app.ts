@@ -60,7 +60,7 @@ async function writePictures(dir: string) {
   writeFileSync(path.join(dir, 'fixtures.json'), JSON.stringify(fixtures, null, 2));
 }
 
-/** Built by test-support/harness.ts into .next/apps/pictures (PICTURES_DIR). */
+/** Built by test-support/harness.ts into .cache/test-apps/pictures (PICTURES_DIR). */
 export const PICTURES_APP: AppSpec = {
   name: 'pictures',
   publicEnv: { NEXT_PUBLIC_SITE_URL: PICTURES_URL },

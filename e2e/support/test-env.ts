@@ -26,7 +26,7 @@ export const PROXY_PORT = 3105 + OFFSET;
 /** The site with the agency's own large PNG and JPEG pictures (e2e/support/pictures-app.ts). */
 export const PICTURES_PORT = 3104 + OFFSET;
 export const PICTURES_URL = `http://127.0.0.1:${PICTURES_PORT}`;
-export const PICTURES_DIR = '.next/apps/pictures';
+export const PICTURES_DIR = '.cache/test-apps/pictures';
 /** The agency's mail server (test-support/smtp-sink.ts), and where the tests read what it received. */
 export const SMTP_PORT = 3196 + OFFSET;
 export const SMTP_HTTP_PORT = 3195 + OFFSET;
