@@ -192,7 +192,8 @@ export const privacyNotice = {
   paragraphs: [
     `${brand.legalName}, con domicilio en ${formattedAddress}, es responsable del tratamiento de los datos personales que nos proporcionas en el formulario de contacto.`,
     'Usamos tu nombre, correo electrónico, teléfono y mensaje únicamente para responder tu solicitud y ofrecerte la asesoría que pediste. No vendemos ni compartimos tus datos con terceros para fines distintos.',
-    'Si en el momento de tu envío nuestro sistema de contacto no está disponible, guardamos tu solicitud de forma segura solo el tiempo necesario para entregarla: se borra en cuanto la recibimos y, si no se pudo entregar, a más tardar a los 30 días, después de darle seguimiento.',
+    // The periods are CONTACT_KEEP_DAYS (30) and the 24 hours of retries (lib/contact/lead/): change them together.
+    'Si en el momento de tu envío nuestro sistema de contacto no está disponible, guardamos tu solicitud de forma segura solo el tiempo necesario para entregarla: la reintentamos hasta 24 horas y la borramos en cuanto la recibimos. Si no se pudo entregar, la conservamos 30 días para darte seguimiento y después se borra. Los mensajes que nuestro filtro de spam aparta se borran a los 30 días.',
     `Puedes ejercer tus derechos de acceso, rectificación, cancelación u oposición escribiendo a ${contactDetails.email}.`,
   ],
   questions: '¿Dudas sobre tus datos? Escríbenos a',
