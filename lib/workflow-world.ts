@@ -1,6 +1,7 @@
 import 'server-only';
 import { getWorld } from 'workflow/runtime';
-import { getWorkflowWorld } from '@/lib/env/server';
+import { rescueGivenUpLeads } from '@/lib/contact/lead/rescue';
+import { getWorkflowServerUrl, getWorkflowWorld } from '@/lib/env/server';
 import { errorName } from '@/lib/error-name';
 import { prepareWorkflowPostgres, releaseStaleJobLocks } from '@/lib/workflow-world-postgres';
 
@@ -12,6 +13,8 @@ import { prepareWorkflowPostgres, releaseStaleJobLocks } from '@/lib/workflow-wo
 const STALE_LOCK_SECONDS = 120;
 /** How often each server gives such jobs back: a dead machine delays a lead by 2 to 2.5 minutes, not graphile-worker's 4 hours. */
 const RELEASE_EVERY_MS = 30_000;
+/** How often each server starts again the leads the engine gave up on (lead/rescue.ts). */
+const RESCUE_EVERY_MS = 10_000;
 
 /**
  * Starts the Workflow SDK's world when the server starts (instrumentation.ts):
@@ -22,6 +25,15 @@ const RELEASE_EVERY_MS = 30_000;
  */
 export async function startWorkflowWorld(): Promise<void> {
   const world = getWorkflowWorld();
+  if (world.kind === 'vercel') return;
+  // The local world's queue posts each run it re-enqueues to this very server, which listens only once
+  // instrumentation.ts is done: started now, those posts would fail and the runs would wait for the next start.
+  if (world.kind === 'local') void whenListening().then(start);
+  else await start();
+}
+
+async function start(): Promise<void> {
+  const world = getWorkflowWorld();
   try {
     if (world.kind === 'postgres') await prepareWorkflowPostgres(world.url);
     await getWorld().start?.();
@@ -29,7 +41,34 @@ export async function startWorkflowWorld(): Promise<void> {
     console.error(`[contacto] ERROR: no arrancó el motor de entregas (${errorName(error)}); las solicitudes pendientes no se reintentan`);
     return;
   }
-  if (world.kind === 'postgres') releaseJobsOfDeadServers(world.url);
+  if (world.kind === 'postgres') every(RELEASE_EVERY_MS, () => releaseJobsOfDeadServers(world.url));
+  every(RESCUE_EVERY_MS, rescueLeads);
+}
+
+/** Resolves once the engine's own route answers on this server (PORT), or after a minute: start anyway. */
+async function whenListening(): Promise<void> {
+  const health = `${getWorkflowServerUrl()}/.well-known/workflow/v1/flow?__health`;
+  for (const stop = Date.now() + 60_000; Date.now() < stop; ) {
+    if (await fetch(health, { signal: AbortSignal.timeout(1000) }).then((response) => response.ok, () => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** `work` every `ms`, one at a time, never keeping the process alive. */
+function every(ms: number, work: () => Promise<void>): void {
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    void work().finally(() => {
+      busy = false;
+    });
+  }, ms);
+  timer.unref();
+}
+
+async function rescueLeads(): Promise<void> {
+  await rescueGivenUpLeads().catch((error: unknown) => console.error(`[contacto] No se pudieron revisar las solicitudes abandonadas (${errorName(error)})`));
 }
 
 /**
@@ -38,17 +77,8 @@ export async function startWorkflowWorld(): Promise<void> {
  * worker's id: each server gives such jobs back itself. The engine has no
  * option for it; the sleeping runs, which are most of an outage, need none.
  */
-function releaseJobsOfDeadServers(url: string): void {
-  let busy = false;
-  const timer = setInterval(() => {
-    if (busy) return;
-    busy = true;
-    releaseStaleJobLocks(url, STALE_LOCK_SECONDS)
-      .then((freed) => freed && console.warn(`[contacto] ${freed} trabajo(s) del motor de entregas de un servidor caído, liberado(s) para otro servidor`))
-      .catch((error: unknown) => console.error(`[contacto] No se pudieron liberar los trabajos de un servidor caído (${errorName(error)})`))
-      .finally(() => {
-        busy = false;
-      });
-  }, RELEASE_EVERY_MS);
-  timer.unref();
+async function releaseJobsOfDeadServers(url: string): Promise<void> {
+  await releaseStaleJobLocks(url, STALE_LOCK_SECONDS)
+    .then((freed) => freed && console.warn(`[contacto] ${freed} trabajo(s) del motor de entregas de un servidor caído, liberado(s) para otro servidor`))
+    .catch((error: unknown) => console.error(`[contacto] No se pudieron liberar los trabajos de un servidor caído (${errorName(error)})`));
 }

@@ -27,7 +27,7 @@ const { defaultExportFile, exportRefusal, writePrivateFile } = await import('./l
 type Lead = import('../lib/contact/lead/lead').Lead;
 type LeadOutcome = import('../lib/contact/lead/lead').LeadOutcome;
 type DeadLetter = import('../lib/contact/lead/dead-letters').DeadLetter;
-type State = 'pending' | 'spam' | 'delivered' | 'dead' | 'spam-expired' | 'cancelled' | 'failed';
+type State = 'pending' | 'spam' | 'delivered' | 'dead' | 'spam-expired' | 'continued' | 'cancelled' | 'failed';
 type LeadRun = { runId: string; state: State; lead: Lead; outcome?: LeadOutcome };
 
 const USAGE = 'Uso: npm run leads -- status | pending | dead | export [archivo.csv] | spam | release <clave> | purge <correo>';
@@ -159,7 +159,7 @@ async function movedOn(runId: string, withinMs: number): Promise<boolean> {
 try {
   if (command === 'status') {
     // Counts only: no one's name or address on a screen someone may be looking at.
-    const counts: Record<State, number> = { pending: 0, spam: 0, delivered: 0, dead: 0, 'spam-expired': 0, cancelled: 0, failed: 0 };
+    const counts: Record<State, number> = { pending: 0, spam: 0, delivered: 0, dead: 0, 'spam-expired': 0, continued: 0, cancelled: 0, failed: 0 };
     let oldest = Infinity;
     for await (const run of leadRuns()) {
       counts[run.state] += 1;

@@ -19,14 +19,28 @@ export type Lead = {
   retryAfterMs?: number;
   /** Set when the spam filter held it back: the run waits to be released (npm run leads -- release). */
   spamRule?: string;
+  /** Carried on by a run that hands the lead to a fresh one (see ROUNDS_PER_RUN): the next round, and whether the agency was told. */
+  round?: number;
+  alerted?: boolean;
 };
 
 /** How a lead's run ended: its return value, read by `npm run leads`. */
 export type LeadOutcome =
   | { outcome: 'delivered'; rounds: number }
   | { outcome: 'dead'; reason: 'refused' | 'expired'; refusal?: string; lastFailure?: string; deadAt: number }
-  | { outcome: 'spam-expired' };
+  | { outcome: 'spam-expired' }
+  /** Handed to a fresh run of the same workflow, which goes on from the next round. */
+  | { outcome: 'continued' };
 
+/**
+ * Rounds one run makes before it hands the lead to a fresh run. The engine
+ * gives each queue message at most 48 deliveries, and on the local world every
+ * wake from a sleep and every failed delivery (5 s apart: a full disk) spends
+ * one of the run's: a run that waited through many rounds would fail, losing
+ * its lead, at the next fault. A fresh run every few rounds keeps the budget
+ * for faults (about 4 minutes of them).
+ */
+export const ROUNDS_PER_RUN = 6;
 /** Undelivered this long: a dead letter, given up and kept for the agency. */
 export const DEAD_AFTER_MS = 24 * 60 * 60 * 1000;
 /** The hook a held-back spam waits on; `release` resumes it. */

@@ -1,8 +1,9 @@
 import { createHook, getWorkflowMetadata, sleep } from 'workflow';
 import { alertAgency } from './alert-step';
+import { continueInNewRun } from './continue-step';
 import { deliverRound } from './deliver-step';
 import { forgetAfter } from './forget-step';
-import { DEAD_AFTER_MS, releaseToken, waitBeforeRound, type Lead, type LeadOutcome } from './lead';
+import { DEAD_AFTER_MS, releaseToken, ROUNDS_PER_RUN, waitBeforeRound, type Lead, type LeadOutcome } from './lead';
 
 /**
  * The life of one enquiry the contact API did not take live (lib/contact/deliver.ts
@@ -13,8 +14,9 @@ import { DEAD_AFTER_MS, releaseToken, waitBeforeRound, type Lead, type LeadOutco
  * release`. Then rounds: deliver; on a refusal, a dead letter at once;
  * otherwise the agency's one alert, a wait (the backoff, jitter, Retry-After)
  * and another round, until 24 hours have passed: a dead letter, kept for the
- * agency. Whatever the end, the run's data is forgotten when the privacy
- * notice says: a delivered lead at once, the others CONTACT_KEEP_DAYS later.
+ * agency. Every ROUNDS_PER_RUN rounds the lead goes on in a fresh run. Whatever
+ * the end, the run's data is forgotten when the privacy notice says: a
+ * delivered or handed-on lead's at once, the others CONTACT_KEEP_DAYS later.
  */
 export async function leadWorkflow(lead: Lead): Promise<LeadOutcome> {
   'use workflow';
@@ -32,10 +34,11 @@ async function deliverLead(lead: Lead): Promise<LeadOutcome> {
   }
 
   // One e-mail per lead: the pending one, or the dead letter's when no other went out (false: owed still).
-  let alerted = lead.spamRule ? false : await alertAgency('pending', lead, {});
+  let alerted = lead.alerted ?? (lead.spamRule ? false : await alertAgency('pending', lead, {}));
   let retryAfterMs = lead.retryAfterMs ?? 0;
   // Round 0 was the live attempt; a released spam was never tried, so its first round goes at once.
-  for (let round = lead.spamRule ? 0 : 1; ; round += 1) {
+  const first = lead.round ?? (lead.spamRule ? 0 : 1);
+  for (let round = first; ; round += 1) {
     if (round > 0) {
       const wait = waitBeforeRound(round, lead.backoffSeconds, retryAfterMs, Math.random());
       if (Date.now() + wait - lead.receivedAt > DEAD_AFTER_MS) {
@@ -53,5 +56,11 @@ async function deliverLead(lead: Lead): Promise<LeadOutcome> {
     }
     if (!alerted) alerted = await alertAgency('pending', lead, {});
     retryAfterMs = result.retryAfterMs ?? 0;
+    if (round + 1 - first >= ROUNDS_PER_RUN) {
+      // Released already, if it was spam: the fresh run delivers at once on its schedule.
+      const { spamRule: _released, ...rest } = lead;
+      await continueInNewRun({ ...rest, round: round + 1, alerted, retryAfterMs });
+      return { outcome: 'continued' };
+    }
   }
 }
