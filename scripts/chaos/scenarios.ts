@@ -1,0 +1,206 @@
+// The chaos scenarios, each a story told with the kit (kit.ts): what breaks,
+// when, and what must still hold. Every scenario ends with the common checks
+// (chaos-test.ts): every thanked lead stored by the stub once, none under two
+// keys, every visitor answered thanks or "try again". The checks a scenario
+// adds are its own (the Retry-After's, the full disk's).
+import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT } from '../../test-support/harness';
+import { debianPostgresBin, startPostgres, type Postgres } from '../../test-support/postgres';
+import { refused, sabotaged } from '../load/ledger';
+import { DELIVER_WITHIN_MS, fillDisk, freeDisk, PORTS, sleep, TRAFFIC, type Kit } from './kit';
+
+export type Scenario = {
+  title: string;
+  /** Its own time limit, when longer than CHAOS_SCENARIO_SECONDS. */
+  limitSeconds?: number;
+  /** Why it cannot run here, or null. */
+  skip?: () => string | null;
+  run: (kit: Kit, appDir: string) => Promise<void>;
+};
+
+const at = (share: number) => Math.floor(TRAFFIC.total * share);
+// How long the leads wait between rounds before a server is killed: some asleep, some inside a round.
+const WAITING_MS = 4000;
+const RETRY_AFTER_SECONDS = 3;
+// A job the killed server held locked is given back to the others after 2 to 2.5 minutes (lib/workflow-world.ts).
+const DEAD_SERVER_MS = 150_000;
+// On the local world a run cut off mid-step by the kill spends the engine's 48 deliveries after the restart
+// (1.5 to 2 minutes here), fails, and is started again with its lead by lib/contact/lead/rescue.ts within 10 s.
+const GIVEN_UP_MS = 150_000;
+
+/** The local world (the default): its files in `${CONTACT_INBOX_DIR}/workflow` (lib/env/build.ts). */
+const localWorld = (inbox: string) => ({ CONTACT_INBOX_DIR: inbox });
+const postgresWorld = (inbox: string, url: string) => ({
+  CONTACT_INBOX_DIR: inbox,
+  WORKFLOW_TARGET_WORLD: '@workflow/world-postgres',
+  WORKFLOW_POSTGRES_URL: url,
+});
+
+/** Whether some server module (not a test) makes the Postgres world's tables at start-up with lib/workflow-world-postgres.ts. */
+function preparesPostgres(dir = path.join(ROOT, 'lib')): boolean {
+  return readdirSync(dir, { withFileTypes: true }).some((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return preparesPostgres(file);
+    return /(?<!\.test)\.ts$/.test(entry.name) && entry.name !== 'workflow-world-postgres.ts' && readFileSync(file, 'utf8').includes('prepareWorkflowPostgres(');
+  });
+}
+
+function postgresMissing(): string | null {
+  if (!existsSync(path.join(ROOT, 'lib', 'workflow-world-postgres.ts'))) return 'lib/workflow-world-postgres.ts (the Postgres world, its tables made at start-up) is not in the project yet';
+  if (!preparesPostgres()) return "no server module calls prepareWorkflowPostgres() yet: the Postgres world's tables would not exist";
+  if (!debianPostgresBin()) return 'no PostgreSQL server (/usr/lib/postgresql/<version>/bin): run scripts/ensure-test-tools.ts';
+  return null;
+}
+
+async function postgres(kit: Kit): Promise<Postgres> {
+  const database = await startPostgres();
+  kit.onCleanUp(() => database.stop());
+  kit.mark(`PostgreSQL on :${database.port}`);
+  return database;
+}
+
+export const SCENARIOS: Scenario[] = [
+  {
+    title: '1. server SIGKILLed, leads waiting',
+    limitSeconds: 420,
+    async run(kit, appDir) {
+      await kit.startStub();
+      await kit.stub.down();
+      const env = localWorld(kit.folder('inbox'));
+      const app = await kit.startApp(appDir, 'next', PORTS.app, env);
+      await kit.traffic(app);
+      await sleep(WAITING_MS);
+      const before = await kit.stub.summary();
+      await kit.kill(app, 'next start');
+      await kit.startApp(appDir, 'next-restarted', PORTS.app, env);
+      await kit.apiUp();
+      const summary = await kit.deliveries(GIVEN_UP_MS + DELIVER_WITHIN_MS);
+      // The API was down until the restart: every lead stored came from the restarted server.
+      kit.notes.push(`${Object.keys(before.storedByMail).length} stored before the kill; ${summary.attempts - before.attempts} API attempts after it`);
+      const recovered = kit.logLine('next-restarted', /Re-enqueued \d+ active run/);
+      kit.notes.push(`the restarted server: ${recovered?.trim() ?? 'no "Re-enqueued" line in its log'}`);
+    },
+  },
+  {
+    title: '2. two servers on one PostgreSQL, one SIGKILLed',
+    skip: postgresMissing,
+    limitSeconds: 420,
+    async run(kit, appDir) {
+      const database = await postgres(kit);
+      await kit.startStub();
+      await kit.stub.down();
+      // Separate folders: two machines with one database between them.
+      const first = await kit.startApp(appDir, 'next-a', PORTS.app, postgresWorld(kit.folder('inbox-a'), database.url));
+      await kit.startApp(appDir, 'next-b', PORTS.second, postgresWorld(kit.folder('inbox-b'), database.url));
+      await kit.traffic(first);
+      await sleep(WAITING_MS);
+      await kit.kill(first, 'next-a (took every enquiry)');
+      await kit.apiUp();
+      await kit.deliveries(DEAD_SERVER_MS + DELIVER_WITHIN_MS);
+    },
+  },
+  {
+    title: '3. PostgreSQL restarted under load',
+    skip: postgresMissing,
+    async run(kit, appDir) {
+      const database = await postgres(kit);
+      await kit.startStub();
+      await kit.stub.down();
+      const app = await kit.startApp(appDir, 'next', PORTS.app, postgresWorld(kit.folder('inbox'), database.url));
+      await kit.traffic(app, [{ atIndex: at(0.4), what: 'PostgreSQL restarted (fast shutdown, start)', run: () => database.restart() }]);
+      await sleep(WAITING_MS);
+      await kit.apiUp();
+      await kit.deliveries();
+    },
+  },
+  {
+    title: '4. full disk under the local world',
+    async run(kit, appDir) {
+      const inbox = kit.folder('inbox');
+      // The world's own folder on a small tmpfs, filled in the middle of the traffic.
+      const worldDir = path.join(inbox, 'workflow');
+      const refused = kit.mountTmpfs(worldDir, '16m');
+      if (refused) {
+        kit.checks.push(`could not mount a tmpfs for the world's folder (${refused})`);
+        return;
+      }
+      // Copied out before the tmpfs goes: the runs' own record, to read what became of a lead.
+      kit.onCleanUp(() => cpSync(worldDir, kit.keptDir('world'), { recursive: true }));
+      await kit.startStub();
+      await kit.stub.down();
+      const app = await kit.startApp(appDir, 'next', PORTS.app, localWorld(inbox));
+      let filledAt = 0;
+      await kit.traffic(app, [
+        {
+          atIndex: at(0.35),
+          what: "the world's disk filled",
+          run: async () => {
+            const bytes = fillDisk(worldDir);
+            filledAt = Date.now();
+            kit.notes.push(`disk filled with ${(bytes / 1024 / 1024).toFixed(1)} MB (tmpfs of 16 MB)`);
+          },
+        },
+      ]);
+      freeDisk(worldDir);
+      kit.mark("the world's disk freed");
+      await kit.apiUp();
+      await kit.deliveries();
+      // The fault must have bitten: a visitor after the disk filled was told to retry.
+      const refusedAfter = kit.results.filter((r) => r.state === 'failed' && r.answeredAt > filledAt).length;
+      if (!refusedAfter) kit.checks.push('the full disk refused no enquiry: the fault did not reach the world');
+    },
+  },
+  {
+    title: `5. API 429 to half, Retry-After ${RETRY_AFTER_SECONDS} s`,
+    async run(kit, appDir) {
+      await kit.startStub({ STUB_THROTTLE_RATE: '0.5', STUB_RETRY_AFTER: String(RETRY_AFTER_SECONDS) });
+      const app = await kit.startApp(appDir, 'next', PORTS.app, localWorld(kit.folder('inbox')));
+      await kit.traffic(app);
+      const summary = await kit.deliveries();
+      if (sabotaged('early')) await sabotageEarly(kit);
+      await checkRetryAfter(kit, summary.throttled, summary.earlyRetries);
+    },
+  },
+];
+
+/**
+ * No key tried again sooner than the Retry-After after its previous attempt. Every attempt
+ * but a key's last was refused (a stored key is not tried again), and in this scenario a
+ * refusal is a 429, so the stub's attempt times per key say it all.
+ */
+async function checkRetryAfter(kit: Kit, throttled: number, stubEarly: number) {
+  const gaps: number[] = [];
+  const early: string[] = [];
+  // The leads SABOTAGE=drop refuses get 503s, retried on the round's own backoff.
+  for (const result of kit.results.filter((r) => !refused.has(r.mail))) {
+    const byKey = new Map<string, number[]>();
+    for (const attempt of await kit.stub.attempts(result.mail)) {
+      const key = attempt.idempotencyKey ?? '(no key)';
+      byKey.set(key, [...(byKey.get(key) ?? []), attempt.at]);
+    }
+    for (const times of byKey.values()) {
+      times.sort((a, b) => a - b);
+      for (let i = 1; i < times.length; i++) {
+        const gap = (times[i] ?? 0) - (times[i - 1] ?? 0);
+        gaps.push(gap);
+        if (gap < RETRY_AFTER_SECONDS * 1000) early.push(`#${result.index} after ${gap} ms`);
+      }
+    }
+  }
+  gaps.sort((a, b) => a - b);
+  kit.notes.push(`stub answered 429 ${throttled} time(s); ${gaps.length} retries, the shortest ${gaps[0] ?? '-'} ms after the previous attempt (Retry-After ${RETRY_AFTER_SECONDS} s)`);
+  if (early.length) kit.checks.push(`RETRY-AFTER NOT HONOURED: ${early.length} retry(ies) sooner than ${RETRY_AFTER_SECONDS} s (${early.slice(0, 3).join(', ')})`);
+  if (stubEarly) kit.checks.push(`the stub counted ${stubEarly} attempt(s) before their Retry-After ran out`);
+  if (!throttled) kit.checks.push('the stub answered no 429: the scenario tested nothing');
+}
+
+/** early: two attempts of one delivered lead's key 100 ms apart, as a client ignoring Retry-After would. */
+async function sabotageEarly(kit: Kit) {
+  const first = kit.results.find((r) => r.state === 'sent');
+  const key = first && (await kit.stub.attempts(first.mail))[0]?.idempotencyKey;
+  if (!first || !key) return;
+  await kit.stub.store(first.mail, key);
+  await sleep(100);
+  await kit.stub.store(first.mail, key);
+}
