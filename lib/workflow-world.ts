@@ -6,13 +6,14 @@ import { errorName } from '@/lib/error-name';
 import { prepareWorkflowPostgres, releaseStaleJobLocks } from '@/lib/workflow-world-postgres';
 
 /**
- * A job locked this long belongs to a server that died inside it: longer than
- * any step or replay takes (a delivery round is 7.5 s, an alert 12 s), so a
- * slow one is never run twice by a live server.
+ * A job locked this long belongs to a server that died inside it: well over
+ * what any step or replay takes (a delivery round is 7.5 s, an alert 12 s), so
+ * a slow one is hardly ever run twice by a live server (and a step run twice
+ * sends the same key, which the API stores once).
  */
-const STALE_LOCK_SECONDS = 120;
-/** How often each server gives such jobs back: a dead machine delays a lead by 2 to 2.5 minutes, not graphile-worker's 4 hours. */
-const RELEASE_EVERY_MS = 30_000;
+const STALE_LOCK_SECONDS = 45;
+/** How often each server gives such jobs back: a dead machine delays a lead by about a minute, not graphile-worker's 4 hours. */
+const RELEASE_EVERY_MS = 10_000;
 /** How often each server starts again the leads the engine gave up on (lead/rescue.ts). */
 const RESCUE_EVERY_MS = 10_000;
 

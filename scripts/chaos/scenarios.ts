@@ -23,7 +23,7 @@ const at = (share: number) => Math.floor(TRAFFIC.total * share);
 // How long the leads wait between rounds before a server is killed: some asleep, some inside a round.
 const WAITING_MS = 4000;
 const RETRY_AFTER_SECONDS = 3;
-// A job the killed server held locked is given back to the others after 2 to 2.5 minutes (lib/workflow-world.ts).
+// A job the killed server held locked is given back to the others after 45 to 55 s (lib/workflow-world.ts).
 const DEAD_SERVER_MS = 150_000;
 // On the local world a run cut off mid-step by the kill spends the engine's 48 deliveries after the restart
 // (1.5 to 2 minutes here), fails, and is started again with its lead by lib/contact/lead/rescue.ts within 10 s.
