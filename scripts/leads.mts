@@ -20,7 +20,7 @@ const { hydrateResourceIO, observabilityRevivers, parseWorkflowName } = await im
 const { releaseToken } = await import('../lib/contact/lead/lead');
 const { deadLettersCsv } = await import('../lib/contact/lead/dead-letters');
 const { forgetRun } = await import('../lib/contact/lead/forget');
-const { purgeInbox } = await import('../lib/contact/inbox-purge');
+const { purgeInbox } = await import('./leads-inbox');
 const { SPAM_RULE_LABELS } = await import('../lib/contact/spam-rules');
 const { defaultExportFile, exportRefusal, writePrivateFile } = await import('./leads-export');
 

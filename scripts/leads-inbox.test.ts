@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { purgeInbox, withoutMail } from './inbox-purge';
+import { purgeInbox, withoutMail } from './leads-inbox';
 
 const line = (name: string, mail: string) =>
   JSON.stringify({ receivedAt: '2025-01-15T16:00:00.000Z', idempotencyKey: name, name, mail, phone: '5512345678', reason: 'Una página', captcha: false });
