@@ -7,8 +7,8 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { Logger, makeWorkerUtils, run } from 'graphile-worker';
-import { Client, Pool } from 'pg';
-import { debianPostgresBin, startPostgres, type Postgres } from '@/test-support/postgres';
+import { Pool } from 'pg';
+import { debianPostgresBin, queryRows, startPostgres, type Postgres } from '@/test-support/postgres';
 import { prepareWorkflowPostgres, releaseStaleJobLocks } from './workflow-world-postgres';
 
 const quiet = new Logger(() => () => {});
@@ -17,16 +17,6 @@ beforeAll(async () => {
   postgres = await startPostgres();
 }, 30_000);
 afterAll(() => postgres?.stop());
-
-async function query(url: string, sql: string) {
-  const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 // What the world's start() runs (@workflow/world-postgres dist/queue.js: makeWorkerUtils, then migrate).
 async function worldStartMigration(url: string) {
@@ -44,7 +34,7 @@ async function waitFor(done: () => boolean, timeoutMs = 10_000) {
   for (const deadline = Date.now() + timeoutMs; !done() && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
-const migrationsDone = async (url: string) => Number((await query(url, 'select count(*) as n from workflow_drizzle.workflow_migrations'))[0]?.n);
+const migrationsDone = async (url: string) => Number((await queryRows(url, 'select count(*) as n from workflow_drizzle.workflow_migrations'))[0]?.n);
 
 function bootstrapCli(url: string) {
   const setup = path.join(path.dirname(createRequire(path.join(process.cwd(), 'index.js')).resolve('@workflow/world-postgres')), '..', 'bin', 'setup.js');
@@ -72,14 +62,14 @@ describe('prepareWorkflowPostgres', () => {
     expect(done).toBeGreaterThan(0);
     await prepareWorkflowPostgres(url);
     expect(await migrationsDone(url)).toBe(done);
-    await expect(query(url, "select to_regclass('workflow.workflow_runs') as runs")).resolves.toEqual([{ runs: 'workflow.workflow_runs' }]);
+    await expect(queryRows(url, "select to_regclass('workflow.workflow_runs') as runs")).resolves.toEqual([{ runs: 'workflow.workflow_runs' }]);
   });
 
   it("lets four servers start at once on an empty database, then the world's own start-up migration on two at once", async () => {
     const url = await postgres.createDatabase();
     await Promise.all([1, 2, 3, 4].map(() => prepareWorkflowPostgres(url)));
     await Promise.all([worldStartMigration(url), worldStartMigration(url)]);
-    await expect(query(url, "select to_regclass('graphile_worker._private_jobs') as jobs")).resolves.toEqual([{ jobs: 'graphile_worker._private_jobs' }]);
+    await expect(queryRows(url, "select to_regclass('graphile_worker._private_jobs') as jobs")).resolves.toEqual([{ jobs: 'graphile_worker._private_jobs' }]);
   }, 30_000);
 
   it('leaves the same database as `npx bootstrap`, and either runs after the other with nothing to do', async () => {

@@ -184,3 +184,14 @@ export async function startPostgres(): Promise<Postgres> {
     kill: () => shutDown('SIGQUIT'),
   };
 }
+
+/** The rows `sql` returns on `url`, over a connection of its own (the tests' look at the database). */
+export async function queryRows(url: string, sql: string): Promise<Array<Record<string, unknown>>> {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
