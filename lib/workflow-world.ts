@@ -1,6 +1,6 @@
 import 'server-only';
 import { getWorld } from 'workflow/runtime';
-import { rescueGivenUpLeads } from '@/lib/contact/lead/rescue';
+import { rescueCutOffRuns, rescueGivenUpLeads } from '@/lib/contact/lead/rescue';
 import { getWorkflowServerUrl, getWorkflowWorld } from '@/lib/env/server';
 import { errorName } from '@/lib/error-name';
 import { prepareWorkflowPostgres, releaseStaleJobLocks } from '@/lib/workflow-world-postgres';
@@ -14,7 +14,7 @@ import { prepareWorkflowPostgres, releaseStaleJobLocks } from '@/lib/workflow-wo
 const STALE_LOCK_SECONDS = 45;
 /** How often each server gives such jobs back: a dead machine delays a lead by about a minute, not graphile-worker's 4 hours. */
 const RELEASE_EVERY_MS = 10_000;
-/** How often each server starts again the leads the engine gave up on (lead/rescue.ts). */
+/** How often each server starts again the leads the engine gave up on, or a crash cut off (lead/rescue.ts). */
 const RESCUE_EVERY_MS = 10_000;
 
 /**
@@ -70,6 +70,7 @@ function every(ms: number, work: () => Promise<void>): void {
 
 async function rescueLeads(): Promise<void> {
   await rescueGivenUpLeads().catch((error: unknown) => console.error(`[contacto] No se pudieron revisar las solicitudes abandonadas (${errorName(error)})`));
+  await rescueCutOffRuns().catch((error: unknown) => console.error(`[contacto] No se pudieron revisar las ejecuciones cortadas por una caída (${errorName(error)})`));
 }
 
 /**

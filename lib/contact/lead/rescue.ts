@@ -1,9 +1,11 @@
 import 'server-only';
-import { start } from 'workflow/api';
-import { hydrateResourceIO, observabilityRevivers, parseWorkflowName } from 'workflow/observability';
+import { getRun, start } from 'workflow/api';
+import { hydrateResourceIO, observabilityRevivers, parseStepName, parseWorkflowName } from 'workflow/observability';
 import { getWorld } from 'workflow/runtime';
 import { errorName } from '@/lib/error-name';
+import { leadNeeds, verdictOf } from './cut-off';
 import { forgetRun } from './forget';
+import { forgetWorkflow } from './forget-workflow';
 import type { Lead } from './lead';
 import { leadWorkflow } from './workflow';
 
@@ -40,5 +42,103 @@ export async function rescueGivenUpLeads(): Promise<number> {
     }
     if (!page.hasMore || !page.cursor) return rescued;
     cursor = page.cursor;
+  }
+}
+
+/** How long after its cancelling a cut-off run is forgotten. */
+const FORGET_CANCELLED_AFTER_MS = 5000;
+const rescuingSince = Date.now();
+/** Runs whose latest step was seen ended in the log too: not read again until that step changes. */
+const seenEnded = new Map<string, string>();
+
+/**
+ * Why this pass: the local world (@workflow/world-local 4.4) records a step's
+ * end in three files, one after the other: a lock, the step (ended, with its
+ * result), then the event; the Postgres world (4.3) updates the step and
+ * inserts the event in two statements. A SIGKILL in between leaves a run whose
+ * log says the step is still running while the step says it ended, and the
+ * engine never mends it: after the restart the replay sends the step again,
+ * the step is refused as ended and sends the replay again, for ever, nothing
+ * recorded and no delivery tried (the chaos test's lost lead), so the engine
+ * never fails the run and rescueGivenUpLeads never sees it. Killed after the
+ * lock alone, the step runs once more, its end is refused, and the run stops
+ * for good. No engine option covers it, and the engine's API can no longer
+ * write that event. So each server looks at the latest step of every running
+ * run of ours; one the log has no end for (verdictOf) has its run cancelled,
+ * which ends the loop, and a fresh run started first when there is still
+ * something to do: a lead's, unless its step's own result says it was
+ * delivered or went on (leadNeeds); a forgetting's, always (forgetting twice is
+ * harmless). Returns how many runs it mended.
+ */
+export async function rescueCutOffRuns(now = Date.now()): Promise<number> {
+  const world = getWorld();
+  let mended = 0;
+  const running = new Set<string>();
+  for (let cursor: string | undefined; ; ) {
+    const page = await world.runs.list({ status: 'running', resolveData: 'none', pagination: { limit: 50, cursor } });
+    for (const run of page.data) {
+      const workflow = parseWorkflowName(run.workflowName)?.shortName;
+      if (workflow !== 'leadWorkflow' && workflow !== 'forgetWorkflow') continue;
+      running.add(run.runId);
+      const [latest] = (await world.steps.list({ runId: run.runId, resolveData: 'none', pagination: { limit: 1, sortOrder: 'desc' } })).data;
+      if (!latest || seenEnded.get(run.runId) === latest.stepId) continue;
+      const verdict = verdictOf(latest, now, rescuingSince);
+      if (!verdict) continue;
+      if (await endLogged(run.runId, latest.stepId)) {
+        seenEnded.set(run.runId, latest.stepId);
+        continue;
+      }
+      if (await mend(run.runId, workflow, latest.stepId, verdict)) mended += 1;
+    }
+    if (!page.hasMore || !page.cursor) break;
+    cursor = page.cursor;
+  }
+  for (const runId of seenEnded.keys()) if (!running.has(runId)) seenEnded.delete(runId);
+  return mended;
+}
+
+/** Whether the run's event log records the step's end (a run's log: a few dozen events, ROUNDS_PER_RUN rounds at most). */
+async function endLogged(runId: string, stepId: string): Promise<boolean> {
+  const world = getWorld();
+  for (let cursor: string | undefined; ; ) {
+    const page = await world.events.list({ runId, resolveData: 'none', pagination: { limit: 100, cursor } });
+    if (page.data.some((event) => event.correlationId === stepId && (event.eventType === 'step_completed' || event.eventType === 'step_failed'))) return true;
+    if (!page.hasMore || !page.cursor) return false;
+    cursor = page.cursor;
+  }
+}
+
+async function mend(runId: string, workflow: 'leadWorkflow' | 'forgetWorkflow', stepId: string, verdict: 'torn' | 'abandoned'): Promise<boolean> {
+  const world = getWorld();
+  try {
+    const step = await world.steps.get(runId, stepId, { resolveData: 'all' });
+    const shortName = parseStepName(step.stepName)?.shortName;
+    const { input } = hydrateResourceIO(await world.runs.get(runId, { resolveData: 'all' }), observabilityRevivers) as { input?: unknown };
+    const args = Array.isArray(input) ? input : [];
+    const lead = workflow === 'leadWorkflow' ? (args[0] as Lead | undefined) : undefined;
+    const what = lead?.key ?? `el borrado de ${String(args[0])}`;
+    let needs: 'again' | 'forget' | 'keep' = 'again';
+    let again: string | undefined;
+    if (lead?.key) {
+      needs = leadNeeds(shortName, verdict, (hydrateResourceIO(step, observabilityRevivers) as { output?: unknown }).output);
+      // It has a step, so it was released if it was spam: the fresh run delivers at once, as continueInNewRun's does.
+      const { spamRule, ...rest } = lead;
+      if (needs === 'again') again = (await start(leadWorkflow, [{ ...rest, round: lead.round ?? (spamRule ? 0 : 1), alerted: true }])).runId;
+    } else if (workflow === 'forgetWorkflow' && typeof args[0] === 'string' && typeof args[1] === 'number') {
+      again = (await start(forgetWorkflow, [args[0], args[1]])).runId;
+    } else return false;
+    // Cancelled only once a fresh run is started: a lead is never left with none.
+    await getRun(runId).cancel();
+    seenEnded.delete(runId);
+    // Forgotten by a forgetting run (durable), a few seconds on: the cancelled run's last replay may still be reading it.
+    if (needs !== 'keep') await start(forgetWorkflow, [runId, Date.now() + FORGET_CANCELLED_AFTER_MS]);
+    console.warn(
+      `[contacto] La ejecución ${runId} (${what}) quedó cortada por una caída en ${shortName ?? 'un paso'} (${verdict === 'torn' ? 'terminado sin registrar' : 'abandonado'}): ` +
+        (again ? `sigue en ${again}` : 'cancelada; la solicitud ya estaba entregada o seguía en otra ejecución'),
+    );
+    return true;
+  } catch (error) {
+    console.error(`[contacto] No se pudo retomar la ejecución ${runId} (${errorName(error)}); se intenta de nuevo más tarde`);
+    return false;
   }
 }
