@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test, waitForFormScript, recordThanks } from './support/fixtures';
 import { records, setScenario, uniqueMail, type StubStep } from './support/stub';
+import { READ_AGAIN_MS } from './support/form-post';
 import { E2E_CONFIG } from './support/test-env';
 
 const FAKE_RECAPTCHA = `
@@ -136,6 +137,7 @@ test.describe('contact form', () => {
     await submit(page).click();
     // Without scripts the page cannot sign its time on screen: the server asks once, and a person presses again.
     await expect(status(page)).toHaveText(/para confirmar el envío/i);
+    await page.waitForTimeout(READ_AGAIN_MS);
     await submit(page).click();
     await expect(status(page)).toContainText(/no pudimos enviar tu mensaje/i, { timeout: 15_000 });
     await expect(status(page).getByRole('link', { name: 'WhatsApp' })).toHaveAttribute('href', E2E_CONFIG.whatsappUrl);

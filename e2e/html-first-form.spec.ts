@@ -1,6 +1,7 @@
 import type { Page, Route } from '@playwright/test';
 import { expect, stayOnThankYouView, test } from './support/fixtures';
 import { standInGtag } from './support/gtag';
+import { READ_AGAIN_MS } from './support/form-post';
 import { records, setScenario, uniqueMail } from './support/stub';
 import { E2E_CONFIG } from './support/test-env';
 
@@ -41,6 +42,7 @@ async function expectValues(page: Page, visitor: Visitor) {
 async function sendConfirming(page: Page) {
   await submit(page).click();
   await expect(form(page).getByRole('status')).toHaveText(/para confirmar el envío/i);
+  await page.waitForTimeout(READ_AGAIN_MS);
   await submit(page).click();
 }
 
@@ -133,6 +135,7 @@ test.describe('without JavaScript', () => {
     expect(rewritten).toBe(true);
     expect((await records(visitor.mail)).attempts).toHaveLength(0);
 
+    await page.waitForTimeout(READ_AGAIN_MS);
     await submit(page).click();
     await expect(thanks(page)).toBeVisible();
     expect((await records(visitor.mail)).attempts).toHaveLength(1);
@@ -152,6 +155,7 @@ test.describe('the form the browser posts itself is held to the same rules', () 
     ]);
     // Asked to confirm (no scripts, no signature of the form's time on screen): a person presses again.
     await expect(form(page).getByRole('status')).toHaveText(/para confirmar el envío/i);
+    await page.waitForTimeout(READ_AGAIN_MS);
     await submit(page).click();
     await expect(thanks(page)).toBeVisible();
     expect((await records(visitor.mail)).attempts).toHaveLength(1);
@@ -236,6 +240,7 @@ test("an enquiry sent before hydration: the answer page, once its scripts run, s
   hold = false;
   // The answer asks to confirm (sent before hydration, so unsigned); the person presses again.
   await expect(form(page).getByRole('status')).toHaveText(/para confirmar el envío/i);
+  await page.waitForTimeout(READ_AGAIN_MS);
   await submit(page).click();
   await expect(thanks(page)).toBeVisible();
   await page.waitForURL((url) => url.pathname === E2E_CONFIG.thankYouUrl, { timeout: 8000 });

@@ -1,12 +1,13 @@
 import { spawnSync } from 'node:child_process';
+import { createHash, createHmac } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { isolatedProcessEnv } from '../test-support/isolated-env';
 import { expect, stayOnThankYouView, test } from './support/fixtures';
-import { bodyOf, formControls, postForm, sendAsPersonWithoutScripts, type Control } from './support/form-post';
+import { bodyOf, formControls, postForm, READ_AGAIN_MS, sendAsPersonWithoutScripts, type Control } from './support/form-post';
 import { runsFor } from './support/leads';
 import { startServer } from './support/server';
 import { records, uniqueMail } from './support/stub';
-import { DATA_DIR, E2E_BUILD_ENV, E2E_PORT, PROXY_PORT } from './support/test-env';
+import { DATA_DIR, E2E_BUILD_ENV, E2E_CONFIG, E2E_PORT, PROXY_PORT } from './support/test-env';
 
 /*
  * Only people reach the agency. Four kinds of scripts, each of which reached
@@ -91,6 +92,74 @@ test.describe('bots: none reaches the contact API', () => {
     expect(answer.kind).toBe('thanks');
     expect((await records(mail)).attempts).toHaveLength(0);
     expect(quarantined(mail).map((entry) => entry.spamRule)).toEqual(['honeypot-missing']);
+  });
+
+  test('5. a script that posts without a signature, then posts the answer back at once, three times over: never reaches the API', async ({ request, baseURL }) => {
+    const mail = uniqueMail('bot-confirm-dance');
+    const from = fromOwnAddress();
+    let answer = await postForm(request, baseURL as string, bodyOf(formControls(await (await request.get('/')).text()), botValues(mail)), from);
+    for (let round = 0; round < 3; round++) {
+      expect(answer.kind).toBe('confirm');
+      answer = await postForm(request, baseURL as string, bodyOf(formControls(answer.html), {}), from);
+    }
+    expect(answer.kind).toBe('confirm');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await records(mail)).attempts).toHaveLength(0);
+    expect(storedAnywhere(mail)).toBe(0);
+  });
+
+  test("6. a script that posts something invalid, then a valid enquiry 8 ms later with the answer's signature: never reaches the API", async ({
+    request,
+    baseURL,
+  }) => {
+    const mail = uniqueMail('bot-invalid-valid');
+    const from = fromOwnAddress();
+    const controls = formControls(await (await request.get('/')).text());
+    const invalid = await postForm(request, baseURL as string, bodyOf(controls, { ...botValues(mail), mail: 'no-es-un-correo' }), from);
+    expect(invalid.html).toContain('name="firma"');
+    await new Promise((resolve) => setTimeout(resolve, 8));
+    const answer = await postForm(request, baseURL as string, bodyOf(formControls(invalid.html), botValues(mail)), from);
+    expect(answer.kind).toBe('confirm');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await records(mail)).attempts).toHaveLength(0);
+  });
+
+  test('7. one signature from /api/contact/token, once old enough, reused for 3 enquiries: at most 1 reaches the API', async ({ request, baseURL }) => {
+    const from = fromOwnAddress();
+    const { token } = (await (await request.get('/api/contact/token', { headers: from })).json()) as { token: string };
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    const controls = formControls(await (await request.get('/')).text());
+    const mails = ['a', 'b', 'c'].map((which) => uniqueMail(`bot-reuse-${which}`));
+    const kinds: string[] = [];
+    for (const mail of mails) kinds.push((await postForm(request, baseURL as string, bodyOf(controls, { ...botValues(mail), firma: token }), from)).kind);
+    expect(kinds).toEqual(['thanks', 'confirm', 'confirm']);
+    let reached = 0;
+    for (const mail of mails) reached += (await records(mail)).attempts.length;
+    expect(reached).toBe(1);
+  });
+
+  test('8. a signature fetched from another address: asked to confirm, stored nowhere', async ({ request, baseURL }) => {
+    const mail = uniqueMail('bot-elsewhere');
+    const { token } = (await (await request.get('/api/contact/token', { headers: fromOwnAddress() })).json()) as { token: string };
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    const controls = formControls(await (await request.get('/')).text());
+    const answer = await postForm(request, baseURL as string, bodyOf(controls, { ...botValues(mail), firma: token }), { 'x-forwarded-for': '198.18.0.99' });
+    expect(answer.kind).toBe('confirm');
+    expect((await records(mail)).attempts).toHaveLength(0);
+    expect(storedAnywhere(mail)).toBe(0);
+  });
+
+  test('9. a signature forged offline from CONTACT_SITE_KEY (the key once derived from it): asked to confirm, stored nowhere', async ({ request, baseURL }) => {
+    const mail = uniqueMail('bot-forged');
+    // The old derivation: SHA-256 of "contacto:firma:<site key>", an HMAC of "t.<issued, base 36>", 128 bits.
+    const key = createHash('sha256').update(`contacto:firma:${E2E_CONFIG.contactSiteKey}`).digest();
+    const body = `t.${(Date.now() - 60_000).toString(36)}`;
+    const forged = `${body}.${createHmac('sha256', key).update(body).digest().subarray(0, 16).toString('base64url')}`;
+    const controls = formControls(await (await request.get('/')).text());
+    const answer = await postForm(request, baseURL as string, bodyOf(controls, { ...botValues(mail), firma: forged }), fromOwnAddress());
+    expect(answer.kind).toBe('confirm');
+    expect((await records(mail)).attempts).toHaveLength(0);
+    expect(storedAnywhere(mail)).toBe(0);
   });
 
   test('a link-only message is kept apart; `npm run leads -- spam` lists it and `release` delivers it, once', async ({ page }) => {
@@ -199,6 +268,7 @@ test.describe('people: thanked, delivered once, at no cost', () => {
       await expect(formOf(page).getByRole('status')).toHaveText('Para confirmar el envío, presiona «Enviar» otra vez.');
       for (const [field, value] of Object.entries(visitor)) await expect(formOf(page).locator(`[name="${field}"]`)).toHaveValue(value);
       expect((await records(visitor.mail)).attempts).toHaveLength(0);
+      await page.waitForTimeout(READ_AGAIN_MS);
       await formOf(page).getByRole('button', { name: /enviar/i }).click();
       await expect(thanks(page)).toBeVisible();
       expect((await records(visitor.mail)).attempts).toHaveLength(1);

@@ -17,7 +17,7 @@ import { MAIN_APP } from '../e2e/support/test-env';
 import { buildApp, startNext, startStubApi, stopAll, type Server } from '../test-support/harness';
 import { awaitDeliveries, countBy, ledgerChecks, ledgerColumns, ledgerOf, printTable, sabotageAfter, sabotageBefore, sabotageNote } from './load/ledger';
 import { stubClient } from './load/stub-client';
-import { findActionId, formToken, runTraffic, sendEnquiry, type EnquiryResult } from './load/traffic';
+import { findActionId, formTokens, runTraffic, sendEnquiry, type EnquiryResult } from './load/traffic';
 
 const TOTAL = Number(process.env.LOAD_ENQUIRIES ?? 400);
 const CONCURRENCY = Number(process.env.LOAD_CONCURRENCY ?? 16);
@@ -75,7 +75,7 @@ async function main(): Promise<number> {
   );
 
   const actionId = await findActionId(APP);
-  const token = await formToken(APP);
+  const tokens = await formTokens(APP, TOTAL);
   const runId = Date.now().toString(36);
   const mailOf = (index: number) => `carga-${runId}-${index}@example.mx`;
   const results: EnquiryResult[] = [];
@@ -96,7 +96,7 @@ async function main(): Promise<number> {
       }
     },
     send: async (index) => {
-      results.push(await sendEnquiry({ app: APP, actionId, token, index, mail: mailOf(index), timeoutMs: HUNG_MS }));
+      results.push(await sendEnquiry({ app: APP, actionId, token: tokens[index] ?? '', index, mail: mailOf(index), timeoutMs: HUNG_MS }));
     },
   });
   const trafficEnded = Date.now();

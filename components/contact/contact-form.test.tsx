@@ -1,6 +1,7 @@
 import { act, render, renderHook, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Profiler } from 'react';
+import { CONFIRM_MIN_MS } from '@/lib/contact/fields';
 import type { ContactState } from '@/lib/contact/state';
 import { useLeads } from '@/lib/lead';
 import { ContactForm, REDIRECT_DELAY_MS } from './contact-form';
@@ -191,16 +192,26 @@ describe('ContactForm', () => {
     }
   }, 10_000);
 
-  it('asked to confirm, the island confirms by itself, once, with the signature the server gave', async () => {
+  it('asked to confirm, the island confirms by itself, once, with the signature the server gave, as late as a person would', async () => {
     const user = userEvent.setup();
+    const calledAt: number[] = [];
     submitContact
-      .mockResolvedValueOnce({ status: 'confirm', token: 'c.firma-del-servidor', values: { name: '', mail: '', phone: '', reason: '' } })
-      .mockResolvedValueOnce({ status: 'sent', key: 'clave-2' });
+      .mockImplementationOnce(async () => {
+        calledAt.push(Date.now());
+        return { status: 'confirm', token: 'c.firma-del-servidor', values: { name: '', mail: '', phone: '', reason: '' } };
+      })
+      .mockImplementationOnce(async () => {
+        calledAt.push(Date.now());
+        return { status: 'sent', key: 'clave-2' };
+      });
     render(<ContactForm {...props} />);
     await fillValid(user);
     await user.click(submitButton());
-    expect(await screen.findByRole('heading', { name: /gracias/i })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: /gracias/i }, { timeout: CONFIRM_MIN_MS + 2000 })).toBeInTheDocument();
+    expect(screen.queryByText(/confirmar/i)).not.toBeInTheDocument();
     expect(submitContact).toHaveBeenCalledTimes(2);
+    // The server holds a confirmation to a person's pace: the island waits that long, under the spinner.
+    expect((calledAt[1] ?? 0) - (calledAt[0] ?? 0)).toBeGreaterThanOrEqual(CONFIRM_MIN_MS);
     expect((submitContact.mock.calls[1]?.[1] as FormData).get('firma')).toBe('c.firma-del-servidor');
     expect((submitContact.mock.calls[1]?.[1] as FormData).get('name')).toBe('Ana López');
   });

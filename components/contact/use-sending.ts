@@ -2,7 +2,7 @@ import { unstable_isUnrecognizedActionError as isUnrecognizedActionError } from 
 import { startTransition, useEffect, useRef, useState, useTransition, type FormEvent } from 'react';
 import { trackEvent } from '@/lib/analytics';
 import { submitContact } from '@/lib/contact/actions';
-import { TOKEN_FIELD } from '@/lib/contact/fields';
+import { CONFIRM_MIN_MS, TOKEN_FIELD } from '@/lib/contact/fields';
 import { INITIAL_CONTACT_STATE, type ContactState } from '@/lib/contact/state';
 import { getRecaptchaToken } from '@/lib/recaptcha';
 
@@ -14,6 +14,9 @@ async function send(formData: FormData): Promise<ContactState> {
     return { status: 'failed', reason: isUnrecognizedActionError(error) ? 'stale' : undefined };
   }
 }
+
+/** Two instances' clocks may differ a little: a confirmation waits this much past its threshold. */
+const CONFIRM_MARGIN_MS = 250;
 
 /** Resolves once the next frame is painted, or after 100 ms where no frame comes (a hidden tab): a send never waits on a frame. */
 const afterNextPaint = () =>
@@ -75,9 +78,11 @@ export function useSending({ answered, checkBeforeSend, readyToken, recaptchaSit
     startSending(async () => {
       setPreparing(false);
       let next = await send(formData);
-      // Asked to confirm (no signature could be had, or it was refused): the island confirms, once, itself.
+      // Asked to confirm (no signature could be had, or it was refused): the island confirms, once, itself,
+      // as late as a person would (the server holds a confirmation to that pace), still under the spinner.
       if (next.status === 'confirm') {
         formData.set(TOKEN_FIELD, next.token);
+        await new Promise((resolve) => setTimeout(resolve, CONFIRM_MIN_MS + CONFIRM_MARGIN_MS));
         next = await send(formData);
       }
       startTransition(() => setLatest(next));

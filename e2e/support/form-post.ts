@@ -32,6 +32,14 @@ export function formControls(html: string): Control[] {
   return controls;
 }
 
+/**
+ * How long a person takes to read "Para confirmar el envío…" and press again: a second or two.
+ * The server holds a confirmation to that pace (CONFIRM_MIN_MS, 1.5 s); a program that posts the
+ * answer back at once is asked again.
+ */
+export const READ_AGAIN_MS = 2000;
+export const readAgain = () => new Promise<void>((resolve) => setTimeout(resolve, READ_AGAIN_MS));
+
 export type Answer = { status: number; html: string; kind: 'thanks' | 'confirm' | 'rate-limited' | 'other' };
 
 export function answerKind(html: string): Answer['kind'] {
@@ -68,7 +76,8 @@ export async function sendAsPersonWithoutScripts(
 ): Promise<Answer> {
   const page = await request.get(`${baseURL}/`, { headers });
   let answer = await postForm(request, baseURL, bodyOf(formControls(await page.text()), values), headers);
-  // The answer page is the same form with every value kept and the server's signature: the second press.
+  // The answer page is the same form with every value kept and the server's signature: the second press, once read.
+  if (answer.kind === 'confirm') await readAgain();
   if (answer.kind === 'confirm') answer = await postForm(request, baseURL, bodyOf(formControls(answer.html), {}), headers);
   return answer;
 }

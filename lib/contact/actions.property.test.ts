@@ -21,7 +21,7 @@ const MESSAGES = new Set<string>(Object.values(CONTACT_MESSAGES));
 const EMAIL = /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
 let submit: Submit;
-let sign: () => string = () => '';
+let sign: () => Promise<string> = async () => '';
 const fetchMock = jest.fn(async () => new Response(JSON.stringify({ success: true }), { status: 200 }));
 
 beforeAll(() => {
@@ -34,9 +34,9 @@ beforeAll(() => {
   jest.spyOn(console, 'error').mockImplementation(() => {});
   jest.isolateModules(() => {
     submit = (jest.requireActual('./actions') as { submitContact: Submit }).submitContact;
-    // The loaded server's own signature, as its answer gives it: the filter's time check is tested in actions.test.ts.
-    const { confirmToken } = jest.requireActual('./form-token') as typeof import('./form-token');
-    sign = confirmToken;
+    // The loaded server's own signature, as its answer gives it, read by a person: the filter's checks are tested in actions.test.ts.
+    const { issueToken } = jest.requireActual('./signature-store') as typeof import('./signature-store');
+    sign = () => issueToken('confirm', '203.0.113.200', Date.now() - 10_000);
   });
 });
 
@@ -118,7 +118,7 @@ describe('the action against generated input', () => {
         for (const [key, v] of input) formData.append(key, v);
         // As the form posts it: the empty honeypot and a signature.
         formData.append(HONEYPOT_FIELD, '');
-        formData.append(TOKEN_FIELD, sign());
+        formData.append(TOKEN_FIELD, await sign());
         const state = await submit({ status: 'idle' }, formData);
         const expected = oracle(input);
         if (expected && spamRule(expected as never)) {

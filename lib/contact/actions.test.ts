@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { HONEYPOT_FIELD, TOKEN_FIELD } from './fields';
+import { CONFIRM_MIN_MS, HONEYPOT_FIELD, TOKEN_FIELD } from './fields';
 import type { Lead } from './lead/lead';
 import type { ContactState } from './state';
 
@@ -13,8 +13,8 @@ type Submit = (previous: ContactState, formData: FormData) => Promise<ContactSta
 type Loaded = Submit & {
   /** The action as it is, without the honeypot and signature added for the test. */
   raw: Submit;
-  /** Signatures made by the loaded server (its own key). */
-  sign: (kind: 'time' | 'confirm', at?: number) => string;
+  /** Signatures made by the loaded server (its own key) for the current request's client. */
+  sign: (kind: 'time' | 'confirm', at?: number) => Promise<string>;
 };
 
 // The request's headers, as next/headers would give them inside a request.
@@ -70,15 +70,18 @@ function loadAction(env: Record<string, string>): Loaded {
   }
   Object.assign(process.env, env);
   let action: Submit | undefined;
-  let sign: Loaded['sign'] = () => '';
+  let sign: Loaded['sign'] = async () => '';
   let closeLimiter: () => void = () => {};
   jest.isolateModules(() => {
     action = (jest.requireActual('./actions') as { submitContact: Submit }).submitContact;
-    const { signToken } = jest.requireActual('./form-token') as typeof import('./form-token');
-    const { getFormTokenKey } = jest.requireActual('@/lib/env/server') as typeof import('@/lib/env/server');
-    sign = (kind, at = Date.now() - 10_000) => signToken(getFormTokenKey().key, kind, at);
+    const { issueToken, closeSignatureStore } = jest.requireActual('./signature-store') as typeof import('./signature-store');
+    const { requestClient, closeEnquiryLimiter } = jest.requireActual('./rate-limit') as typeof import('./rate-limit');
+    sign = (kind, at = Date.now() - 10_000) => issueToken(kind, requestClient(requestHeaders), at);
     // A Redis client of the abuse limit would keep reconnecting after the test.
-    closeLimiter = (jest.requireActual('./rate-limit') as typeof import('./rate-limit')).closeEnquiryLimiter;
+    closeLimiter = () => {
+      closeEnquiryLimiter();
+      closeSignatureStore();
+    };
   });
   afterEachClose.push(async () => closeLimiter());
   afterEachRestore.push(() => {
@@ -86,9 +89,9 @@ function loadAction(env: Record<string, string>): Loaded {
   });
   const raw = action as Submit;
   // As a person's browser sends it: the empty honeypot and a signature of the form on screen 10 s ago.
-  const submit = (previous: ContactState, data: FormData) => {
+  const submit = async (previous: ContactState, data: FormData) => {
     if (!data.has(HONEYPOT_FIELD)) data.append(HONEYPOT_FIELD, '');
-    if (!data.has(TOKEN_FIELD)) data.append(TOKEN_FIELD, sign('time'));
+    if (!data.has(TOKEN_FIELD)) data.append(TOKEN_FIELD, await sign('time'));
     return raw(previous, data);
   };
   return Object.assign(submit, { raw, sign });
@@ -378,22 +381,74 @@ describe('the spam filter, at no cost to a person', () => {
     expect(await submit(idle, form({ ...visitor, reason: 'Quiero rediseñar www.floreriaana.mx para vender en línea.' }))).toEqual(SENT);
   });
 
-  it('unsigned, signed too soon, forged or expired: asked to confirm with every value kept, nothing stored, no count against the limit', async () => {
+  it('unsigned, forged, from another address or expired: asked to confirm with every value kept, nothing stored, no count against the limit', async () => {
     const submit = loadAction({ ...API, ...{ CONTACT_RATE_LIMIT_MAX: '1' } });
     requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.77' });
     const confirm = { status: 'confirm', values: typed, token: SIGNED };
-    for (const token of ['', submit.sign('time', Date.now() - 500), 't.abc.AAAAAAAAAAAAAAAAAAAAAA', submit.sign('confirm', Date.now() - 3 * 60 * 60 * 1000)]) {
-      expect(await submit(idle, form({ ...visitor, [TOKEN_FIELD]: token }))).toEqual(confirm);
+    requestHeaders = new Headers({ 'x-forwarded-for': '198.51.100.7' });
+    const elsewhere = await submit.sign('time');
+    requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.77' });
+    const [time, confirmation] = [await submit.sign('time'), await submit.sign('confirm')];
+    const forged = `${time.slice(0, time.lastIndexOf('.'))}.${'A'.repeat(22)}`;
+    const expired = await submit.sign('confirm', Date.now() - 3 * 60 * 60 * 1000);
+    for (const token of ['', 't.abc.AAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA', forged, elsewhere, expired, confirmation.replace(/^c/, 't')]) {
+      const answer = await submit(idle, form({ ...visitor, [TOKEN_FIELD]: token }));
+      expect(answer).toEqual(confirm);
+      expect((answer as { token: string }).token).not.toBe(token);
     }
     expect(fetchMock).not.toHaveBeenCalled();
     // Nothing was handed to the engine.
     expect(mockStart).not.toHaveBeenCalled();
 
-    // The answer's own signature is accepted at once: a person presses once more, and that one counts.
+    // A person presses once more after reading the answer, and that one counts.
     fetchMock.mockResolvedValue(json(200, { success: true }));
     const answered = (await submit(idle, form({ ...visitor, [TOKEN_FIELD]: '' }))) as { token: string };
+    await new Promise((resolve) => setTimeout(resolve, CONFIRM_MIN_MS + 100));
     expect(await submit(idle, form({ ...visitor, [TOKEN_FIELD]: answered.token }))).toEqual(SENT);
     expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it("too soon (a program's pace): asked again with the same signature, whose wait goes on; stored nowhere", async () => {
+    const submit = loadAction(API);
+    requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.81' });
+    const early = [await submit.sign('time', Date.now() - 2500), await submit.sign('confirm', Date.now() - 1000)];
+    for (const token of early) expect(await submit(idle, form({ ...visitor, [TOKEN_FIELD]: token }))).toEqual({ status: 'confirm', values: typed, token });
+    // The confirmation the server just wrote, posted back at once: asked again.
+    const answered = (await submit(idle, form({ ...visitor, [TOKEN_FIELD]: '' }))) as { token: string };
+    expect(await submit(idle, form({ ...visitor, [TOKEN_FIELD]: answered.token }))).toEqual({ status: 'confirm', values: typed, token: answered.token });
+    // An invalid post's answer does not skip the wait either.
+    const invalid = (await submit(idle, form({ ...visitor, mail: 'no-es-un-correo' }))) as { status: string; token: string };
+    expect(invalid.status).toBe('invalid');
+    expect((await submit(idle, form({ ...visitor, [TOKEN_FIELD]: invalid.token }))).status).toBe('confirm');
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(mockStart).not.toHaveBeenCalled();
+  });
+
+  it('a signature serves one enquiry: the same one again is asked to confirm, and only the first reaches the API', async () => {
+    fetchMock.mockResolvedValue(json(200, { success: true }));
+    const submit = loadAction(API);
+    requestHeaders = new Headers({ 'x-forwarded-for': '2001:db8:1:2:aaaa::1' });
+    const token = await submit.sign('time');
+    expect(await submit(idle, form({ ...visitor, [TOKEN_FIELD]: token }))).toEqual(SENT);
+    // The same /64: the same client, and the signature already spent.
+    requestHeaders = new Headers({ 'x-forwarded-for': '2001:db8:1:2:bbbb::9' });
+    for (const mail of ['otra@example.mx', 'tercera@example.mx']) {
+      expect(await submit(idle, form({ ...visitor, mail, [TOKEN_FIELD]: token }))).toEqual({ status: 'confirm', values: { ...typed, mail }, token: SIGNED });
+    }
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('a signature made with the key once derived from CONTACT_SITE_KEY is asked to confirm', async () => {
+    const submit = loadAction(API);
+    requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.82' });
+    const { createHash, createHmac } = await import('node:crypto');
+    const oldKey = createHash('sha256').update(`contacto:firma:${API.CONTACT_SITE_KEY}`).digest();
+    const body = `t.${(Date.now() - 60_000).toString(36)}`;
+    const oldShape = `${body}.${createHmac('sha256', oldKey).update(body).digest().subarray(0, 16).toString('base64url')}`;
+    const nonce = 'AAAAAAAAAAA';
+    const newShape = `${body}.${nonce}.${createHmac('sha256', oldKey).update(`${body}.${nonce}|203.0.113.82`).digest().subarray(0, 16).toString('base64url')}`;
+    for (const token of [oldShape, newShape]) expect((await submit(idle, form({ ...visitor, [TOKEN_FIELD]: token }))).status).toBe('confirm');
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 
   it('spam also counts against the abuse limit, and a flood past it is stored nowhere', async () => {

@@ -3,10 +3,10 @@
 import { headers } from 'next/headers';
 import { ANSWER_WITHIN_MS, deliverEnquiry, quarantineEnquiry } from './deliver';
 import { CONTACT_FIELDS, HONEYPOT_FIELD, TOKEN_FIELD, type ContactValues } from './fields';
-import { checkFormToken, confirmToken } from './form-token';
 import { answerQaEnquiry, isQaEnquiry } from './qa-enquiry';
-import { consumeEnquiry } from './rate-limit';
+import { consumeEnquiry, requestClient } from './rate-limit';
 import { contactSchema, fieldErrorsOf, isCaptchaShaped, type ContactEnquiry } from './schema';
+import { checkToken, issueToken, spendToken } from './signature-store';
 import { spamRule } from './spam-rules';
 import type { ContactState } from './state';
 
@@ -22,35 +22,51 @@ const POSTED_FIELDS: readonly string[] = [...ENQUIRY_FIELDS, HONEYPOT_FIELD, TOK
  * answer page ever loses what the visitor typed.
  *
  * The spam filter, in order: a filled or missing honeypot is spam; a post
- * without a valid signature of the form's time on screen is asked to confirm
- * (stored nowhere, and no count against the abuse limit); then the abuse
- * limit; then a few content rules. Spam is thanked like a person, and kept
+ * without a valid signature (form-token.ts) is asked to confirm: none, one
+ * signed for another address, forged or too old; one too young (sooner than
+ * a person could have filled the form, or read the confirmation) is asked
+ * again with the same signature, whose wait goes on. A confirmation is stored
+ * nowhere and costs nothing against the abuse limit. Then the abuse limit;
+ * then the signature is spent, so a second enquiry with it is asked to
+ * confirm; then a few content rules. Spam is thanked like a person, and kept
  * apart instead of delivered (deliver.ts). A QA enquiry runs all of that,
- * then is thanked and logged, never delivered (qa-enquiry.ts).
+ * then is thanked and logged, never delivered (qa-enquiry.ts). Every answer
+ * but thanks carries a new confirmation signature, held to a person's pace.
  */
 export async function submitContact(_previous: ContactState, formData: FormData): Promise<ContactState> {
   const answerBy = Date.now() + ANSWER_WITHIN_MS;
   const input = readFields(formData);
   if (!input) return { status: 'invalid', fieldErrors: {} };
   const values = typedValues(input);
+  const requestHeaders = await headers();
+  const client = requestClient(requestHeaders);
+  const confirmToken = () => issueToken('confirm', client);
 
   const enquiry: Record<string, string> = Object.fromEntries(ENQUIRY_FIELDS.map((field) => [field, input[field] ?? '']));
   // Not the visitor's to fix: a captcha that is no reCAPTCHA token goes as none (the API decides), never refusing a person.
   if (!isCaptchaShaped(enquiry.captcha ?? '')) enquiry.captcha = '';
   const parsed = contactSchema.safeParse(enquiry);
-  if (!parsed.success) return { status: 'invalid', fieldErrors: fieldErrorsOf(parsed.error.issues), values, token: confirmToken() };
+  if (!parsed.success) return { status: 'invalid', fieldErrors: fieldErrorsOf(parsed.error.issues), values, token: await confirmToken() };
 
   const trap = input[HONEYPOT_FIELD] === undefined ? 'honeypot-missing' : input[HONEYPOT_FIELD] !== '' ? 'honeypot' : null;
-  if (!trap && checkFormToken(input[TOKEN_FIELD]) !== 'valid') return { status: 'confirm', values, token: confirmToken() };
-
-  const verdict = await consumeEnquiry(await headers());
-  if (!verdict.allowed) {
-    console.warn(`[contacto] Límite de solicitudes alcanzado; se puede reintentar en ${verdict.retryAfterSeconds} s`);
-    return { status: 'failed', reason: 'rate-limited', values, token: confirmToken() };
+  let nonce: string | undefined;
+  if (!trap) {
+    const posted = input[TOKEN_FIELD];
+    const signature = await checkToken(posted, client);
+    if (signature.verdict === 'early' && posted) return { status: 'confirm', values, token: posted };
+    if (signature.verdict !== 'valid') return { status: 'confirm', values, token: await confirmToken() };
+    nonce = signature.nonce;
   }
 
+  const verdict = await consumeEnquiry(requestHeaders);
+  if (!verdict.allowed) {
+    console.warn(`[contacto] Límite de solicitudes alcanzado; se puede reintentar en ${verdict.retryAfterSeconds} s`);
+    return { status: 'failed', reason: 'rate-limited', values, token: await confirmToken() };
+  }
+  if (nonce && !(await spendToken(nonce))) return { status: 'confirm', values, token: await confirmToken() };
+
   const state = await answerChecked(parsed.data, trap ?? spamRule(parsed.data), answerBy);
-  return state.status === 'failed' ? { ...state, values, token: confirmToken() } : state;
+  return state.status === 'failed' ? { ...state, values, token: await confirmToken() } : state;
 }
 
 /** A checked enquiry's way out: a QA enquiry stops here, whatever the spam rules said; spam is kept apart; the rest is delivered. */

@@ -28,3 +28,9 @@ export const TOKEN_FIELD = 'firma';
 export const TOKEN_PATH = '/api/contact/token';
 /** A person takes at least this long from seeing the form to sending it; a send before waits silently. */
 export const MIN_FILL_MS = 3000;
+/**
+ * A person asked to confirm reads one line ("Para confirmar el envío, presiona «Enviar» otra vez.", eight
+ * words: about 1.5 s at a quick 300 words a minute) and reaches the button again; on a phone the
+ * answer page itself takes longer to arrive. A confirmation sooner than this is asked again.
+ */
+export const CONFIRM_MIN_MS = 1500;

@@ -1,18 +1,20 @@
 import 'server-only';
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { getFormTokenKey } from '@/lib/env/server';
-import { MIN_FILL_MS } from './fields';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { CONFIRM_MIN_MS, MIN_FILL_MS } from './fields';
 
 /**
- * The form's signature: when the server saw the form on screen, signed with a
- * secret every instance shares (lib/env/server.ts), so the home page stays
- * static and no store is needed. Two kinds:
+ * The form's signature: when the server signed what the sender is answering,
+ * for whom, and once. Two kinds, each held to a person's pace:
  * - `time`, fetched by the island once the form shows: valid from MIN_FILL_MS
- *   after it was issued, so a program that posts at once is asked to confirm;
- * - `confirm`, written into the server's own answer to a post without a valid
- *   one (no JavaScript, or before hydration): the next press is accepted, so
- *   a person presses at most once more.
- * `<kind>.<issued, base 36>.<HMAC-SHA256, 128 bits, base64url>`, about 35 characters.
+ *   after it was issued (a person fills four fields);
+ * - `confirm`, written into the server's own answer to a post it asks to
+ *   confirm (no JavaScript, or before hydration) or to send again: valid from
+ *   CONFIRM_MIN_MS (a person reads one line and presses again).
+ * Each carries a random nonce, so the send that uses it can be remembered
+ * (signature-store.ts), and its MAC covers the client's address key (the
+ * abuse limit's: an IPv6 client by its /64) without carrying it: a signature
+ * from another address does not verify, and is asked to confirm.
+ * `<kind>.<issued, base 36>.<nonce, 64 bits>.<HMAC-SHA256, 128 bits>`, about 47 characters.
  */
 
 /** A signature older than this is asked again (a tab left open overnight); the island fetches a new one before. */
@@ -21,31 +23,30 @@ export const TOKEN_MAX_AGE_MS = 2 * 60 * 60 * 1000;
 const SKEW_MS = 5000;
 
 export type TokenKind = 'time' | 'confirm';
-export type TokenVerdict = 'valid' | 'early' | 'missing' | 'invalid' | 'expired';
+export type TokenVerdict =
+  | { verdict: 'valid'; nonce: string }
+  | { verdict: 'early' | 'missing' | 'invalid' | 'expired' };
 
 const PREFIX: Record<TokenKind, string> = { time: 't', confirm: 'c' };
-const SHAPE = /^([tc])\.([0-9a-z]{1,11})\.([A-Za-z0-9_-]{22})$/;
+const MIN_AGE: Record<string, number> = { t: MIN_FILL_MS, c: CONFIRM_MIN_MS };
+const SHAPE = /^([tc])\.([0-9a-z]{1,11})\.([A-Za-z0-9_-]{11})\.([A-Za-z0-9_-]{22})$/;
 
-const mac = (key: Uint8Array, body: string) => createHmac('sha256', key).update(body).digest().subarray(0, 16).toString('base64url');
+const mac = (key: Uint8Array, body: string, client: string) =>
+  createHmac('sha256', key).update(`${body}|${client}`).digest().subarray(0, 16).toString('base64url');
 
-export function signToken(key: Uint8Array, kind: TokenKind, now: number): string {
-  const body = `${PREFIX[kind]}.${Math.floor(now).toString(36)}`;
-  return `${body}.${mac(key, body)}`;
+/** A signature of `now` for `client` (an address key, rate-limit.ts). */
+export function signToken(key: Uint8Array, kind: TokenKind, now: number, client: string): string {
+  const body = `${PREFIX[kind]}.${Math.floor(now).toString(36)}.${randomBytes(8).toString('base64url')}`;
+  return `${body}.${mac(key, body, client)}`;
 }
 
-export function verifyToken(key: Uint8Array, token: string | undefined, now: number): TokenVerdict {
-  if (!token) return 'missing';
+export function verifyToken(key: Uint8Array, token: string | undefined, now: number, client: string): TokenVerdict {
+  if (!token) return { verdict: 'missing' };
   const match = SHAPE.exec(token);
-  if (!match) return 'invalid';
-  const [, kind = '', issued = '', signature = ''] = match;
-  if (!timingSafeEqual(Buffer.from(signature), Buffer.from(mac(key, `${kind}.${issued}`)))) return 'invalid';
+  if (!match) return { verdict: 'invalid' };
+  const [, kind = '', issued = '', nonce = '', signature = ''] = match;
+  if (!timingSafeEqual(Buffer.from(signature), Buffer.from(mac(key, `${kind}.${issued}.${nonce}`, client)))) return { verdict: 'invalid' };
   const age = now - parseInt(issued, 36);
-  if (age < -SKEW_MS || age > TOKEN_MAX_AGE_MS) return 'expired';
-  return kind === PREFIX.time && age < MIN_FILL_MS ? 'early' : 'valid';
+  if (age < -SKEW_MS || age > TOKEN_MAX_AGE_MS) return { verdict: 'expired' };
+  return age < (MIN_AGE[kind] ?? Infinity) ? { verdict: 'early' } : { verdict: 'valid', nonce };
 }
-
-/** The signature of a form shown now, for the island (app/api/contact/token). */
-export const timeToken = () => signToken(getFormTokenKey().key, 'time', Date.now());
-/** The signature written into an answer: the next press is accepted. */
-export const confirmToken = () => signToken(getFormTokenKey().key, 'confirm', Date.now());
-export const checkFormToken = (token: string | undefined) => verifyToken(getFormTokenKey().key, token, Date.now());

@@ -34,8 +34,9 @@ export type ContactLimiter = {
   fellBack: boolean;
 };
 
-export function createContactLimiter(config: RateLimitConfig, redis?: Redis): ContactLimiter {
-  const options = { keyPrefix: 'contacto', points: config.max, duration: config.windowSeconds };
+/** `keyPrefix` keeps another count (the used signatures, signature-store.ts) apart in the same store. */
+export function createContactLimiter(config: RateLimitConfig, redis?: Redis, keyPrefix = 'contacto'): ContactLimiter {
+  const options = { keyPrefix, points: config.max, duration: config.windowSeconds };
   if (!config.redisUrl && !redis && config.postgresUrl) return postgresLimiter(config.postgresUrl, options);
   if (!config.redisUrl && !redis) return { limiter: new RateLimiterMemory(options), fallback: null, fellBack: false };
   const lease: Partial<RedisLease> & { client: Redis } = redis ? { client: redis } : sharedRedis(config.redisUrl as string);
@@ -187,6 +188,18 @@ function expandIpv6(address: string): number[] {
 }
 
 let shared: ContactLimiter | undefined;
+
+/** The abuse limit's configuration, or its defaults in memory when it cannot be read (logged where it is used). */
+export function limitConfigOrDefaults(): RateLimitConfig {
+  try {
+    return getRateLimitConfig();
+  } catch {
+    return { ...RATE_LIMIT_DEFAULTS, trustedProxies: 0, onVercel: false };
+  }
+}
+
+/** This request's client as the abuse limit counts it: the key a signature is bound to (form-token.ts). */
+export const requestClient = (requestHeaders: Pick<Headers, 'get'>) => clientKey(requestHeaders, limitConfigOrDefaults());
 
 /** One enquiry from this request's client, against the configured limit. Never throws because of configuration. */
 export async function consumeEnquiry(requestHeaders: Pick<Headers, 'get'>): Promise<LimitVerdict> {

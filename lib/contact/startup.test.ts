@@ -93,16 +93,20 @@ describe('the start-up report', () => {
     }
   });
 
-  it('says where suspected spam goes: kept apart 30 days', () => {
-    const spamLine = (env: Record<string, string>) => report(env).map((line) => line.text).find((text) => text.includes('Filtro de spam'));
-    expect(spamLine(API)).toMatch(/se aparta 30 días \(npm run leads -- spam/);
-    expect(spamLine(API)).toMatch(/derivada de CONTACT_SITE_KEY/);
-    expect(spamLine({ ...API, CONTACT_FORM_SECRET: 'x'.repeat(32) })).toMatch(/firmado con CONTACT_FORM_SECRET/);
+  it('says where suspected spam goes, and which key signs the form: never one derived from the site key', () => {
+    const spamLine = (env: Record<string, string>) => report(env).map((line) => line.text).find((text) => text.includes('El formulario se firma'));
+    expect(report(API).map((line) => line.text).join('\n')).toMatch(/se aparta 30 días \(npm run leads -- spam/);
+    expect(spamLine(API)).toMatch(/clave aleatoria de este proceso: al reiniciar/);
+    expect(spamLine({ ...API, REDIS_URL: 'redis://127.0.0.1:9' })).toMatch(/clave aleatoria guardada en Redis, la misma en cada instancia/);
+    const postgres = { WORKFLOW_TARGET_WORLD: '@workflow/world-postgres', WORKFLOW_POSTGRES_URL: 'postgres://u:p@127.0.0.1:9/db' };
+    expect(spamLine({ ...API, ...postgres })).toMatch(/clave aleatoria guardada en PostgreSQL/);
+    expect(spamLine({ ...API, CONTACT_FORM_SECRET: 'x'.repeat(32) })).toMatch(/se firma con CONTACT_FORM_SECRET/);
+    expect(report(API).map((line) => line.text).join('\n')).not.toMatch(/CONTACT_SITE_KEY/);
   });
 
-  it('a CONTACT_FORM_SECRET too short to sign with is named, and the key derived instead', () => {
+  it('a CONTACT_FORM_SECRET too short to sign with is named, and a random key used instead', () => {
     const lines = report({ ...API, CONTACT_FORM_SECRET: 'corta' });
     expect(errors(lines)).toEqual([expect.stringMatching(/CONTACT_FORM_SECRET debe tener al menos 32 caracteres/)]);
-    expect(lines.map((line) => line.text).join('\n')).toMatch(/derivada de CONTACT_SITE_KEY/);
+    expect(lines.map((line) => line.text).join('\n')).toMatch(/clave aleatoria de este proceso/);
   });
 });

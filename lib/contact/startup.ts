@@ -1,5 +1,6 @@
 import 'server-only';
-import { configProblems, getContactConfig, getFormTokenKey, getDeliveryConfig, getRateLimitConfig, getWorkflowWorld } from '@/lib/env/server';
+import { configProblems, getContactConfig, getDeliveryConfig, getRateLimitConfig, getWorkflowWorld } from '@/lib/env/server';
+import { formKeySource } from './signature-store';
 
 // Off Vercel with no proxy, the client writes X-Forwarded-For and Next keeps it.
 const CLIENT_PICKS_ADDRESS =
@@ -40,14 +41,16 @@ export function describeContactConfig(): void {
 const WORLD_WORDS = { local: 'archivos locales', postgres: 'PostgreSQL', vercel: 'Vercel', other: 'otro' } as const;
 
 const KEY_SOURCES = {
-  secret: 'firmado con CONTACT_FORM_SECRET',
-  'site-key': 'firmado con una clave derivada de CONTACT_SITE_KEY (igual en cada instancia)',
-  process: 'firmado con una clave de este proceso (sin CONTACT_FORM_SECRET ni API de contacto)',
+  secret: 'con CONTACT_FORM_SECRET',
+  redis: 'con una clave aleatoria guardada en Redis, la misma en cada instancia',
+  postgres: 'con una clave aleatoria guardada en PostgreSQL, la misma en cada instancia',
+  process: 'con una clave aleatoria de este proceso: al reiniciar, o en otra instancia, quien tenía la página abierta confirma una vez; define CONTACT_FORM_SECRET si hay varias instancias',
 } as const;
 
 /** The spam filter, and where a suspected spam waits. */
 function describeSpamFilter(): void {
   console.info(
-    `[contacto] Filtro de spam (campo trampa, tiempo en pantalla ${KEY_SOURCES[getFormTokenKey().source]}, reglas de contenido): el posible spam se aparta 30 días (npm run leads -- spam, y release <clave> para entregarlo).`,
+    `[contacto] Filtro de spam (campo trampa; tiempo en pantalla con firmas de un solo uso, ligadas a la dirección del cliente; reglas de contenido): el posible spam se aparta 30 días (npm run leads -- spam, y release <clave> para entregarlo).`,
   );
+  console.info(`[contacto] El formulario se firma ${KEY_SOURCES[formKeySource()]}.`);
 }

@@ -65,7 +65,8 @@ const FORM_SECRET_MIN = 32;
 
 /**
  * CONTACT_FORM_SECRET signs the form's time on screen (lib/contact/form-token.ts): at least
- * 32 characters. Malformed or unset: derived from CONTACT_SITE_KEY (lib/env/server.ts).
+ * 32 characters. Malformed or unset: a random key, shared through the deployment's store
+ * when it has one (lib/contact/signature-store.ts).
  */
 export function parseFormSecret(source: Source): Parsed<string | undefined> {
   const value = source.CONTACT_FORM_SECRET?.trim();
@@ -77,7 +78,7 @@ export function parseFormSecret(source: Source): Parsed<string | undefined> {
       {
         variable: 'CONTACT_FORM_SECRET',
         message: `debe tener al menos ${FORM_SECRET_MIN} caracteres (openssl rand -base64 32)`,
-        fallback: 'la firma del formulario se deriva de CONTACT_SITE_KEY',
+        fallback: 'la firma del formulario usa una clave aleatoria (compartida en Redis o PostgreSQL si los hay)',
       },
     ],
   };

@@ -1,5 +1,4 @@
 import 'server-only';
-import { createHash, randomBytes } from 'node:crypto';
 import {
   parseContactConfig,
   parseFormSecret,
@@ -76,28 +75,9 @@ export function getInboxDir(): string {
   return process.env.CONTACT_INBOX_DIR || '.inbox';
 }
 
-/** Where the form's signing key comes from, for the start-up report. */
-export type FormKeySource = 'secret' | 'site-key' | 'process';
-let formKey: { key: Uint8Array; source: FormKeySource } | undefined;
-
-/**
- * The key that signs the form's time on screen (lib/contact/form-token.ts): every instance
- * must share it. CONTACT_FORM_SECRET; else derived from CONTACT_SITE_KEY, which every
- * instance with a contact API has (one-way: the key says nothing of the site key); else
- * random for this process (the local inbox: one process).
- */
-export function getFormTokenKey(): { key: Uint8Array; source: FormKeySource } {
-  if (!formKey) {
-    const secret = parseFormSecret(process.env).config;
-    const contact = getContactConfig();
-    const derive = (from: string) => createHash('sha256').update(`contacto:firma:${from}`).digest();
-    formKey = secret
-      ? { key: derive(secret), source: 'secret' }
-      : contact.mode === 'api'
-        ? { key: derive(contact.siteKey), source: 'site-key' }
-        : { key: randomBytes(32), source: 'process' };
-  }
-  return formKey;
+/** CONTACT_FORM_SECRET when it is long enough to sign the form with (lib/contact/signature-store.ts), else undefined. */
+export function formSecret(): string | undefined {
+  return parseFormSecret(process.env).config;
 }
 
 /** The malformed optional variables this server runs without, for the start-up report. */

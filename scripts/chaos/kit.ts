@@ -9,7 +9,7 @@ import path from 'node:path';
 import { ROOT, startNext, startProcess, type Server } from '../../test-support/harness';
 import { awaitDeliveries, countBy, sabotageAfter, sabotageBefore } from '../load/ledger';
 import { stubClient, type StubClient, type StubSummary } from '../load/stub-client';
-import { findActionId, formToken, runTraffic, sendEnquiry, type EnquiryResult } from '../load/traffic';
+import { findActionId, formTokens, runTraffic, sendEnquiry, type EnquiryResult } from '../load/traffic';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 export const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -55,7 +55,6 @@ export class Kit {
   private readonly killed = new Set<Server>();
   private readonly undo: Array<() => Promise<unknown> | void> = [];
   private readonly started = performance.now();
-  private token: string | undefined;
   /** The server started last: where SABOTAGE=other posts. */
   private latest: Server | undefined;
   readonly runId: string;
@@ -145,9 +144,9 @@ export class Kit {
    */
   async traffic(app: Server, faults: Fault[] = []) {
     actionId ??= await findActionId(app.url);
-    this.token ??= await formToken(app.url);
+    // One signature per enquiry, from the server that takes them (bound to this address, spent once).
+    const tokens = await formTokens(app.url, TRAFFIC.total);
     const action = actionId;
-    const token = this.token;
     const fired: Array<Promise<unknown>> = [];
     this.mark(`traffic: ${TRAFFIC.total} enquiries, ${TRAFFIC.concurrency} at a time, one every ${TRAFFIC.spacingMs} ms`);
     const seconds = await runTraffic({
@@ -165,7 +164,7 @@ export class Kit {
         }
       },
       send: async (index) => {
-        this.results.push(await sendEnquiry({ app: app.url, actionId: action, token, index, mail: this.mailOf(index), timeoutMs: HUNG_MS, signal: this.signal }));
+        this.results.push(await sendEnquiry({ app: app.url, actionId: action, token: tokens[index] ?? '', index, mail: this.mailOf(index), timeoutMs: HUNG_MS, signal: this.signal }));
       },
     });
     await Promise.all(fired);

@@ -39,13 +39,21 @@ export async function findActionId(app: string): Promise<string> {
 }
 
 /**
- * Each visitor's signature of the form's time on screen, as the island gets it once the form
- * shows; fetched once and reused, returned once it is old enough to be accepted.
+ * One signature of the form's time on screen per enquiry, as each visitor's island gets it once
+ * the form shows (a signature serves one enquiry): fetched a few at a time, all from this
+ * address, and returned once the last is old enough to be accepted.
  */
-export async function formToken(app: string): Promise<string> {
-  const { token } = (await (await fetch(`${app}/api/contact/token`)).json()) as { token: string };
+export async function formTokens(app: string, count: number): Promise<string[]> {
+  const tokens: string[] = [];
+  while (tokens.length < count) {
+    const batch = Array.from({ length: Math.min(20, count - tokens.length) }, async () => {
+      const { token } = (await (await fetch(`${app}/api/contact/token`)).json()) as { token: string };
+      return token;
+    });
+    tokens.push(...(await Promise.all(batch)));
+  }
   await sleep(TOKEN_AGE_MS);
-  return token;
+  return tokens;
 }
 
 /** The socket's error code (ECONNREFUSED, UND_ERR_SOCKET...) when fetch names one, else the error's name. */

@@ -2,15 +2,17 @@ import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { Hero } from '@/components/sections/hero';
-import { confirmToken } from '@/lib/contact/form-token';
+import { requestClient } from '@/lib/contact/rate-limit';
+import { issueToken } from '@/lib/contact/signature-store';
 import { decodeValues, VALUES_HEADER } from '@/lib/contact/stale-form';
 
 // Reached only through the proxy, with a stale form's values (lib/contact/stale-form.ts).
 export const metadata: Metadata = { robots: { index: false, follow: false } };
 
 export default async function RetryPage() {
-  const values = decodeValues((await headers()).get(VALUES_HEADER));
+  const requestHeaders = await headers();
+  const values = decodeValues(requestHeaders.get(VALUES_HEADER));
   if (!values) redirect('/');
-  // With the server's signature: the visitor's next press is accepted without asking to confirm.
-  return <Hero contactState={{ status: 'failed', reason: 'stale', values, token: confirmToken() }} />;
+  // With the server's signature: the visitor's next press, once they have read the page, is accepted without asking to confirm.
+  return <Hero contactState={{ status: 'failed', reason: 'stale', values, token: await issueToken('confirm', requestClient(requestHeaders)) }} />;
 }

@@ -1,9 +1,12 @@
-import { timeToken } from '@/lib/contact/form-token';
+import { headers } from 'next/headers';
+import { requestClient } from '@/lib/contact/rate-limit';
+import { issueToken } from '@/lib/contact/signature-store';
 
 // The contact form's island asks for this once the form is on screen (lib/contact/form-token.ts):
-// a signature of now, never cached. The home page itself stays static.
+// a signature of now for this client, never cached. The home page itself stays static.
 export const dynamic = 'force-dynamic';
 
-export function GET() {
-  return Response.json({ token: timeToken() }, { headers: { 'Cache-Control': 'no-store' } });
+export async function GET() {
+  const token = await issueToken('time', requestClient(await headers()));
+  return Response.json({ token }, { headers: { 'Cache-Control': 'no-store' } });
 }
