@@ -51,6 +51,24 @@ async function sendWith(page: Page, steps: StubStep[], tag: string) {
 }
 
 test.describe('contact form', () => {
+  for (const [typed, sent] of [
+    ['+52 55 1234 5678', '+525512345678'],
+    ['+52 1 55 1234 5678', '+5215512345678'],
+    ['(55) 1234-5678', '5512345678'],
+    ['5512345678', '5512345678'],
+  ] as const) {
+    test(`a phone typed "${typed}" is thanked and reaches the API as ${sent}`, async ({ page }) => {
+      const visitor = { ...visitorWith('telefono'), phone: typed };
+      await open(page);
+      await fill(page, visitor);
+      // Never "more than 15 characters" for the spaces autofill writes.
+      await expect(form(page).getByText(/mas de 15 caracteres/)).toHaveCount(0);
+      await submit(page).click();
+      await expect(page.getByRole('heading', { name: /gracias/i })).toBeVisible();
+      expect((await records(visitor.mail)).attempts.map((attempt) => attempt.body?.phone)).toEqual([sent]);
+    });
+  }
+
   test('happy path: one request with the fields, the site key and the captcha token; thanks; redirect after 2 s', async ({
     page,
   }) => {

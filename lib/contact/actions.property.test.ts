@@ -59,6 +59,8 @@ function oracle(entries: Entry[]): Record<string, string> | null {
     const typed = field === 'reason' ? raw.replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(/\t/g, ' ') : raw;
     // A captcha not shaped like a reCAPTCHA token (its alphabet, at most 4,096) goes as none.
     values[field] = field === 'captcha' ? (/^[A-Za-z0-9_-]{0,4096}$/.test(raw) ? raw : '') : typed.trim();
+    // The phone is checked and sent without the spaces (of any width), dashes, dots and parentheses people type.
+    if (field === 'phone') values[field] = (values[field] ?? '').replace(/[\p{Zs}\u2010-\u2013.()-]/gu, '');
     const [min, max] = LIMITS[field];
     // Lengths in characters (code points), as a person counts them: an emoji is one, not two UTF-16 units.
     const length = [...values[field]].length;

@@ -45,8 +45,9 @@ describe('contact rules', () => {
 
   it('phone: at most 15 characters', () => {
     expect(errorOf('phone', '1')).toBeUndefined();
-    expect(errorOf('phone', '+52 55 12345678')).toBeUndefined(); // 15
-    expect(errorOf('phone', '+52 55 123456789')).toBe(M.max15); // 16
+    expect(errorOf('phone', '+525512345678 9')).toBeUndefined(); // 15 once bare
+    expect(errorOf('phone', '+52 55 1234 5678')).toBeUndefined(); // 16 as typed, 13 bare
+    expect(errorOf('phone', '+5255123456789 01')).toBe(M.max15); // 16 bare
   });
 
   it('reason: 5 to 500 characters', () => {

@@ -47,6 +47,12 @@ const required = () => z.minLength(1, { error: CONTACT_MESSAGES.required, abort:
 const without = (pattern: RegExp) =>
   z.refine<string>((value) => !pattern.test(value), { error: CONTACT_MESSAGES.chars, abort: true });
 
+// What autofill and copy-paste put between a phone's digits: spaces (any width), dashes, dots, parentheses.
+const PHONE_SEPARATORS = /[\p{Zs}\u2010-\u2013.()-]/gu;
+
+/** A phone as Mexicans type it, checked and sent bare: `+52 1 55 1234 5678` is `+5215512345678`. */
+export const barePhone = (typed: string) => typed.replace(PHONE_SEPARATORS, '');
+
 /** Pasted text as a textarea would hold it: one kind of line break (forms post CRLF), no tabs. */
 function asTyped(text: string): string {
   return text.replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(/\t/g, ' ');
@@ -70,6 +76,7 @@ export const contactSchema = z.strictObject({
   ),
   phone: z.string().check(
     z.trim(),
+    z.overwrite(barePhone),
     required(),
     without(BREAKS_A_LINE),
     z.maxLength(CONTACT_LIMITS.phoneMax, CONTACT_MESSAGES.max15),

@@ -1,3 +1,4 @@
+import { dialable } from '../phone';
 import type { Lead } from './lead';
 
 /**
@@ -33,12 +34,19 @@ export const KIND_WORDS: Record<AlertKind, string> = { pending: 'pendiente', dea
 /** Why a dead letter is dead, and the API's own words when it refused. */
 export type DeadDetail = { reason?: 'refused' | 'expired'; refusal?: string };
 
+/** The number in E.164 and a WhatsApp link, when it is a possible phone number (phone.ts). */
+function dialLines(phone: string): string[] {
+  const dial = dialable(phone);
+  return dial ? [`Teléfono (E.164): ${dial.e164}`, `WhatsApp: ${dial.whatsapp}`] : [];
+}
+
 export function alertMessage(kind: AlertKind, entry: Lead, detail: DeadDetail = {}, now = Date.now()): Mail {
   const name = oneLine(entry.enquiry.name);
   const details = [
     `Nombre: ${name}`,
     `Correo: ${oneLine(entry.enquiry.mail)}`,
     `Teléfono: ${oneLine(entry.enquiry.phone)}`,
+    ...dialLines(entry.enquiry.phone),
     'Motivo:',
     quoted(entry.enquiry.reason),
     `Recibida: ${when.format(entry.receivedAt)} (hora de la Ciudad de México)`,

@@ -42,7 +42,7 @@ it('tells the agency about a pending enquiry, in Spanish, with everything needed
   for (const line of [
     'Nombre: José Ángel Muñoz',
     'Correo: jose.munoz@example.mx',
-    'Teléfono: 5598765432',
+    'Teléfono: 5598765432\nTeléfono (E.164): +525598765432\nWhatsApp: https://wa.me/525598765432\n',
     'Motivo:\n> Necesito anuncios en redes para mi panadería en Polanco.\nRecibida: ',
     `Clave: ${lead.key}`,
     'llama o escribe a esta persona cuanto antes',
