@@ -59,7 +59,7 @@ test.describe('security headers', () => {
 });
 
 test.describe('the contact action', () => {
-  test('refuses a cross-origin POST (Origin check), and accepts the same request from the site', async ({
+  test('refuses a cross-origin POST (Origin check), and accepts the same request from the site with a signature of its own', async ({
     page,
     playwright,
     baseURL,
@@ -80,7 +80,19 @@ test.describe('the contact action', () => {
     expect(forged.status()).toBeGreaterThanOrEqual(400);
     expect((await records(person.mail)).attempts).toHaveLength(1);
 
-    const genuine = await api.post(`${baseURL}/`, { headers: { ...headers, origin: new URL(baseURL ?? '').origin }, data: body });
+    // From the site, the same request is asked to confirm: its signature served one enquiry already.
+    const replayed = await api.post(`${baseURL}/`, { headers: { ...headers, origin: new URL(baseURL ?? '').origin }, data: body });
+    expect(replayed.status()).toBe(200);
+    expect(await replayed.text()).toMatch(/"status":"confirm"/);
+    expect((await records(person.mail)).attempts).toHaveLength(1);
+
+    // With a signature of its own (for the same address, once old enough), it is accepted.
+    const used = body.toString('latin1').match(/t\.[0-9a-z]+\.[A-Za-z0-9_-]{11}\.[A-Za-z0-9_-]{22}/)?.[0] ?? '';
+    expect(used).not.toBe('');
+    const fresh = (await (await api.get(`${baseURL}/api/contact/token`, { headers: { 'x-forwarded-for': headers['x-forwarded-for'] ?? '' } })).json()) as { token: string };
+    await new Promise((resolve) => setTimeout(resolve, 3300));
+    const resigned = Buffer.from(body.toString('latin1').replace(used, fresh.token), 'latin1');
+    const genuine = await api.post(`${baseURL}/`, { headers: { ...headers, origin: new URL(baseURL ?? '').origin }, data: resigned });
     expect(genuine.status()).toBe(200);
     expect((await records(person.mail)).attempts).toHaveLength(2);
 
