@@ -7,6 +7,7 @@ import { publicEnv } from './lib/env/public';
 import { agencyPhone } from './lib/error-copy';
 import { RETRY_PATH, VALUES_HEADER, decodeValues } from './lib/contact/stale-form';
 import { MAX_FORM_BODY_BYTES } from './lib/contact/too-large';
+import { decodeTouch, SOURCE_PARAMS } from './lib/contact/source';
 import { ACTION_IDS_TIMEOUT_MS, config, proxy, redirectTarget } from './proxy';
 
 const BASE = 'http://localhost:3000';
@@ -64,9 +65,11 @@ describe('proxy matcher', () => {
     expect(matches('/servicios?utm_source=a')).toBe(true);
   });
 
-  it('never runs for a page view of / itself, which is served statically', () => {
+  it('never runs for a page view of / itself, which is served statically, unless its address names an ad or a campaign', () => {
     expect(matches('/')).toBe(false);
-    expect(matches('/?utm_source=a&gclid=123')).toBe(false);
+    expect(matches('/?foo=bar&ref=x')).toBe(false);
+    // Each tag lib/contact/source.ts keeps, and only those: the matcher is written out by hand.
+    for (const name of SOURCE_PARAMS) expect([name, matches(`/?${name}=abc`)]).toEqual([name, true]);
     // What the island's router sends for the page's data.
     expect(unstable_doesMiddlewareMatch({ config, url: `${BASE}/`, headers: { rsc: '1', 'next-router-prefetch': '1' } })).toBe(false);
   });
@@ -95,6 +98,36 @@ describe('proxy matcher', () => {
     ]) {
       expect([path, matches(path)]).toEqual([path, false]);
     }
+  });
+});
+
+describe('where a visit came from, remembered for the lead it may become', () => {
+  const view = (url: string, headers: Record<string, string> = {}) => proxy(new NextRequest(url, { headers }));
+  const setCookies = (response: Response) => response.headers.getSetCookie();
+
+  /** Each cookie set: its name, its touch as the Server Action reads it back, and its attributes. */
+  const parsed = (response: Response) =>
+    setCookies(response).map((line) => {
+      const [pair = '', ...attributes] = line.split('; ');
+      const [name = '', value = ''] = pair.split(/=(.*)/s);
+      return { name, touch: decodeTouch(decodeURIComponent(value)), attributes: attributes.map((a) => a.toLowerCase()) };
+    });
+
+  it('an ad click: the visit for the session and, once, the first visit for 90 days, HttpOnly, this site only', async () => {
+    const cookies = parsed(await view(`https://agencia.example/?gclid=abc&utm_campaign=navidad`, { referer: 'https://www.google.com/' }));
+    const touch = { gclid: 'abc', utm_campaign: 'navidad', landing: '/', referrer: 'https://www.google.com', at: expect.any(Number) };
+    expect(cookies).toEqual([
+      { name: 'origen', touch, attributes: expect.arrayContaining(['path=/', 'httponly', 'secure', 'samesite=lax']) },
+      { name: 'origen_primero', touch, attributes: expect.arrayContaining(['max-age=7776000', 'httponly']) },
+    ]);
+    expect(cookies[0]?.attributes.some((a) => a.startsWith('max-age') || a.startsWith('expires'))).toBe(false);
+  });
+
+  it('a later visit keeps the first one, and a visit that names nothing sets nothing', async () => {
+    const later = parsed(await view('https://agencia.example/?utm_source=facebook', { cookie: 'origen_primero=gclid%3Dabc' }));
+    expect(later.map(({ name, touch }) => [name, touch?.utm_source])).toEqual([['origen', 'facebook']]);
+    expect(setCookies(await view('https://agencia.example/?foo=bar'))).toEqual([]);
+    expect(setCookies(await view(`https://agencia.example/?utm_term=${'x'.repeat(5000)}`))).toEqual([]);
   });
 });
 

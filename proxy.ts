@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { encodeValues, pageActionIds, postedActionIds, postedValues, RETRY_PATH, VALUES_HEADER } from './lib/contact/stale-form';
+import { encodeTouch, FIRST_TOUCH_COOKIE, FIRST_TOUCH_DAYS, LAST_TOUCH_COOKIE, touchOf } from './lib/contact/source';
 import { MAX_FORM_BODY_BYTES, tooLargeResponse } from './lib/contact/too-large';
 
 /** Pages that exist besides `/` (which is static and never reaches the proxy on a page view). */
@@ -140,13 +141,30 @@ async function guardPost(request: NextRequest): Promise<Response | null> {
   return noScriptForm && body ? staleFormRetry(request, body) : null;
 }
 
+/**
+ * A visit that says where it came from (an ad's click id or campaign tags in
+ * the address: lib/contact/source.ts) is remembered in first-party cookies,
+ * HttpOnly, for the lead it may become: the visit itself for the session, and
+ * the first such visit for FIRST_TOUCH_DAYS. No script, so it works without
+ * JavaScript and costs the static page nothing.
+ */
+export function rememberSource(request: NextRequest, response: NextResponse): NextResponse {
+  const touch = touchOf(request.nextUrl, request.headers.get('referer'), Date.now());
+  if (!touch) return response;
+  const value = encodeTouch(touch);
+  const options = { httpOnly: true, sameSite: 'lax', secure: request.nextUrl.protocol === 'https:', path: '/' } as const;
+  response.cookies.set(LAST_TOUCH_COOKIE, value, options);
+  if (!request.cookies.has(FIRST_TOUCH_COOKIE)) response.cookies.set(FIRST_TOUCH_COOKIE, value, { ...options, maxAge: FIRST_TOUCH_DAYS * 24 * 60 * 60 });
+  return response;
+}
+
 export async function proxy(request: NextRequest): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     const answer = await guardPost(request);
     if (answer) return answer;
   }
   const target = redirectTarget(request.method, request.nextUrl);
-  if (!target) return NextResponse.next();
+  if (!target) return request.nextUrl.search ? rememberSource(request, NextResponse.next()) : NextResponse.next();
   // /home is a permanent alias; unknown paths may become pages one day.
   const status = request.nextUrl.pathname === '/home' ? 308 : 307;
   return NextResponse.redirect(target, status);
@@ -161,6 +179,19 @@ export const config = {
      */
     { source: '/', has: [{ type: 'header', key: 'content-type' }] },
     { source: '/', has: [{ type: 'header', key: 'next-action' }] },
+    // A page view of `/` whose address names an ad or a campaign: remembered, then served static.
+    // Written out (Next reads the matcher without running this file): SOURCE_PARAMS, lib/contact/source.ts.
+    { source: '/', has: [{ type: 'query', key: 'gclid' }] },
+    { source: '/', has: [{ type: 'query', key: 'gbraid' }] },
+    { source: '/', has: [{ type: 'query', key: 'wbraid' }] },
+    { source: '/', has: [{ type: 'query', key: 'fbclid' }] },
+    { source: '/', has: [{ type: 'query', key: 'gad_source' }] },
+    { source: '/', has: [{ type: 'query', key: 'gad_campaignid' }] },
+    { source: '/', has: [{ type: 'query', key: 'utm_source' }] },
+    { source: '/', has: [{ type: 'query', key: 'utm_medium' }] },
+    { source: '/', has: [{ type: 'query', key: 'utm_campaign' }] },
+    { source: '/', has: [{ type: 'query', key: 'utm_term' }] },
+    { source: '/', has: [{ type: 'query', key: 'utm_content' }] },
     /*
      * Every path except `/` itself, Next's own files (_next, __nextjs),
      * Vercel's (_vercel), route handlers (api/), files in public/ (images/,

@@ -194,6 +194,8 @@ export const privacyNotice = {
     'Usamos tu nombre, correo electrónico, teléfono y mensaje únicamente para responder tu solicitud y ofrecerte la asesoría que pediste. No vendemos ni compartimos tus datos con terceros para fines distintos.',
     // The periods are CONTACT_KEEP_DAYS (30) and the 24 hours of retries (lib/contact/lead/): change them together.
     'Si en el momento de tu envío nuestro sistema de contacto no está disponible, guardamos tu solicitud de forma segura solo el tiempo necesario para entregarla: la reintentamos hasta 24 horas y la borramos en cuanto la recibimos. Si no se pudo entregar, la conservamos 30 días para darte seguimiento y después se borra. Los mensajes que nuestro filtro de spam aparta se borran a los 30 días.',
+    // The first-party cookies of lib/contact/source.ts (proxy.ts writes them): change them together.
+    'Si llegas a este sitio desde un anuncio o una campaña, guardamos en tu navegador dos cookies propias con el identificador del clic, las etiquetas de la campaña, la página de llegada y el sitio del que vienes: «origen», mientras dura tu visita, y «origen_primero», 90 días. Las usamos solo para saber qué anuncio trajo tu solicitud y se guardan con ella; no las leen terceros.',
     `Puedes ejercer tus derechos de acceso, rectificación, cancelación u oposición escribiendo a ${contactDetails.email}.`,
   ],
   questions: '¿Dudas sobre tus datos? Escríbenos a',

@@ -9,7 +9,7 @@ import type { ContactState } from './state';
 
 type Submit = (previous: ContactState, formData: FormData) => Promise<ContactState>;
 
-jest.mock('next/headers', () => ({ headers: async () => new Headers({ 'x-forwarded-for': '203.0.113.200' }) }));
+jest.mock('next/headers', () => ({ headers: async () => new Headers({ 'x-forwarded-for': '203.0.113.200' }), cookies: async () => ({ get: () => undefined }) }));
 // The engine, at its boundary: spam held back is handed to it (never reached by the API).
 jest.mock('workflow/api', () => ({ start: async () => ({ runId: 'wrun_prueba' }) }));
 jest.mock('./lead/workflow', () => ({ leadWorkflow: {} }));

@@ -19,7 +19,12 @@ type Loaded = Submit & {
 
 // The request's headers, as next/headers would give them inside a request.
 let requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.10' });
-jest.mock('next/headers', () => ({ headers: async () => requestHeaders }));
+// The proxy's source cookies (lib/contact/source.ts), as the request carries them.
+let requestCookies: Record<string, string> = {};
+jest.mock('next/headers', () => ({
+  headers: async () => requestHeaders,
+  cookies: async () => ({ get: (name: string) => (name in requestCookies ? { name, value: requestCookies[name] } : undefined) }),
+}));
 // The engine, at its one boundary: start() records each lead handed over (a test may make it fail or hang).
 const mockStart = jest.fn(async (..._args: unknown[]): Promise<{ runId: string }> => ({ runId: `wrun_${randomUUID()}` }));
 jest.mock('workflow/api', () => ({ start: (...args: unknown[]) => mockStart(...args) }));
@@ -289,6 +294,21 @@ describe('what the API does not take live goes to the lead\'s workflow', () => {
     const began = Date.now();
     expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', values: typed, token: SIGNED });
     expect(Date.now() - began).toBeLessThan(4000);
+  });
+
+  it('where the lead came from goes with the lead (the cookies and the posting page), never to the contact API', async () => {
+    fetchMock.mockResolvedValueOnce(json(200, { success: true })).mockImplementation(async () => json(503, {}));
+    const submit = loadAction(API);
+    requestCookies = { origen_primero: 'gclid=primero&landing=%2F&at=1' };
+    requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.12', referer: 'https://agencia.example/?utm_source=google&utm_term=%00mal&otro=x' });
+    try {
+      expect(await submit(idle, form(visitor))).toEqual(SENT);
+      expect(Object.keys(JSON.parse(String((fetchMock.mock.calls[0] as [URL, RequestInit])[1].body)))).toEqual(['name', 'mail', 'reason', 'phone', 'captcha']);
+      expect(await submit(idle, form({ ...visitor, mail: 'otra@example.mx' }))).toEqual(SENT);
+      expect(started()[0]?.source).toEqual({ first: { gclid: 'primero', landing: '/', at: 1 }, last: { utm_source: 'google', landing: '/', at: expect.any(Number) } });
+    } finally {
+      requestCookies = {};
+    }
   });
 
   it('a 429 with Retry-After: 120 costs the API one call, and the lead waits at least that long', async () => {

@@ -1,12 +1,13 @@
 'use server';
 
-import { headers } from 'next/headers';
+import { cookies, headers } from 'next/headers';
 import { ANSWER_WITHIN_MS, deliverEnquiry, quarantineEnquiry } from './deliver';
 import { CONTACT_FIELDS, HONEYPOT_FIELD, TOKEN_FIELD, type ContactValues } from './fields';
 import { answerQaEnquiry, isQaEnquiry } from './qa-enquiry';
 import { consumeEnquiry, requestClient } from './rate-limit';
 import { contactSchema, fieldErrorsOf, isCaptchaShaped, type ContactEnquiry } from './schema';
 import { checkToken, issueToken, spendToken } from './signature-store';
+import { FIRST_TOUCH_COOKIE, LAST_TOUCH_COOKIE, leadSourceOf, type LeadSource } from './source';
 import { spamRule } from './spam-rules';
 import type { ContactState } from './state';
 
@@ -65,15 +66,26 @@ export async function submitContact(_previous: ContactState, formData: FormData)
   }
   if (nonce && !(await spendToken(nonce))) return { status: 'confirm', values, token: await confirmToken() };
 
-  const state = await answerChecked(parsed.data, trap ?? spamRule(parsed.data), answerBy);
+  const state = await answerChecked(parsed.data, trap ?? spamRule(parsed.data), answerBy, await sourceOf(requestHeaders));
   return state.status === 'failed' ? { ...state, values, token: await confirmToken() } : state;
 }
 
 /** A checked enquiry's way out: a QA enquiry stops here, whatever the spam rules said; spam is kept apart; the rest is delivered. */
-async function answerChecked(enquiry: ContactEnquiry, rule: string | null, answerBy: number): Promise<ContactState> {
+async function answerChecked(enquiry: ContactEnquiry, rule: string | null, answerBy: number, source: LeadSource | undefined): Promise<ContactState> {
   if (isQaEnquiry(enquiry)) return answerQaEnquiry(rule);
-  if (rule) return quarantineEnquiry(enquiry, rule, { answerBy });
-  return deliverEnquiry(enquiry, { answerBy });
+  if (rule) return quarantineEnquiry(enquiry, rule, { answerBy, source });
+  return deliverEnquiry(enquiry, { answerBy, source });
+}
+
+/** Where the lead came from: the proxy's cookies and the address of the page that posted the form (lib/contact/source.ts). */
+async function sourceOf(requestHeaders: Pick<Headers, 'get'>): Promise<LeadSource | undefined> {
+  try {
+    const jar = await cookies();
+    return leadSourceOf({ first: jar.get(FIRST_TOUCH_COOKIE)?.value, last: jar.get(LAST_TOUCH_COOKIE)?.value }, requestHeaders.get('referer'), Date.now());
+  } catch {
+    // Where it came from is the agency's to know, never the visitor's problem: unknown.
+    return undefined;
+  }
 }
 
 /** The four visible fields as posted (the captcha token is not the visitor's). */

@@ -8,6 +8,7 @@ import { saveToInbox } from './inbox';
 import { maxRetryAfterMs, type Lead } from './lead/lead';
 import { leadWorkflow } from './lead/workflow';
 import type { ContactEnquiry } from './schema';
+import type { LeadSource } from './source';
 import type { ContactState } from './state';
 import { postEnquiry } from './upstream';
 
@@ -32,7 +33,7 @@ const HOLD_WAIT_MS = 800;
  * engine; otherwise they get the retry message with every value kept (the
  * action adds them). Logs never carry what the visitor typed.
  */
-export async function deliverEnquiry(enquiry: ContactEnquiry, { answerBy }: { answerBy: number }): Promise<ContactState> {
+export async function deliverEnquiry(enquiry: ContactEnquiry, { answerBy, source }: { answerBy: number; source?: LeadSource }): Promise<ContactState> {
   const config = getContactConfig();
   const key = randomUUID();
   if (config.mode === 'misconfigured') {
@@ -45,7 +46,7 @@ export async function deliverEnquiry(enquiry: ContactEnquiry, { answerBy }: { an
   let retryAfterMs: number | undefined;
   if (config.mode === 'inbox') {
     try {
-      const file = await saveToInbox(enquiry, config.dir, key, keepMs);
+      const file = await saveToInbox(enquiry, config.dir, key, keepMs, source);
       console.info(`[contacto] Sin CONTACT_API_BASE_URL: solicitud ${key} guardada en la bandeja local ${file}`);
       return { status: 'sent', key };
     } catch (error) {
@@ -72,7 +73,7 @@ export async function deliverEnquiry(enquiry: ContactEnquiry, { answerBy }: { an
     retryAfterMs = report.retryAfterMs;
   }
 
-  const lead: Lead = { key, enquiry, receivedAt, backoffSeconds, keepMs, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+  const lead: Lead = { key, enquiry, receivedAt, backoffSeconds, keepMs, ...(retryAfterMs === undefined ? {} : { retryAfterMs }), ...(source ? { source } : {}) };
   if (await hold(lead, answerBy)) return { status: 'sent', key };
   return { status: 'failed' };
 }
@@ -82,9 +83,9 @@ export async function deliverEnquiry(enquiry: ContactEnquiry, { answerBy }: { an
  * key (nothing to convert). Its workflow waits 30 days for `npm run leads --
  * release`, then forgets it. The log never carries what was typed.
  */
-export async function quarantineEnquiry(enquiry: ContactEnquiry, rule: string, { answerBy }: { answerBy: number }): Promise<ContactState> {
+export async function quarantineEnquiry(enquiry: ContactEnquiry, rule: string, { answerBy, source }: { answerBy: number; source?: LeadSource }): Promise<ContactState> {
   const { backoffSeconds, keepMs } = getDeliveryConfig();
-  const lead: Lead = { key: randomUUID(), enquiry, receivedAt: Date.now(), backoffSeconds, keepMs, spamRule: rule };
+  const lead: Lead = { key: randomUUID(), enquiry, receivedAt: Date.now(), backoffSeconds, keepMs, spamRule: rule, ...(source ? { source } : {}) };
   if (await hold(lead, answerBy)) console.warn(`[contacto] Posible spam (${rule}) apartado: ${lead.key}; npm run leads -- spam lo lista`);
   else console.warn(`[contacto] Posible spam (${rule}) descartado: ${lead.key} (el motor de entregas no lo guardó)`);
   return { status: 'sent' };

@@ -2,6 +2,7 @@ import 'server-only';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ContactEnquiry } from './schema';
+import type { LeadSource } from './source';
 
 /**
  * The local inbox used when no contact API is configured (a fresh clone,
@@ -31,13 +32,13 @@ export class InboxFullError extends Error {
   }
 }
 
-export async function saveToInbox(enquiry: ContactEnquiry, dir: string, idempotencyKey: string, keepMs: number): Promise<string> {
+export async function saveToInbox(enquiry: ContactEnquiry, dir: string, idempotencyKey: string, keepMs: number, source?: LeadSource): Promise<string> {
   const folder = path.resolve(/* turbopackIgnore: true */ process.cwd(), dir);
   const file = path.join(folder, CURRENT);
   await mkdir(folder, { recursive: true, mode: 0o700 });
   await forgetOlderThan(folder, file, Date.now() - keepMs);
   const { captcha, ...fields } = enquiry;
-  const line = `${JSON.stringify({ receivedAt: new Date().toISOString(), idempotencyKey, ...fields, captcha: Boolean(captcha) })}\n`;
+  const line = `${JSON.stringify({ receivedAt: new Date().toISOString(), idempotencyKey, ...fields, captcha: Boolean(captcha), ...(source ? { source } : {}) })}\n`;
   await makeRoom(folder, file, Buffer.byteLength(line));
   const handle = await open(file, 'a', 0o600);
   try {

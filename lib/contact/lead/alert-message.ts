@@ -1,4 +1,5 @@
 import { dialable } from '../phone';
+import { touchLines } from '../source';
 import type { Lead } from './lead';
 
 /**
@@ -40,6 +41,16 @@ function dialLines(phone: string): string[] {
   return dial ? [`Teléfono (E.164): ${dial.e164}`, `WhatsApp: ${dial.whatsapp}`] : [];
 }
 
+/** The "Origen" block: the visit that sent the form, and the first one when it was another. */
+function originLines({ source }: Lead): string[] {
+  if (!source) return [];
+  const block = (title: string, lines: string[]) => (lines.length ? [title, ...lines.map((line) => `    ${oneLine(line)}`)] : []);
+  const last = touchLines(source.last);
+  const first = touchLines(source.first);
+  const same = first.join('|') === last.join('|');
+  return ['', 'Origen:', ...block('  Esta visita:', last), ...(same ? [] : block('  Primera visita (90 días):', first))];
+}
+
 export function alertMessage(kind: AlertKind, entry: Lead, detail: DeadDetail = {}, now = Date.now()): Mail {
   const name = oneLine(entry.enquiry.name);
   const details = [
@@ -51,6 +62,7 @@ export function alertMessage(kind: AlertKind, entry: Lead, detail: DeadDetail = 
     quoted(entry.enquiry.reason),
     `Recibida: ${when.format(entry.receivedAt)} (hora de la Ciudad de México)`,
     `Clave: ${entry.key}`,
+    ...originLines(entry),
   ].join('\n');
 
   if (kind === 'pending') {

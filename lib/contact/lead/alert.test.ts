@@ -52,6 +52,31 @@ it('tells the agency about a pending enquiry, in Spanish, with everything needed
   expect(mail?.text).toMatch(/Recibida: martes, 20 de mayo de 2025, 11:30/);
 });
 
+it('says where the lead came from, in an "Origen" block: this visit, and the first when it was another', async () => {
+  const lead: Lead = {
+    ...newLead(),
+    source: {
+      last: { utm_source: 'google', utm_campaign: 'florerias', gclid: 'Cj0K', landing: '/', referrer: 'https://www.google.com', at: T0 },
+      first: { fbclid: 'IwAR', landing: '/', at: T0 - 2 * 86_400_000 },
+    },
+  };
+  await sendLeadAlert('pending', lead, {}, config, T0 + 1500);
+  expect(sink.mails[0]?.text).toContain(
+    [
+      'Origen:',
+      '  Esta visita:',
+      '    gclid: Cj0K',
+      '    utm_source: google',
+      '    utm_campaign: florerias',
+      '    página de llegada: /',
+      '    llegó desde: https://www.google.com',
+      '  Primera visita (90 días):',
+      '    fbclid: IwAR',
+      '    página de llegada: /',
+    ].join('\n'),
+  );
+});
+
 it('says why a dead letter is dead, in the API\'s own words, and until when it is kept', async () => {
   await sendLeadAlert('dead', newLead(), { reason: 'refused', refusal: 'El token de captcha expiró' }, config, T0 + 2000);
   const [mail] = sink.mails;

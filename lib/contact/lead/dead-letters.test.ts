@@ -15,10 +15,21 @@ describe('dead letters as CSV', () => {
     expect(csv.charCodeAt(0)).toBe(0xfeff);
     expect(csv.endsWith('\r\n')).toBe(true);
     expect(rowsOf(csv)[0]).toBe(
-      '"Clave","Recibida","No entregada desde","Por qué","Nombre","Correo","Teléfono","Motivo","Respuesta de la API"',
+      '"Clave","Recibida","No entregada desde","Por qué","Nombre","Correo","Teléfono","Motivo","Respuesta de la API","Origen (esta visita)","Origen (primera visita)"',
     );
     expect(csv).toContain(
-      '"0b0e5a53-6c1e-4a4e-9d35-5d3f0f7a1b2c","2025-01-02T03:04:05.000Z","2025-01-03T00:00:00.000Z","rechazada por la API","Ñoño Pérez","n@example.mx","5512345678","Diseño ""web"", y anuncios\nen redes","\'=HYPERLINK(""x"")"\r\n',
+      '"0b0e5a53-6c1e-4a4e-9d35-5d3f0f7a1b2c","2025-01-02T03:04:05.000Z","2025-01-03T00:00:00.000Z","rechazada por la API","Ñoño Pérez","n@example.mx","5512345678","Diseño ""web"", y anuncios\nen redes","\'=HYPERLINK(""x"")","",""\r\n',
+    );
+  });
+
+  it('says where each lead came from: the visit that sent it and the first one', () => {
+    const letter = entry();
+    letter.lead.source = {
+      last: { utm_source: 'facebook', utm_campaign: '=cmd', landing: '/', at: 1 },
+      first: { gclid: 'abc', referrer: 'https://www.google.com', at: 0 },
+    };
+    expect(rowsOf(deadLettersCsv([letter]))[1]).toMatch(
+      /,"utm_source: facebook; utm_campaign: =cmd; página de llegada: \/","gclid: abc; llegó desde: https:\/\/www\.google\.com"$/,
     );
   });
 

@@ -1,3 +1,4 @@
+import { touchLines } from '../source';
 import type { Lead, LeadOutcome } from './lead';
 
 /** A lead whose run ended undelivered: what the agency follows up by hand. */
@@ -9,7 +10,7 @@ export type DeadLetter = { lead: Lead; outcome: Extract<LeadOutcome, { outcome: 
  * The cells are what visitors typed, so none of them may run as a formula.
  */
 export function deadLettersCsv(letters: DeadLetter[]): string {
-  const header = ['Clave', 'Recibida', 'No entregada desde', 'Por qué', 'Nombre', 'Correo', 'Teléfono', 'Motivo', 'Respuesta de la API'];
+  const header = ['Clave', 'Recibida', 'No entregada desde', 'Por qué', 'Nombre', 'Correo', 'Teléfono', 'Motivo', 'Respuesta de la API', 'Origen (esta visita)', 'Origen (primera visita)'];
   const rows = [...letters]
     .sort((a, b) => a.lead.receivedAt - b.lead.receivedAt)
     .map(({ lead, outcome }) => [
@@ -22,6 +23,8 @@ export function deadLettersCsv(letters: DeadLetter[]): string {
       lead.enquiry.phone,
       lead.enquiry.reason,
       outcome.refusal ?? '',
+      touchLines(lead.source?.last).join('; '),
+      touchLines(lead.source?.first).join('; '),
     ]);
   return `\uFEFF${[header, ...rows].map((row) => row.map(cell).join(',')).join('\r\n')}\r\n`;
 }

@@ -1,4 +1,5 @@
 import type { ContactEnquiry } from '../schema';
+import type { LeadSource } from '../source';
 
 /**
  * One enquiry as the lead's workflow carries it (workflow.ts). Everything here
@@ -17,6 +18,8 @@ export type Lead = {
   keepMs: number;
   /** The live attempt's Retry-After (ms): the first round waits at least this long. */
   retryAfterMs?: number;
+  /** Where it came from (lib/contact/source.ts): for the agency's alerts and exports, never the contact API. */
+  source?: LeadSource;
   /** Set when the spam filter held it back: the run waits to be released (npm run leads -- release). */
   spamRule?: string;
   /** Carried on by a run that hands the lead to a fresh one (see ROUNDS_PER_RUN): the next round, and whether the agency was told. */
