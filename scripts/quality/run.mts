@@ -1,18 +1,19 @@
-// The quality budgets of the production build. Every speed figure is compared
-// with a bare Next.js page (one <h1>, same Next and React) built and measured
-// in the same run, interleaved, so the gate measures the page and not the
-// machine: the machines this runs on differ up to 4x in speed.
-//
-// Interactions are compared with a floor: the form's four fields on a page
-// with no JavaScript, served by the bare app.
+// The quality of the production build, two ways:
+// - `npm run test:quality` (a test): the deterministic budgets only. Bytes of
+//   JavaScript, HTML and images against a bare Next.js page (one <h1>, same
+//   Next and React, built in the same run); one Lighthouse run for the
+//   accessibility, best-practices and SEO scores, the render-blocking list and
+//   the layout shift a person would notice (CLS <= 0.01); the Nu HTML checker.
+//   Prints one table and `N passed, M failed`; exits 1 on a failure.
+// - `npm run bench` (a benchmark, `--bench`): the same, plus every timing,
+//   interleaved with the bare page (paints, TBT, score) and with the
+//   no-JavaScript floor (INP of typing, the carousel, sending). Timings are
+//   printed beside their goals, met or not yet; it exits 0 whatever they are,
+//   because the machines this runs on differ up to 4x in speed.
 //
 // The page measured is the end-to-end suite's `no-tags` build (every
 // third-party ID empty), served on its own port so its canonical URLs match;
 // both builds are made by the harness once and reused while up to date.
-//
-// Prints one table (figure, project, bare or floor, ratio or difference,
-// budget, headroom, verdict), the goals, and the closing line
-// `N passed, M failed`; exits 1 on a failure.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,45 +26,42 @@ import { imageBytes } from './image-bytes.mjs';
 import { lighthouseRun, median, type LighthouseRun, type ThrottlingMethod } from './lighthouse.mjs';
 import { pageWeight } from './page-weight.mjs';
 
+const BENCH = process.argv.includes('--bench');
 // Applied-throttling runs per page (median); 5 is the least that a single
-// disturbed run cannot move. Simulated runs only feed scores that barely vary.
+// disturbed run cannot move. The simulated run feeds scores that do not vary
+// with the machine: one in the test, three in the benchmark.
 const RUNS = Math.max(5, Number(process.env.QUALITY_RUNS ?? 5));
-const SIMULATED_RUNS = Math.max(1, Number(process.env.QUALITY_SIMULATED_RUNS ?? 3));
+const SIMULATED_RUNS = BENCH ? Math.max(1, Number(process.env.QUALITY_SIMULATED_RUNS ?? 3)) : 1;
 // User flows per page (median per step); each takes about a minute on the app.
 const FLOW_RUNS = Math.max(3, Number(process.env.QUALITY_FLOW_RUNS ?? 3));
 const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
 const BARE_PORT = 3402 + OFFSET;
 
 /*
- * The budgets. Deterministic figures (bytes) are absolute and sit just above
- * today's: they ratchet, and are raised only on purpose (docs/testing.md, "Raising a
- * budget"). Timing figures are read under applied throttling and budgeted
- * against the bare page or the no-JavaScript floor of the same run: a ratio
- * for the paints, TBT and INP (a difference in ms grows with the machine's
- * slowness), a difference for the score. The margins
- * were calibrated on this page (docs/testing.md, "Quality budgets").
+ * The budgets: deterministic figures, absolute, just above today's. They
+ * ratchet, and are raised only on purpose (docs/testing.md, "Raising a budget").
  */
 const BUDGET = {
-  jsOverBare: 15_000, // +12.8 kB measured
-  htmlGzip: 16_300, // 16.0 kB measured: hashed picture addresses (cached a year), written twice
+  jsOverBare: 15_000, // +14.1 kB measured
+  htmlGzip: 16_300, // 16.3 kB measured: hashed picture addresses (cached a year), written twice
   imageBytes: 13_000, // 12.7 kB measured: SVG placeholders
-  // Busy core: x1.11-1.30 measured; a 500 ms blocking script: x1.90.
-  lcpRatio: 1.45,
-  fcpRatio: 1.45,
-  // x1.44 on an idle machine, x1.8 on a slow one. A bare TBT near 0 would make
-  // any ratio explode: the denominator is at least tbtFloorMs.
-  tbtRatio: 1.8,
-  tbtFloorMs: 50,
-  performanceUnderBare: 0.1,
-  lcpMs: 2500, // Google's "good" LCP: a backstop whatever the bare page does.
-  cls: 0.02,
-  // Each step's INP at most this many times the floor's (the same keystrokes and clicks on a page with no
-  // JavaScript): typing x1.6, carousel x1.9, sending x3.0 measured (x3.5 against the run's lowest floor);
-  // a 150 ms loop in the change handler: typing x4.8. It was +100 ms, which the sending step met with 0 ms to spare.
-  inpRatio: 4,
+  cls: 0.01, // what a person notices; the page measures 0
 };
-// Printed, never failing: where the page should end up.
-const GOAL = { tbtRatio: 1.25, inpRatio: 1.5 };
+/*
+ * The benchmark's goals: timings against the bare page or the no-JavaScript
+ * floor of the same run (a ratio for the paints, TBT and INP, a difference for
+ * the score). Printed beside the figure, met or not yet; never failing.
+ */
+const GOAL = {
+  lcpRatio: 1.2,
+  fcpRatio: 1.2,
+  lcpMs: 2500, // Google's "good" LCP, whatever the bare page does
+  // A bare TBT near 0 would make any ratio explode: the denominator is at least tbtFloorMs.
+  tbtRatio: 1.25,
+  tbtFloorMs: 50,
+  performanceUnderBare: 0.05,
+  inpRatio: 1.5,
+};
 
 const STEPS = ['typing', 'carousel', 'sending'] as const;
 type Step = (typeof STEPS)[number];
@@ -114,14 +112,14 @@ async function interleavedFlows(urls: { app: string; floor: string }, runs: numb
   return { app: medians(results.app), floor: medians(results.floor) };
 }
 
-type Interleaved = { runs: { app: LighthouseRun[]; bare: LighthouseRun[] }; app: Medians; bare: Medians };
+type Interleaved = { runs: { app: LighthouseRun[]; bare: LighthouseRun[] }; app: Medians; bare: Medians | null };
 
-/** Runs Lighthouse on both pages, interleaved (project, bare, project, ...), so a busy spell hits both. */
-async function interleaved(urls: { app: string; bare: string }, runs: number, method: ThrottlingMethod): Promise<Interleaved> {
+/** Runs Lighthouse on both pages, interleaved (project, bare, project, ...), so a busy spell hits both; on the project alone without `bare`. */
+async function interleaved(urls: { app: string; bare?: string }, runs: number, method: ThrottlingMethod): Promise<Interleaved> {
   const results: Interleaved['runs'] = { app: [], bare: [] };
   for (let i = 0; i < runs; i++) {
-    for (const name of ['app', 'bare'] as const) {
-      const run = await lighthouseRun(urls[name], method);
+    for (const name of urls.bare ? (['app', 'bare'] as const) : (['app'] as const)) {
+      const run = await lighthouseRun(urls[name] ?? urls.app, method);
       results[name].push(run);
       console.log(
         `  ${method} ${name} #${i + 1}: LCP ${run.lcpMs} ms, FCP ${run.fcpMs} ms, TBT ${run.tbtMs} ms, CLS ${run.cls}, performance ${run.performance} (${run.seconds} s)` +
@@ -130,20 +128,55 @@ async function interleaved(urls: { app: string; bare: string }, runs: number, me
     }
   }
   const medians = (list: LighthouseRun[]) => Object.fromEntries(FIGURES.map((key) => [key, median(list.map((r) => r[key]))])) as Medians;
-  return { runs: results, app: medians(results.app), bare: medians(results.bare) };
+  return { runs: results, app: medians(results.app), bare: urls.bare ? medians(results.bare) : null };
 }
 
 type Cell = string | number | null;
-type Row = { figure: string; project: Cell; bare: Cell; versus: string; budget: string; headroom: Cell; ok: boolean };
+type Row = { figure: string; project: Cell; bare: Cell; versus: string; budget: string; headroom: Cell; ok: boolean; gate: boolean };
 const rows: Row[] = [];
-const goals: string[] = [];
-/** One budget: `ok` decides the verdict; the rest is what the table shows (headroom: how far the figure is from the budget). */
-const row = (figure: string, project: Cell, bare: Cell, versus: string, budget: string, headroom: Cell, ok: boolean) => rows.push({ figure, project, bare, versus, budget, headroom, ok });
+/** One budget: `ok` decides the verdict, and a failed one fails the run; headroom is how far the figure is from the budget. */
+const row = (figure: string, project: Cell, bare: Cell, versus: string, budget: string, headroom: Cell, ok: boolean) => rows.push({ figure, project, bare, versus, budget, headroom, ok, gate: true });
+/** One goal of the benchmark: printed as met or not yet, never failing. */
+const goalRow = (figure: string, project: Cell, bare: Cell, versus: string, goal: string, headroom: Cell, met: boolean) => rows.push({ figure, project, bare, versus, budget: goal, headroom, ok: met, gate: false });
 const EXACT = '0 (exact)';
 const ratio = (a: number, b: number) => (b > 0 ? a / b : Infinity);
 const signed = (n: number, digits = 0) => `${n >= 0 ? '+' : ''}${n.toFixed(digits)}`;
 // A median no run produced (a score not reported): NaN, which fails every comparison.
 const figure = (value: number | null) => value ?? NaN;
+
+/** The benchmark's timings: Lighthouse under applied throttling and the user flows, each interleaved with its baseline. */
+async function timings(urls: { app: string; bare: string }, simulated: Interleaved): Promise<void> {
+  console.log(`\nLighthouse, mobile preset, applied throttling (devtools), ${RUNS} runs each, interleaved:`);
+  const applied = await interleaved(urls, RUNS, 'devtools');
+  const a = applied.app;
+  const b = applied.bare ?? applied.app;
+  const ratioGoal = (label: string, project: number | null, base: number | null, goal: number) => {
+    const r = ratio(figure(project), figure(base));
+    goalRow(label, project, base, `x${r.toFixed(2)}`, `<= x${goal}`, `${(goal - r).toFixed(2)}x`, r <= goal);
+  };
+  ratioGoal('LCP ms, applied (median)', a.lcpMs, b.lcpMs, GOAL.lcpRatio);
+  goalRow('LCP ms, applied (median), absolute', a.lcpMs, '', '', `<= ${GOAL.lcpMs}`, `${GOAL.lcpMs - figure(a.lcpMs)} ms`, figure(a.lcpMs) <= GOAL.lcpMs);
+  ratioGoal('FCP ms, applied (median)', a.fcpMs, b.fcpMs, GOAL.fcpRatio);
+  const tbtRatio = ratio(figure(a.tbtMs), Math.max(figure(b.tbtMs), GOAL.tbtFloorMs));
+  goalRow(`TBT ms, applied (median), vs max(bare, ${GOAL.tbtFloorMs})`, a.tbtMs, b.tbtMs, `x${tbtRatio.toFixed(2)}`, `<= x${GOAL.tbtRatio}`, `${(GOAL.tbtRatio - tbtRatio).toFixed(2)}x`, tbtRatio <= GOAL.tbtRatio);
+  const performanceOver = figure(a.performance) - figure(b.performance) + GOAL.performanceUnderBare;
+  goalRow('Performance score, applied (median)', a.performance, b.performance, signed(figure(a.performance) - figure(b.performance), 2), `>= -${GOAL.performanceUnderBare}`, performanceOver.toFixed(2), performanceOver >= -1e-9);
+  const cls = Math.max(figure(a.cls), figure(simulated.app.cls));
+  goalRow('CLS, applied (median)', a.cls, b.cls, '', '= 0', cls, cls === 0);
+
+  console.log(`\nLighthouse user flows, mobile preset, applied throttling (devtools, 4x CPU), ${FLOW_RUNS} runs each, interleaved with the no-JavaScript floor:`);
+  const flows = await interleavedFlows({ app: urls.app, floor: `${urls.bare}floor.html` }, FLOW_RUNS);
+  for (const step of STEPS) {
+    // The floor has no carousel: a click there costs what a keystroke does, so the carousel is held to the floor's typing.
+    const floor = step === 'carousel' ? flows.floor.typing.inpMs : flows.floor[step].inpMs;
+    const inp = flows.app[step].inpMs;
+    const label = `INP ms, ${step} (median)${step === 'carousel' ? ', vs floor typing' : ''}`;
+    // A floor of 0 (no interaction recorded in time) would make any ratio explode: at least 1 ms.
+    const r = inp === null || floor === null ? NaN : Number((inp / Math.max(floor, 1)).toFixed(2));
+    goalRow(label, inp ?? 'n/a', step === 'carousel' ? `— (${floor ?? 'n/a'})` : (floor ?? 'n/a'), `x${r}`, `<= x${GOAL.inpRatio}`, `${Number((GOAL.inpRatio - r).toFixed(2))}x`, r <= GOAL.inpRatio);
+  }
+  console.log(`  TBT during each step (median, printed only): ${STEPS.map((step) => `${step} ${flows.app[step].tbtMs ?? '—'} ms (floor ${flows.floor[step].tbtMs ?? '—'})`).join(', ')}`);
+}
 
 async function measure(urls: { app: string; bare: string }): Promise<Interleaved> {
   const app = await pageWeight(urls.app);
@@ -163,64 +196,18 @@ async function measure(urls: { app: string; bare: string }): Promise<Interleaved
   for (const image of images.images) console.log(`  ${image.bytes} B  ${image.url}`);
   row('Images on a phone, whole page, B transferred', images.bytes, '', '', `<= ${BUDGET.imageBytes}`, `${BUDGET.imageBytes - images.bytes} B`, images.bytes <= BUDGET.imageBytes);
 
-  console.log(`\nLighthouse, mobile preset, applied throttling (devtools), ${RUNS} runs each, interleaved:`);
-  const applied = await interleaved(urls, RUNS, 'devtools');
-  console.log(`\nLighthouse, mobile preset, simulated throttling (what PageSpeed Insights shows), ${SIMULATED_RUNS} runs each:`);
-  const simulated = await interleaved(urls, SIMULATED_RUNS, 'simulate');
-
-  const a = applied.app;
-  const b = applied.bare;
-  const ratioRow = (label: string, project: number | null, base: number | null, budget: number) => {
-    const r = ratio(figure(project), figure(base));
-    row(label, project, base, `x${r.toFixed(2)}`, `<= x${budget}`, `${(budget - r).toFixed(2)}x`, r <= budget);
-  };
-  ratioRow('LCP ms, applied (median)', a.lcpMs, b.lcpMs, BUDGET.lcpRatio);
-  const lcp = figure(a.lcpMs);
-  row('LCP ms, applied (median), backstop', a.lcpMs, '', '', `<= ${BUDGET.lcpMs}`, `${BUDGET.lcpMs - lcp} ms`, lcp <= BUDGET.lcpMs);
-  ratioRow('FCP ms, applied (median)', a.fcpMs, b.fcpMs, BUDGET.fcpRatio);
-  const tbtBase = Math.max(figure(b.tbtMs), BUDGET.tbtFloorMs);
-  const tbtRatio = ratio(figure(a.tbtMs), tbtBase);
-  row(
-    `TBT ms, applied (median), vs max(bare, ${BUDGET.tbtFloorMs})`,
-    a.tbtMs,
-    b.tbtMs,
-    `x${tbtRatio.toFixed(2)}`,
-    `<= x${BUDGET.tbtRatio}`,
-    `${(BUDGET.tbtRatio - tbtRatio).toFixed(2)}x`,
-    tbtRatio <= BUDGET.tbtRatio,
-  );
-  goals.push(`TBT x${tbtRatio.toFixed(2)} of max(bare, ${BUDGET.tbtFloorMs} ms); goal <= x${GOAL.tbtRatio} (on an idle machine): ${tbtRatio <= GOAL.tbtRatio ? 'met' : 'not yet'}`);
-  const performanceDiff = figure(a.performance) - figure(b.performance);
-  const performanceOver = performanceDiff + BUDGET.performanceUnderBare;
-  row('Performance score, applied (median)', a.performance, b.performance, signed(performanceDiff, 2), `>= -${BUDGET.performanceUnderBare}`, performanceOver.toFixed(2), performanceOver >= -1e-9);
-  const cls = Math.max(figure(a.cls), figure(simulated.app.cls));
-  row('CLS (worse median of both methods)', cls, Math.max(figure(b.cls), figure(simulated.bare.cls)), '', `<= ${BUDGET.cls}`, Number((BUDGET.cls - cls).toFixed(4)), cls <= BUDGET.cls);
+  console.log(`\nLighthouse, mobile preset, simulated throttling (what PageSpeed Insights shows), ${SIMULATED_RUNS} run(s) each:`);
+  const simulated = await interleaved(BENCH ? urls : { app: urls.app }, SIMULATED_RUNS, 'simulate');
   const s = simulated.app;
-  row('Accessibility score (simulated median)', s.accessibility, simulated.bare.accessibility, '', '= 1', EXACT, s.accessibility === 1);
-  row('Best practices score (simulated median)', s.bestPractices, simulated.bare.bestPractices, '', '= 1', EXACT, s.bestPractices === 1);
-  row('SEO score (simulated median)', s.seo, simulated.bare.seo, '', '= 1', EXACT, s.seo === 1);
+  row('CLS (simulated median)', s.cls, simulated.bare?.cls ?? '', '', `<= ${BUDGET.cls}`, Number((BUDGET.cls - figure(s.cls)).toFixed(4)), figure(s.cls) <= BUDGET.cls);
+  row('Accessibility score', s.accessibility, simulated.bare?.accessibility ?? '', '', '= 1', EXACT, s.accessibility === 1);
+  row('Best practices score', s.bestPractices, simulated.bare?.bestPractices ?? '', '', '= 1', EXACT, s.bestPractices === 1);
+  row('SEO score', s.seo, simulated.bare?.seo ?? '', '', '= 1', EXACT, s.seo === 1);
   const blocking = [...new Set(simulated.runs.app.flatMap((r) => r.renderBlocking))];
   // The page's own CSS is inlined; a stylesheet of its own would still be allowed.
   const foreign = blocking.filter((url) => !/^http:\/\/127\.0\.0\.1:\d+\/_next\/static\/.+\.css/.test(url));
   row('Render-blocking requests besides own CSS', foreign.length, '', foreign.join(' '), '= 0', EXACT, foreign.length === 0);
-
-  console.log(`\nLighthouse user flows, mobile preset, applied throttling (devtools, 4x CPU), ${FLOW_RUNS} runs each, interleaved with the no-JavaScript floor:`);
-  const flows = await interleavedFlows({ app: urls.app, floor: `${urls.bare}floor.html` }, FLOW_RUNS);
-  for (const step of STEPS) {
-    // The floor has no carousel: a click there costs what a keystroke does, so the carousel is held to the floor's typing.
-    const floor = step === 'carousel' ? flows.floor.typing.inpMs : flows.floor[step].inpMs;
-    const inp = flows.app[step].inpMs;
-    const label = `INP ms, ${step} (median)${step === 'carousel' ? ', vs floor typing' : ''}`;
-    if (inp === null || floor === null) {
-      row(label, inp ?? 'n/a', floor ?? 'n/a', '', `<= x${BUDGET.inpRatio}`, 'n/a', false);
-      continue;
-    }
-    // A floor of 0 (no interaction recorded in time) would make any ratio explode: at least 1 ms.
-    const ratio = Number((inp / Math.max(floor, 1)).toFixed(2));
-    row(label, inp, step === 'carousel' ? `— (${floor})` : floor, `x${ratio}`, `<= x${BUDGET.inpRatio}`, `${Number((BUDGET.inpRatio - ratio).toFixed(2))}x`, ratio <= BUDGET.inpRatio);
-    goals.push(`INP ${step} x${ratio} the floor; goal <= x${GOAL.inpRatio}: ${ratio <= GOAL.inpRatio ? 'met' : 'not yet'}`);
-  }
-  console.log(`  TBT during each step (median, printed only): ${STEPS.map((step) => `${step} ${flows.app[step].tbtMs ?? '—'} ms (floor ${flows.floor[step].tbtMs ?? '—'})`).join(', ')}`);
+  if (BENCH) await timings(urls, simulated);
 
   const htmlErrors = validateHtml([urls.app, `${urls.app}aviso-de-privacidad`, `${urls.app}gracias`]);
   for (const error of htmlErrors) console.log(`  vnu: ${error.url} ${error.lastLine}:${error.firstColumn} ${error.message}`);
@@ -229,19 +216,25 @@ async function measure(urls: { app: string; bare: string }): Promise<Interleaved
 }
 
 function report(simulated: Interleaved, started: number): number {
-  console.log('\nSimulated throttling, printed only (from 127.0.0.1 its timings race the scripts against the first paint):');
-  for (const key of ['lcpMs', 'fcpMs', 'tbtMs', 'performance'] as const) {
-    console.log(`  ${key}: project ${simulated.app[key]}, bare ${simulated.bare[key]}`);
+  if (BENCH && simulated.bare) {
+    console.log('\nSimulated throttling, printed only (from 127.0.0.1 its timings race the scripts against the first paint):');
+    for (const key of ['lcpMs', 'fcpMs', 'tbtMs', 'performance'] as const) console.log(`  ${key}: project ${simulated.app[key]}, bare ${simulated.bare[key]}`);
   }
-  const header = ['Figure', 'Project', 'Bare/floor', 'vs bare', 'Budget', 'Headroom', 'Verdict'];
-  const table = [header, ...rows.map((r) => [r.figure, r.project, r.bare, r.versus, r.budget, r.headroom, r.ok ? 'ok' : 'FAIL'].map(String))];
+  const header = ['Figure', 'Project', 'Bare/floor', 'vs bare', 'Budget/goal', 'Headroom', 'Verdict'];
+  const verdict = (r: Row) => (r.gate ? (r.ok ? 'ok' : 'FAIL') : r.ok ? 'met' : 'not yet');
+  const table = [header, ...rows.map((r) => [r.figure, r.project, r.bare, r.versus, r.budget, r.headroom, verdict(r)].map(String))];
   const widths = header.map((_, i) => Math.max(...table.map((cells) => (cells[i] ?? '').length)));
-  console.log('\nQuality budgets');
+  console.log(BENCH ? '\nBenchmark: budgets (ok or FAIL) and goals (met or not yet)' : '\nQuality budgets');
   for (const cells of table) console.log(`  ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ')}`.trimEnd());
-  if (goals.length) console.log(`Goals (printed, never failing):\n${goals.map((goal) => `  ${goal}`).join('\n')}`);
-  const failed = rows.filter((r) => !r.ok).length;
+  const budgets = rows.filter((r) => r.gate);
+  const failed = budgets.filter((r) => !r.ok).length;
+  const goals = rows.filter((r) => !r.gate);
   console.log(`(${Math.round((Date.now() - started) / 1000)} s)`);
-  console.log(`${rows.length - failed} passed, ${failed} failed`);
+  if (BENCH) {
+    console.log(`${goals.filter((r) => r.ok).length} of ${goals.length} goals met; ${budgets.length - failed} budgets passed, ${failed} failed (npm run test:quality gates them)`);
+    return 0;
+  }
+  console.log(`${budgets.length - failed} passed, ${failed} failed`);
   return failed ? 1 : 0;
 }
 
