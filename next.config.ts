@@ -54,6 +54,7 @@ async function nextConfig(phase: string): Promise<NextConfig> {
           headers: securityHeaders({
             gaMeasurementId: publicEnv.gaMeasurementId,
             googleAdsId: publicEnv.googleAdsId,
+            metaPixelId: publicEnv.metaPixelId,
             recaptchaSiteKey: publicEnv.recaptchaSiteKey,
             chatWidgetSrc: publicEnv.chatWidgetSrc,
             development: phase === PHASE_DEVELOPMENT_SERVER,

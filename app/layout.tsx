@@ -63,6 +63,8 @@ export default function RootLayout({ children }: Readonly<{ children: React.Reac
           gaMeasurementId={publicEnv.gaMeasurementId}
           googleAdsId={publicEnv.googleAdsId}
           googleAdsConversionLabel={publicEnv.googleAdsConversionLabel}
+          googleAdsEnhancedConversions={publicEnv.googleAdsEnhancedConversions}
+          metaPixelId={publicEnv.metaPixelId}
           chatWidgetSrc={publicEnv.chatWidgetSrc}
         />
       </body>

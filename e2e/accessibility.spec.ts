@@ -60,6 +60,46 @@ for (const width of [375, 1280]) {
   });
 }
 
+test.describe('privacy where the data is collected', () => {
+  test('a short notice under the form says who is responsible and why, and links the full notice', async ({ page }) => {
+    await page.goto('/');
+    const card = page.locator('#contacto');
+    const notice = card.getByText(/es responsable de tus datos y los usa para responder tu solicitud/);
+    await expect(notice).toBeVisible();
+    await expect(notice).toContainText('Impulso Digital Agencia de Marketing');
+    // Under the form: below its button, inside the form's card.
+    const button = await card.getByRole('button', { name: /enviar/i }).boundingBox();
+    const below = await notice.boundingBox();
+    expect(below?.y ?? 0).toBeGreaterThanOrEqual((button?.y ?? Infinity) + (button?.height ?? 0));
+    const link = notice.getByRole('link', { name: 'Aviso de privacidad' });
+    await expect(link).toHaveAttribute('href', '/aviso-de-privacidad');
+    await expect(link).toHaveAttribute('target', '_blank');
+  });
+
+  test('the full notice names the cookies, the tags, what goes to Google and Meta, and how to exercise ARCO rights', async ({ page }) => {
+    await page.goto('/aviso-de-privacidad');
+    const cookies = page.getByRole('table', { name: 'Cookies que usa este sitio' });
+    await expect(cookies.getByRole('rowheader')).toHaveText(['origen', 'origen_primero', '_ga, _ga_…', '_gcl_au', '_fbp', '_fbc']);
+    await expect(cookies.getByRole('row', { name: /^origen_primero/ })).toContainText('90 días');
+    const notice = page.getByRole('article');
+    for (const words of [
+      'Google Analytics 4',
+      'conversiones mejoradas de Google Ads',
+      'Píxel de Meta',
+      'API de Conversiones de Meta',
+      'tu dirección IP, el agente de usuario de tu navegador',
+      'webhook',
+      'la conservamos 30 días',
+      'acceso, rectificación, cancelación u oposición',
+      '20 días hábiles',
+      'contacto@impulsodigital.mx',
+    ]) {
+      await expect(notice).toContainText(words);
+    }
+    await expectNoViolations(page);
+  });
+});
+
 test.describe('keyboard', () => {
   test('the first Tab reaches a skip link that jumps to the form', async ({ page }) => {
     await page.goto('/');

@@ -1,5 +1,5 @@
 import type { Page, Request } from '@playwright/test';
-import { expect, test, waitForFormScript, recordThanks } from './support/fixtures';
+import { expect, stayOnThankYouView, test, waitForFormScript, recordThanks } from './support/fixtures';
 import { standInGtag } from './support/gtag';
 import { records, setScenario, uniqueMail, type StubStep } from './support/stub';
 import { E2E_CONFIG, E2E_OFF_PORT, NO_TAGS_URL } from './support/test-env';
@@ -16,6 +16,48 @@ const VITALS = ['CLS', 'FCP', 'INP', 'LCP', 'TTFB'];
 function visitorWith(tag: string) {
   return { name: 'Ana Conversión', mail: uniqueMail(tag), phone: '5512345678', reason: 'Quiero anuncios para mi negocio.' };
 }
+
+const META_PIXEL_SRC = 'https://connect.facebook.net/en_US/fbevents.js';
+const META_HITS_URL = 'https://www.facebook.com/tr/';
+
+/** One command the Meta Pixel was given, as the stand-in sent it on. */
+type MetaHit = { seq: number; args: unknown[] };
+
+/**
+ * A stand-in for Meta's fbevents.js that does what the real one does with
+ * the page's fbq stub: takes its queue, then every later call, and sends each
+ * (numbered, so their order survives parallel requests) to Meta's address,
+ * which the test answers. Hits arrive even when the page has left since.
+ */
+async function standInMetaPixel(page: Page) {
+  const hits: MetaHit[] = [];
+  const body = `(function () {
+  var fbq = window.fbq;
+  if (!fbq || fbq.standIn) return;
+  fbq.standIn = true;
+  var seq = 0;
+  function send(args) {
+    fetch(${JSON.stringify(META_HITS_URL)}, {
+      method: 'POST', mode: 'no-cors', keepalive: true,
+      body: JSON.stringify({ seq: seq++, args: Array.prototype.slice.call(args) })
+    }).catch(function () {});
+  }
+  fbq.callMethod = function () { send(arguments); };
+  fbq.queue.splice(0).forEach(send);
+})();`;
+  await page.route(META_PIXEL_SRC, (route) => route.fulfill({ status: 200, contentType: 'application/javascript', body }));
+  await page.route(`${META_HITS_URL}**`, async (route) => {
+    hits.push(JSON.parse(route.request().postData() ?? '{}') as MetaHit);
+    await route.fulfill({ status: 204 }).catch(() => undefined);
+  });
+  /** The commands in the order the page gave them (one page: the numbering restarts on the next). */
+  const calls = () => hits.slice().sort((a, b) => a.seq - b.seq).map((hit) => hit.args);
+  return { calls, tracked: (event: string) => calls().filter(([command, name]) => command === 'track' && name === event) };
+}
+
+/** The gtag commands the page queued, in order, without their callbacks. */
+const gtagCommands = (page: Page) =>
+  page.evaluate(() => (window.dataLayer ?? []).map((entry) => JSON.parse(JSON.stringify(Array.from(entry as ArrayLike<unknown>))) as unknown[]));
 
 const form = (page: Page) => page.locator('#contacto form');
 const thanks = (page: Page) => page.getByRole('heading', { name: /gracias por contactarnos/i });
@@ -49,8 +91,11 @@ function watchLeaving(page: Page) {
 }
 
 test.describe('conversions', () => {
-  test("a confirmed lead: one Ads conversion with the enquiry's key, one generate_lead, nothing personal", async ({ page }) => {
+  test("a confirmed lead: one Ads conversion with the enquiry's key, one generate_lead, one Meta Lead with the same key; no event carries anything personal", async ({
+    page,
+  }) => {
     const gtag = await standInGtag(page);
+    const meta = await standInMetaPixel(page);
     const visitor = visitorWith('lead');
     await setScenario(visitor.mail, [{ success: true }]);
     await open(page);
@@ -71,8 +116,38 @@ test.describe('conversions', () => {
     expect(gtag.named('generate_lead').map((hit) => hit.params)).toEqual([
       { send_to: E2E_CONFIG.gaMeasurementId, transport_type: 'beacon' },
     ]);
-    const everything = JSON.stringify(gtag.hits);
+    // The key the form got is the one the server sends Meta's Conversions API: Meta counts the two as one.
+    expect(meta.tracked('Lead')).toEqual([['track', 'Lead', {}, { eventID: key }]]);
+    const everything = JSON.stringify([gtag.hits, meta.calls()]);
     for (const value of Object.values(visitor)) expect(everything).not.toContain(value);
+  });
+
+  test("with enhanced conversions, the visitor's e-mail and phone, normalised, are set before the Ads conversion, and the pixel's PageView comes before its Lead", async ({
+    page,
+  }) => {
+    await standInGtag(page);
+    const meta = await standInMetaPixel(page);
+    // The thanks stays, so the page's own queue can be read after the conversion.
+    await stayOnThankYouView(page);
+    const mail = uniqueMail('mejoradas');
+    // As autofill writes a Mexican mobile, with the old "1" and spaces.
+    const visitor = { ...visitorWith('mejoradas'), mail: mail.replace('qa-', 'QA-'), phone: '+52 1 55 1234 5678' };
+    await setScenario(visitor.mail, [{ success: true }]);
+    await open(page);
+    await send(page, visitor);
+    await expect(thanks(page)).toBeVisible();
+    await expect.poll(async () => (await gtagCommands(page)).some(([command, name]) => command === 'event' && name === 'conversion')).toBe(true);
+
+    const commands = await gtagCommands(page);
+    const userData = commands.findIndex(([command, name]) => command === 'set' && name === 'user_data');
+    const conversion = commands.findIndex(([command, name]) => command === 'event' && name === 'conversion');
+    expect(commands[userData]).toEqual(['set', 'user_data', { email: visitor.mail.toLowerCase(), phone_number: '+525512345678' }]);
+    expect(userData).toBeLessThan(conversion);
+    expect(commands.filter(([command]) => command === 'set')).toHaveLength(1);
+
+    const key = (await records(visitor.mail)).attempts[0]?.idempotencyKey;
+    await expect.poll(() => meta.tracked('Lead')).toEqual([['track', 'Lead', {}, { eventID: key }]]);
+    expect(meta.calls().map((call) => call[1])).toEqual([E2E_CONFIG.metaPixelId, 'PageView', 'Lead']);
   });
 
   test('an enquiry the engine holds while the API is down is a lead too, counted once', async ({ page }) => {
@@ -151,27 +226,38 @@ test.describe('conversions', () => {
 
   // A failed send exists only when the engine cannot hold it (else the enquiry is kept
   // and the visitor thanked): that case runs on the server whose engine cannot.
-  const notLeads: Array<{ name: string; steps: StubStep[]; sees: RegExp; baseURL?: string }> = [
+  // Spam and QA enquiries are thanked like anyone, with no key: nothing to count.
+  const notLeads: Array<{ name: string; steps: StubStep[]; sees: RegExp; baseURL?: string; visitor?: Partial<ReturnType<typeof visitorWith>> }> = [
     { name: 'a refusal with a mes', steps: [{ success: false, mes: 'Ya tenemos una solicitud tuya de hoy.' }], sees: /ya tenemos una solicitud/i },
     { name: 'a failed send', steps: [{ status: 503 }], sees: /no pudimos enviar/i, baseURL: `http://127.0.0.1:${E2E_OFF_PORT}` },
+    { name: 'a suspected spam', steps: [{ success: true }], sees: /gracias por contactarnos/i, visitor: { name: 'Gana dinero en www.premios-spam.example' } },
+    { name: 'a QA enquiry', steps: [{ success: true }], sees: /gracias por contactarnos/i, visitor: { mail: uniqueMail('qa-lead').replace(/@.*$/, '@agencia.invalid') } },
   ];
-  for (const { name, steps, sees, baseURL } of notLeads) {
+  for (const { name, steps, sees, baseURL, visitor: overrides } of notLeads) {
     test.describe(name, () => {
       if (baseURL) test.use({ baseURL });
-      test(`${name} sends no conversion and no generate_lead`, async ({ page }) => {
+      test(`${name} sends no conversion, no generate_lead, no user data and no Meta Lead`, async ({ page }) => {
         const gtag = await standInGtag(page);
-        const visitor = visitorWith('no-lead');
+        const meta = await standInMetaPixel(page);
+        // A thanked visitor stays on the thanks, so the page's own queue can be read once the tags have come.
+        await stayOnThankYouView(page);
+        const visitor = { ...visitorWith('no-lead'), ...overrides };
         await setScenario(visitor.mail, steps);
         const openedAt = await open(page);
         await send(page, visitor);
-        await expect(form(page).getByRole('status')).toContainText(sees, { timeout: 15_000 });
+        // The form's status region, or the thanks that takes the form's place.
+        await expect(page.locator('#contacto [role="status"]')).toContainText(sees, { timeout: 15_000 });
         // Nothing to hurry for: the tags wait for the 6 s flag, then get the queue. (The answer itself may come
         // after the flag: a send waits until the form was 3 s on screen, and a failed one tries 4 times.)
         expect(gtag.scriptRequests.filter((at) => at - openedAt < 6000)).toEqual([]);
         await expect.poll(() => gtag.named('formulario').length, { timeout: 10_000 }).toBe(1);
+        // The pixel came with the tags, so a Lead would have come too.
+        await expect.poll(() => meta.tracked('PageView').length).toBe(1);
         await page.waitForTimeout(500);
         expect(gtag.named('conversion')).toEqual([]);
         expect(gtag.named('generate_lead')).toEqual([]);
+        expect(meta.tracked('Lead')).toEqual([]);
+        expect((await gtagCommands(page)).filter(([command]) => command === 'set')).toEqual([]);
       });
     });
   }

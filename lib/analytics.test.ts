@@ -1,8 +1,10 @@
-import { gtag, trackEvent } from './analytics';
+import { fbq, gtag, trackEvent } from './analytics';
 
 describe('analytics queue', () => {
   beforeEach(() => {
     delete window.dataLayer;
+    delete window.fbq;
+    delete window.fbqQueue;
   });
 
   it('queues an event sent before gtag.js has loaded', () => {
@@ -39,5 +41,20 @@ describe('analytics queue', () => {
       ['event', 'whatsapp', {}],
       ['event', 'formulario', {}],
     ]);
+  });
+
+  it("counts a WhatsApp click as Meta's Contact, queued until the pixel starts; the form's submit is no Meta event", () => {
+    trackEvent('formulario');
+    expect(window.fbqQueue).toBeUndefined();
+    trackEvent('whatsapp');
+    expect(window.fbqQueue).toEqual([['track', 'Contact']]);
+  });
+
+  it('hands Meta Pixel commands to fbq at once once the pixel has started', () => {
+    const started = jest.fn();
+    window.fbq = started;
+    fbq('track', 'Contact');
+    expect(started).toHaveBeenCalledWith('track', 'Contact');
+    expect(window.fbqQueue).toBeUndefined();
   });
 });

@@ -187,17 +187,79 @@ export const floatingChat = {
 export { carouselCopy, contactForm } from './island-copy';
 
 
+/** Under the contact form: who is responsible and why, as the law asks where data is collected; the link goes to the full notice. */
+export const privacyShortNotice = {
+  text: `${brand.legalName} es responsable de tus datos y los usa para responder tu solicitud y medir qué anuncios nos traen clientes.`,
+  link: 'Aviso de privacidad',
+};
+
+/** A row of the notice's cookie table. */
+export type NoticeCookie = { name: string; owner: string; purpose: string; lasts: string };
+
+/**
+ * The full privacy notice (app/aviso-de-privacidad), under Mexico's Ley
+ * Federal de Protección de Datos Personales en Posesión de los Particulares
+ * (2025). What it says of the site must stay true: change it with the code.
+ */
 export const privacyNotice = {
   title: 'Aviso de privacidad',
-  paragraphs: [
-    `${brand.legalName}, con domicilio en ${formattedAddress}, es responsable del tratamiento de los datos personales que nos proporcionas en el formulario de contacto.`,
-    'Usamos tu nombre, correo electrónico, teléfono y mensaje únicamente para responder tu solicitud y ofrecerte la asesoría que pediste. No vendemos ni compartimos tus datos con terceros para fines distintos.',
-    // The periods are CONTACT_KEEP_DAYS (30) and the 24 hours of retries (lib/contact/lead/): change them together.
-    'Si en el momento de tu envío nuestro sistema de contacto no está disponible, guardamos tu solicitud de forma segura solo el tiempo necesario para entregarla: la reintentamos hasta 24 horas y la borramos en cuanto la recibimos. Si no se pudo entregar, la conservamos 30 días para darte seguimiento y después se borra. Los mensajes que nuestro filtro de spam aparta se borran a los 30 días.',
-    // The first-party cookies of lib/contact/source.ts (proxy.ts writes them): change them together.
-    'Si llegas a este sitio desde un anuncio o una campaña, guardamos en tu navegador dos cookies propias con el identificador del clic, las etiquetas de la campaña, la página de llegada y el sitio del que vienes: «origen», mientras dura tu visita, y «origen_primero», 90 días. Las usamos solo para saber qué anuncio trajo tu solicitud y se guardan con ella; no las leen terceros.',
-    `Puedes ejercer tus derechos de acceso, rectificación, cancelación u oposición escribiendo a ${contactDetails.email}.`,
+  intro: `${brand.legalName}, con domicilio en ${formattedAddress}, es responsable del tratamiento de los datos personales que nos proporcionas en este sitio, conforme a la Ley Federal de Protección de Datos Personales en Posesión de los Particulares.`,
+  sections: [
+    {
+      heading: 'Qué datos usamos y para qué',
+      paragraphs: [
+        'En el formulario de contacto nos das tu nombre, correo electrónico, teléfono y mensaje. Los usamos para responder tu solicitud y ofrecerte la asesoría que pediste: es la finalidad principal, y la única necesaria para atenderte.',
+        'También los usamos para medir qué anuncios nos traen solicitudes (finalidad secundaria, explicada abajo). Si no quieres que los usemos para eso, escríbenos como se indica en «Tus derechos ARCO»; negarte no cambia en nada la atención a tu solicitud.',
+      ],
+    },
+    {
+      heading: 'Cookies y etiquetas',
+      // The table of `cookies` below follows this section.
+      withCookies: true,
+      paragraphs: [
+        // The first-party cookies of lib/contact/source.ts (proxy.ts writes them): change them together.
+        'Si llegas a este sitio desde un anuncio o una campaña, guardamos en tu navegador dos cookies propias con el identificador del clic, las etiquetas de la campaña, la página de llegada y el sitio del que vienes: «origen», mientras dura tu visita, y «origen_primero», 90 días. Las usamos solo para saber qué anuncio trajo tu solicitud y se guardan con ella; no las leen terceros.',
+        // components/layout/third-party-tags.tsx and lib/consent.ts: change them together.
+        'Unos segundos después de abrir la página, o al enviar el formulario, el sitio carga las etiquetas de Google Analytics 4, Google Ads y el Píxel de Meta, que guardan sus propias cookies. Si nos visitas desde el Espacio Económico Europeo, el Reino Unido o Suiza, las etiquetas de Google no guardan cookies ni usan tus datos para publicidad. Puedes borrar o bloquear las cookies en tu navegador: el sitio y el formulario siguen funcionando.',
+      ],
+    },
+    {
+      heading: 'Con quién compartimos tus datos y por qué',
+      paragraphs: [
+        'Con nuestras propias herramientas de trabajo (nuestro CRM o una hoja de cálculo), a las que nuestro servidor envía cada solicitud por un webhook: los datos del formulario, de dónde llegaste, la clave de la solicitud y cuándo la recibimos. Las usamos para dar seguimiento a tu solicitud.',
+        'Con Google (Google Analytics 4 y Google Ads): las páginas que visitas y, cuando envías el formulario, que hubo una solicitud, con su clave. Con las conversiones mejoradas de Google Ads, tu navegador envía además tu correo y tu teléfono cifrados con un hash (SHA-256), del que no se pueden recuperar, para que Google reconozca si viste nuestro anuncio.',
+        'Con Meta (Píxel de Meta y API de Conversiones de Meta): las páginas que visitas, si abres WhatsApp desde el sitio y, cuando envías el formulario, que hubo una solicitud. Nuestro servidor envía además a Meta tu correo y tu teléfono cifrados con un hash (SHA-256), tu dirección IP, el agente de usuario de tu navegador y el identificador del clic en el anuncio (cookies «_fbp» y «_fbc»).',
+        'A Google y a Meta les damos estos datos solo para medir qué anuncios nos traen solicitudes (la finalidad secundaria). Ellos los tratan también según sus propios avisos de privacidad. No vendemos tus datos.',
+      ],
+    },
+    {
+      heading: 'Cuánto tiempo los conservamos',
+      paragraphs: [
+        // The periods are CONTACT_KEEP_DAYS (30) and the 24 hours of retries (lib/contact/lead/): change them together.
+        'Si en el momento de tu envío nuestro sistema de contacto no está disponible, guardamos tu solicitud de forma segura solo el tiempo necesario para entregarla: la reintentamos hasta 24 horas y la borramos en cuanto la recibimos. Si no se pudo entregar, la conservamos 30 días para darte seguimiento y después se borra. Los mensajes que nuestro filtro de spam aparta se borran a los 30 días.',
+        // lib/contact/lead/forward-workflow.ts: change them together.
+        'Lo que enviamos a nuestras herramientas de trabajo y a la API de Conversiones de Meta se reintenta hasta 24 horas si no lo reciben; después, nuestro servidor lo olvida. En nuestras herramientas conservamos tu solicitud mientras te damos seguimiento, o hasta que nos pidas borrarla. Cada cookie dura lo que indica la tabla; Google y Meta conservan lo que reciben según sus propias políticas.',
+      ],
+    },
+    {
+      heading: 'Tus derechos ARCO',
+      paragraphs: [
+        `Puedes ejercer tus derechos de acceso, rectificación, cancelación u oposición, o revocar tu consentimiento, escribiendo a ${contactDetails.email}. Incluye tu nombre, el correo o teléfono con que nos contactaste, el derecho que quieres ejercer y, si pides una rectificación, el dato correcto.`,
+        'Te respondemos en un máximo de 20 días hábiles; si procede, lo hacemos efectivo en los 15 días hábiles siguientes. Si no quedas conforme con nuestra respuesta, puedes acudir a la Secretaría Anticorrupción y Buen Gobierno.',
+        'Si cambiamos este aviso, publicaremos la nueva versión en esta página.',
+      ],
+    },
   ],
+  cookiesCaption: 'Cookies que usa este sitio',
+  cookiesColumns: { name: 'Cookie', owner: 'De quién', purpose: 'Para qué', lasts: 'Duración' },
+  cookies: [
+    { name: 'origen', owner: brand.name, purpose: 'De qué anuncio o campaña viene tu visita actual', lasts: 'Mientras dura tu visita' },
+    { name: 'origen_primero', owner: brand.name, purpose: 'El primer anuncio o campaña que te trajo', lasts: '90 días' },
+    { name: '_ga, _ga_…', owner: 'Google Analytics 4', purpose: 'Distinguir visitantes para contar visitas', lasts: '2 años' },
+    { name: '_gcl_au', owner: 'Google Ads', purpose: 'Relacionar una solicitud con el clic en un anuncio', lasts: '90 días' },
+    { name: '_fbp', owner: 'Píxel de Meta', purpose: 'Distinguir navegadores para medir anuncios', lasts: '90 días' },
+    { name: '_fbc', owner: 'Píxel de Meta', purpose: 'El identificador del clic en un anuncio de Meta', lasts: '90 días' },
+  ] satisfies NoticeCookie[],
   questions: '¿Dudas sobre tus datos? Escríbenos a',
   back: 'Volver a la página principal',
 };

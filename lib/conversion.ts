@@ -1,16 +1,21 @@
-import { gtag } from './analytics';
+import { fbq, gtag } from './analytics';
+import type { Lead, LeadContact } from './lead';
 
 /**
- * The events of a confirmed enquiry: the Google Ads conversion and GA4's
- * recommended generate_lead. Imported only by the lazily loaded tags chunk.
- * No personal data: the only value from the enquiry is its idempotency key,
- * a random UUID.
+ * The events of a confirmed enquiry: the Google Ads conversion, GA4's
+ * recommended generate_lead and the Meta Pixel's Lead. Imported only by the
+ * lazily loaded tags chunk. The events carry the enquiry's idempotency key, a
+ * random UUID; the e-mail and phone go only to Google Ads, only with enhanced
+ * conversions on (`gtag('set', 'user_data', …)`: gtag hashes them before they
+ * leave the browser).
  */
 
 export type LeadTargets = {
   gaMeasurementId?: string;
   googleAdsId?: string;
   googleAdsConversionLabel?: string;
+  googleAdsEnhancedConversions?: boolean;
+  metaPixelId?: string;
 };
 
 type EventParams = Record<string, unknown>;
@@ -38,9 +43,40 @@ export function leadEvents(targets: LeadTargets, key: string): GtagEvent[] {
   return events;
 }
 
-/** Sends a lead's events; `sent` is called once, when gtag has called back (event_callback) for every one. */
-export function sendLeadEvents(targets: LeadTargets, key: string, sent: () => void): void {
+/**
+ * A phone in E.164, Mexico's +52 for ten digits: the simple cases of the
+ * server's libphonenumber-js reading (lib/contact/phone.ts), which is too big
+ * for the browser. Undefined for anything else: Google takes E.164 only.
+ */
+export function e164(typed: string): string | undefined {
+  const bare = typed.replace(/[^\d+]/g, '');
+  if (/^\d{10}$/.test(bare)) return `+52${bare}`;
+  // The mobile "1" after +52 that Mexico dropped in 2019.
+  const oldMobile = /^\+521(\d{10})$/.exec(bare);
+  if (oldMobile) return `+52${oldMobile[1]}`;
+  return /^\+[1-9]\d{7,14}$/.test(bare) ? bare : undefined;
+}
+
+/** The enquiry's e-mail and phone as Google's enhanced conversions want them. */
+export function userData({ mail, phone }: LeadContact): Record<string, string> {
+  const phoneNumber = e164(phone);
+  return { email: mail.trim().toLowerCase(), ...(phoneNumber ? { phone_number: phoneNumber } : {}) };
+}
+
+/**
+ * Sends a lead's events; `sent` is called once, when gtag has called back
+ * (event_callback) for every one. The Meta Pixel has no callback: its Lead
+ * counts as sent once fbq has it (fbevents.js sends it, or queues it until it
+ * arrives). Its eventID is the key the server's Conversions API Lead carries,
+ * so Meta counts the two as one.
+ */
+export function sendLeadEvents(targets: LeadTargets, { key, contact, sent }: Lead): void {
+  if (targets.metaPixelId) fbq('track', 'Lead', {}, { eventID: key });
   const events = leadEvents(targets, key);
+  // Before the conversion: gtag attaches the user data set when the conversion is sent.
+  if (targets.googleAdsEnhancedConversions && contact && events.some(([, name]) => name === 'conversion')) {
+    gtag('set', 'user_data', userData(contact));
+  }
   let waiting = events.length;
   if (waiting === 0) return sent();
   for (const [command, name, params] of events) {

@@ -90,4 +90,14 @@ describe('leaving after a confirmed enquiry', () => {
     jest.advanceTimersByTime(DELAY);
     expect(leave).toHaveBeenCalledTimes(1);
   });
+
+  it("hands the tags the confirmed enquiry's e-mail and phone with its key, when the form has them", () => {
+    const { result } = renderHook(() => useLeads(true));
+    const key = freshKey();
+    act(() => {
+      leaveAfterLead(key, DELAY, jest.fn(), { mail: 'ana@example.mx', phone: '5512345678' });
+    });
+    expect(result.current.map((lead) => [lead.key, lead.contact])).toEqual([[key, { mail: 'ana@example.mx', phone: '5512345678' }]]);
+    act(() => result.current[0]?.sent());
+  });
 });

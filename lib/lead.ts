@@ -8,8 +8,11 @@ import { useEffect, useState } from 'react';
  * of every first visit.
  */
 
-/** A confirmed enquiry whose events the tags have to send; `sent` once gtag says they went. */
-export type Lead = { key: string; sent: () => void };
+/** The confirmed enquiry's e-mail and phone as typed, for Google's enhanced conversions (normalised in lib/conversion.ts). */
+export type LeadContact = { mail: string; phone: string };
+
+/** A confirmed enquiry whose events the tags have to send; `sent` once they went. */
+export type Lead = { key: string; contact?: LeadContact; sent: () => void };
 
 /** How much longer than the spec's 2 s the thanks may stay while gtag sends the lead's events. */
 export const MAX_HOLD_MS = 1000;
@@ -20,7 +23,7 @@ const unheard: Lead[] = [];
 const leads = new Map<string, { sent: boolean; waiting: Array<() => void> }>();
 
 /** Calls `callback` once the lead's events were sent (at once when the tags have nothing to measure). */
-function whenSent(key: string, callback: () => void): void {
+function whenSent(key: string, contact: LeadContact | undefined, callback: () => void): void {
   let lead = leads.get(key);
   if (!lead) {
     // One announcement per key: React may run the form's effect twice.
@@ -30,9 +33,9 @@ function whenSent(key: string, callback: () => void): void {
       entry.sent = true;
       entry.waiting.splice(0).forEach((waiting) => waiting());
     };
-    if (listener) listener({ key, sent });
+    if (listener) listener({ key, contact, sent });
     // Told as soon as the tags' hook mounts; leaveAfterLead never waits more than MAX_HOLD_MS for it.
-    else unheard.push({ key, sent });
+    else unheard.push({ key, contact, sent });
   }
   if (lead.sent) callback();
   else lead.waiting.push(callback);
@@ -41,9 +44,10 @@ function whenSent(key: string, callback: () => void): void {
 /**
  * Leaves (`leave`) `delayMs` after a confirmed enquiry, or later, once its
  * analytics events were sent, but never more than MAX_HOLD_MS later: a
- * blocked gtag.js must not keep the visitor here. Returns a cancel function.
+ * blocked gtag.js must not keep the visitor here. `contact`: what the visitor
+ * sent, when the form has it. Returns a cancel function.
  */
-export function leaveAfterLead(key: string, delayMs: number, leave: () => void): () => void {
+export function leaveAfterLead(key: string, delayMs: number, leave: () => void, contact?: LeadContact): () => void {
   let sent = false;
   let due = false;
   let done = false;
@@ -57,7 +61,7 @@ export function leaveAfterLead(key: string, delayMs: number, leave: () => void):
     if (sent) go();
   }, delayMs);
   const capTimer = setTimeout(go, delayMs + MAX_HOLD_MS);
-  whenSent(key, () => {
+  whenSent(key, contact, () => {
     sent = true;
     if (due) go();
   });
@@ -70,7 +74,8 @@ export function leaveAfterLead(key: string, delayMs: number, leave: () => void):
 
 /**
  * The leads confirmed on this page, for the tags to send. With `measured`
- * false (no GA and no Ads conversion configured) a lead has nothing to wait for.
+ * false (no GA, no Ads conversion and no Meta Pixel configured) a lead has
+ * nothing to wait for.
  */
 export function useLeads(measured: boolean): readonly Lead[] {
   const [confirmed, setConfirmed] = useState<readonly Lead[]>([]);

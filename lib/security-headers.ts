@@ -8,6 +8,7 @@
 export type CspInput = {
   gaMeasurementId?: string;
   googleAdsId?: string;
+  metaPixelId?: string;
   recaptchaSiteKey?: string;
   chatWidgetSrc?: string;
   /** next dev needs eval and a websocket for fast refresh. */
@@ -20,6 +21,9 @@ export function contentSecurityPolicy(input: CspInput): string {
   // pixels and beacons to, googleadservices.com, doubleclick, googlesyndication,
   // google.com and the visitor's own Google domain (google.com.mx here).
   const adsScripts = input.googleAdsId && 'https://www.googleadservices.com https://googleads.g.doubleclick.net https://www.google.com';
+  // The Meta Pixel: its script, and the pixels and beacons it sends to facebook.com.
+  const meta = input.metaPixelId && 'https://connect.facebook.net';
+  const metaHits = input.metaPixelId && 'https://www.facebook.com';
   const chat = input.chatWidgetSrc ? new URL(input.chatWidgetSrc).origin : undefined;
   const list = (...sources: Array<string | false | undefined>) => sources.filter(Boolean).join(' ');
 
@@ -32,6 +36,7 @@ export function contentSecurityPolicy(input: CspInput): string {
       google && 'https://www.googletagmanager.com',
       adsScripts,
       input.recaptchaSiteKey && 'https://www.google.com/recaptcha/ https://www.gstatic.com/recaptcha/',
+      meta,
       chat,
     ),
     'style-src': list("'self'", "'unsafe-inline'", chat),
@@ -41,6 +46,7 @@ export function contentSecurityPolicy(input: CspInput): string {
       'blob:',
       google && 'https://www.googletagmanager.com https://*.google-analytics.com https://*.g.doubleclick.net https://www.google.com https://www.google.com.mx',
       input.googleAdsId && 'https://www.googleadservices.com https://pagead2.googlesyndication.com',
+      metaHits,
       chat,
     ),
     'font-src': list("'self'", chat),
@@ -51,6 +57,8 @@ export function contentSecurityPolicy(input: CspInput): string {
         'https://www.googletagmanager.com https://*.google-analytics.com https://*.analytics.google.com https://*.g.doubleclick.net https://www.google.com',
       input.googleAdsId && 'https://www.googleadservices.com https://pagead2.googlesyndication.com https://www.google.com.mx',
       input.recaptchaSiteKey && 'https://www.google.com/recaptcha/',
+      meta,
+      metaHits,
       chat,
       chat && chat.replace(/^https:/, 'wss:'),
     ),

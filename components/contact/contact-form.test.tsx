@@ -327,6 +327,21 @@ describe('ContactForm', () => {
     }
   });
 
+  it("hands the tags the confirmed lead's key with the e-mail and phone it was sent with", async () => {
+    const user = userEvent.setup();
+    const action = deferredAction();
+    // The layout's tags, measuring. (Leads of earlier tests, confirmed while nothing listened, arrive too.)
+    const { result: leads } = renderHook(() => useLeads(true));
+    render(<ContactForm {...props} />);
+    await fillValid(user);
+    await user.click(submitButton());
+    await action.answer({ status: 'sent', key: 'clave-contacto' });
+    await waitFor(() => expect(leads.current.map((lead) => lead.key)).toContain('clave-contacto'));
+    const lead = leads.current.find(({ key }) => key === 'clave-contacto');
+    expect(lead?.contact).toEqual({ mail: 'ana@example.mx', phone: '5512345678' });
+    act(() => lead?.sent());
+  });
+
   it('offers a reload that keeps what was typed when the page is from an older deployment', async () => {
     const user = userEvent.setup();
     submitContact.mockRejectedValue(STALE);

@@ -49,8 +49,8 @@ export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, 
   const reloadKeepingValues = useReloadKeepingValues(formRef);
   const readyToken = useFormToken(formRef);
   const { island, invalid, errorOf, onChange, show, checkBeforeSend } = useFieldMessages(formRef, rules);
-  const { state, browserAnswered, sending, onSubmit } = useSending({ answered, checkBeforeSend, readyToken, recaptchaSiteKey });
-  const thanksRef = useThanksRedirect(state, thankYouUrl);
+  const { state, contact, browserAnswered, sending, onSubmit } = useSending({ answered, checkBeforeSend, readyToken, recaptchaSiteKey });
+  const thanksRef = useThanksRedirect(state, thankYouUrl, contact);
 
   const posted = answered.status === 'invalid' || answered.status === 'failed' || answered.status === 'confirm' ? answered.values : undefined;
   // The server's signature in its answer: the next press is accepted without asking again.

@@ -4,6 +4,7 @@ import { trackEvent } from '@/lib/analytics';
 import { submitContact } from '@/lib/contact/actions';
 import { CONFIRM_MIN_MS, TOKEN_FIELD } from '@/lib/contact/fields';
 import { INITIAL_CONTACT_STATE, type ContactState } from '@/lib/contact/state';
+import type { LeadContact } from '@/lib/lead';
 import { getRecaptchaToken } from '@/lib/recaptcha';
 
 /** The island's own send: transport failures become states, and a page from an older deployment is told to reload. */
@@ -38,10 +39,12 @@ type Options = {
 /**
  * The island's send, in place of the browser's: one at a time, with the
  * signature and reCAPTCHA token added. `state` is its last answer, or the
- * browser's until it has one (`browserAnswered`).
+ * browser's until it has one (`browserAnswered`); `contact`, the e-mail and
+ * phone that answer is about.
  */
 export function useSending({ answered, checkBeforeSend, readyToken, recaptchaSiteKey }: Options) {
   const [latest, setLatest] = useState<ContactState | null>(null);
+  const [contact, setContact] = useState<LeadContact>();
   const state = latest ?? answered;
   const [isPending, startSending] = useTransition();
   const [preparing, setPreparing] = useState(false);
@@ -85,9 +88,12 @@ export function useSending({ answered, checkBeforeSend, readyToken, recaptchaSit
         await new Promise((resolve) => setTimeout(resolve, CONFIRM_MIN_MS + CONFIRM_MARGIN_MS));
         next = await send(formData);
       }
-      startTransition(() => setLatest(next));
+      startTransition(() => {
+        setLatest(next);
+        setContact({ mail: String(formData.get('mail')), phone: String(formData.get('phone')) });
+      });
     });
   }
 
-  return { state, browserAnswered: latest === null, sending: preparing || isPending, onSubmit };
+  return { state, contact, browserAnswered: latest === null, sending: preparing || isPending, onSubmit };
 }

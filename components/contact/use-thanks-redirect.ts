@@ -1,24 +1,27 @@
 import { useEffect, useRef } from 'react';
 import type { ContactState } from '@/lib/contact/state';
-import { leaveAfterLead } from '@/lib/lead';
+import { leaveAfterLead, type LeadContact } from '@/lib/lead';
 import { navigateTo } from '@/lib/navigation';
 
 /** Spec: the browser leaves for the thank-you page 2000 ms after success. */
 export const REDIRECT_DELAY_MS = 2000;
 
-/** Once thanked: focuses the thanks (returned ref, for its heading) and leaves for the thank-you page. */
-export function useThanksRedirect(state: ContactState, thankYouUrl: string) {
+/**
+ * Once thanked: focuses the thanks (returned ref, for its heading) and leaves for the thank-you page.
+ * `contact`: the e-mail and phone the island sent, handed to the tags with a confirmed lead.
+ */
+export function useThanksRedirect(state: ContactState, thankYouUrl: string, contact?: LeadContact) {
   const thanksRef = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
     if (state.status !== 'sent') return;
     thanksRef.current?.focus();
     const leave = () => navigateTo(thankYouUrl);
-    // The redirect waits up to 1 s more for the lead's Ads conversion and GA event (a suspected spam has none).
-    if (state.key) return leaveAfterLead(state.key, REDIRECT_DELAY_MS, leave);
+    // The redirect waits up to 1 s more for the lead's Ads, GA and Meta events (a suspected spam has none).
+    if (state.key) return leaveAfterLead(state.key, REDIRECT_DELAY_MS, leave, contact);
     const timer = setTimeout(leave, REDIRECT_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [state, thankYouUrl]);
+  }, [state, thankYouUrl, contact]);
 
   return thanksRef;
 }

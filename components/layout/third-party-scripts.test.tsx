@@ -1,5 +1,6 @@
 import { act, render, waitFor } from '@testing-library/react';
 import { leaveAfterLead } from '@/lib/lead';
+import { META_PIXEL_SRC } from '@/lib/meta-pixel';
 import { LOADED_DELAY_MS, ThirdPartyScripts } from './third-party-scripts';
 
 jest.mock('next/navigation', () => ({ usePathname: jest.fn(() => '/') }));
@@ -10,11 +11,16 @@ const { reportWebVitals } = jest.requireMock('@/lib/web-vitals') as { reportWebV
 
 const thirdPartyScripts = () =>
   Array.from(document.querySelectorAll<HTMLScriptElement>('script[src]')).map((script) => script.src);
+const gtagCommands = () => (window.dataLayer ?? []).map((entry) => Array.from(entry as IArguments));
+/** What the Meta Pixel was given, in order (its stub queues it until fbevents.js loads, which never happens here). */
+const pixelCommands = () => ((window.fbq as unknown as { queue?: ArrayLike<unknown>[] })?.queue ?? []).map((entry) => Array.from(entry));
 
 describe('third-party scripts and the loaded flag', () => {
   beforeEach(() => {
     jest.useFakeTimers();
     delete window.dataLayer;
+    delete window.fbq;
+    delete window.fbqQueue;
     document.querySelectorAll('script').forEach((script) => script.remove());
     usePathname.mockReturnValue('/');
     reportWebVitals.mockClear();
@@ -135,5 +141,56 @@ describe('third-party scripts and the loaded flag', () => {
     render(<ThirdPartyScripts gaMeasurementId="G-GRACIAS1" />);
     act(() => jest.advanceTimersByTime(0));
     await waitFor(() => expect(thirdPartyScripts()).toContain('https://www.googletagmanager.com/gtag/js?id=G-GRACIAS1'));
+  });
+
+  it('adds the Meta Pixel with the other tags at 6 s: init, PageView, then a WhatsApp click made before as Contact', async () => {
+    render(
+      <>
+        <a href="https://wa.me/1" data-analytics-event="whatsapp">
+          WhatsApp
+        </a>
+        <ThirdPartyScripts metaPixelId="123456789012345" />
+      </>,
+    );
+    act(() => {
+      document.querySelector('a')?.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
+    });
+    act(() => jest.advanceTimersByTime(LOADED_DELAY_MS - 1));
+    expect(thirdPartyScripts()).toEqual([]);
+    act(() => jest.advanceTimersByTime(1));
+    await waitFor(() => expect(thirdPartyScripts()).toEqual([META_PIXEL_SRC]));
+    expect(pixelCommands()).toEqual([
+      ['init', '123456789012345'],
+      ['track', 'PageView'],
+      ['track', 'Contact'],
+    ]);
+  });
+
+  it("loads the pixel at once for a confirmed lead, tracks Lead with the lead's key as eventID, and does not hold the redirect for it", async () => {
+    render(<ThirdPartyScripts metaPixelId="222" chatWidgetSrc="https://chat.example.com/pixel.js" />);
+    act(() => jest.advanceTimersByTime(1000));
+    const leave = jest.fn();
+    act(() => {
+      leaveAfterLead('clave-pixel', 2000, leave, { mail: 'ana@example.mx', phone: '5512345678' });
+    });
+    await waitFor(() => expect(thirdPartyScripts()).toContain(META_PIXEL_SRC));
+    await waitFor(() => expect(pixelCommands()).toContainEqual(['track', 'Lead', {}, { eventID: 'clave-pixel' }]));
+    expect(pixelCommands().map((command) => command[1])).toEqual(['222', 'PageView', 'Lead']);
+    // Nothing personal reaches Meta from the browser.
+    expect(JSON.stringify(pixelCommands())).not.toMatch(/ana@|5512345678/);
+    act(() => jest.advanceTimersByTime(2000));
+    expect(leave).toHaveBeenCalledTimes(1);
+  });
+
+  it("with enhanced conversions, sets the lead's e-mail and phone before its Ads conversion", async () => {
+    render(<ThirdPartyScripts googleAdsId="AW-444" googleAdsConversionLabel="etiqueta" googleAdsEnhancedConversions />);
+    act(() => {
+      leaveAfterLead('clave-mejorada', 2000, jest.fn(), { mail: ' Ana@Example.MX', phone: '+52 55 1234 5678' });
+    });
+    await waitFor(() => expect(gtagCommands().some(([, name]) => name === 'conversion')).toBe(true));
+    const commands = gtagCommands().map((command) => command.slice(0, 3));
+    const userData = commands.findIndex(([command, name]) => command === 'set' && name === 'user_data');
+    expect(commands[userData]).toEqual(['set', 'user_data', { email: 'ana@example.mx', phone_number: '+525512345678' }]);
+    expect(userData).toBeLessThan(commands.findIndex(([command, name]) => command === 'event' && name === 'conversion'));
   });
 });

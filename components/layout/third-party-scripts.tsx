@@ -22,19 +22,20 @@ type Props = ThirdPartyTagsProps;
 
 /**
  * Holds the spec's 'loaded' flag. Nothing on screen waits for it: it only
- * delays analytics, the Ads tag and the chat widget so they never compete with
- * the first paint. It also sends the analytics event of any link marked with
- * data-analytics-event, so those links can stay server-rendered.
+ * delays analytics, the Ads tag, the Meta Pixel and the chat widget so they
+ * never compete with the first paint. It also sends the analytics event of any
+ * link marked with data-analytics-event, so those links can stay
+ * server-rendered.
  */
 export function ThirdPartyScripts(props: Props) {
-  const anyTag = Boolean(props.gaMeasurementId || props.googleAdsId || props.chatWidgetSrc);
+  const anyTag = Boolean(props.gaMeasurementId || props.googleAdsId || props.metaPixelId || props.chatWidgetSrc);
   const noWait = NO_WAIT_PATHS.has(usePathname() ?? '');
   // With no tag to add, no timer either: nothing runs on the main thread 6 s in for nothing.
   const flag = useLoadedFlag(!anyTag ? null : noWait ? 0 : LOADED_DELAY_MS);
   // A confirmed enquiry loads the tags at once: the flag keeps them from
   // competing with the first paint, and that is long past; the thank-you
   // redirect follows in 2 s and must not take the conversion with it.
-  const leads = useLeads(Boolean(props.gaMeasurementId || (props.googleAdsId && props.googleAdsConversionLabel)));
+  const leads = useLeads(Boolean(props.gaMeasurementId || (props.googleAdsId && props.googleAdsConversionLabel) || props.metaPixelId));
   const loaded = flag || leads.length > 0;
 
   useEffect(() => {

@@ -4,14 +4,25 @@ import { GoogleAnalytics } from '@next/third-parties/google';
 import Script from 'next/script';
 import { useEffect, useRef } from 'react';
 import { gtag } from '@/lib/analytics';
+import { queueConsentDefaults } from '@/lib/consent';
 import { sendLeadEvents } from '@/lib/conversion';
 import type { Lead } from '@/lib/lead';
+import { startMetaPixel } from '@/lib/meta-pixel';
 import { reportWebVitals } from '@/lib/web-vitals';
+
+// Consent Mode's defaults come before every other command gtag.js reads:
+// queued as this chunk is evaluated, before any of it renders (GoogleAnalytics
+// queues its config from an effect of its own, which runs before this
+// component's effects).
+queueConsentDefaults();
 
 export type ThirdPartyTagsProps = {
   gaMeasurementId?: string;
   googleAdsId?: string;
   googleAdsConversionLabel?: string;
+  /** The confirmed lead's e-mail and phone go with its Ads conversion (lib/conversion.ts). */
+  googleAdsEnhancedConversions?: boolean;
+  metaPixelId?: string;
   chatWidgetSrc?: string;
 };
 
@@ -21,11 +32,20 @@ type Props = ThirdPartyTagsProps & {
 };
 
 /**
- * Analytics pageview, the Ads tag, the chat widget, the conversion events of
- * confirmed enquiries and the field Core Web Vitals. Loaded only once the
- * 'loaded' flag is true, or at once when an enquiry is confirmed.
+ * Analytics pageview, the Ads tag, the Meta Pixel, the chat widget, the
+ * conversion events of confirmed enquiries and the field Core Web Vitals.
+ * Loaded only once the 'loaded' flag is true, or at once when an enquiry is
+ * confirmed.
  */
-export default function ThirdPartyTags({ gaMeasurementId, googleAdsId, googleAdsConversionLabel, chatWidgetSrc, leads = [] }: Props) {
+export default function ThirdPartyTags({
+  gaMeasurementId,
+  googleAdsId,
+  googleAdsConversionLabel,
+  googleAdsEnhancedConversions,
+  metaPixelId,
+  chatWidgetSrc,
+  leads = [],
+}: Props) {
   const handled = useRef(new WeakSet<Lead>());
 
   // Effects run in order: the Ads config is queued before any lead's events.
@@ -35,13 +55,18 @@ export default function ThirdPartyTags({ gaMeasurementId, googleAdsId, googleAds
     gtag('config', googleAdsId);
   }, [googleAdsId]);
 
+  // Its PageView, then any lead's Lead.
+  useEffect(() => {
+    if (metaPixelId) startMetaPixel(metaPixelId);
+  }, [metaPixelId]);
+
   useEffect(() => {
     for (const lead of leads) {
       if (handled.current.has(lead)) continue;
       handled.current.add(lead);
-      sendLeadEvents({ gaMeasurementId, googleAdsId, googleAdsConversionLabel }, lead.key, lead.sent);
+      sendLeadEvents({ gaMeasurementId, googleAdsId, googleAdsConversionLabel, googleAdsEnhancedConversions, metaPixelId }, lead);
     }
-  }, [leads, gaMeasurementId, googleAdsId, googleAdsConversionLabel]);
+  }, [leads, gaMeasurementId, googleAdsId, googleAdsConversionLabel, googleAdsEnhancedConversions, metaPixelId]);
 
   useEffect(() => {
     // Measuring is best effort: a chunk that fails to load changes nothing for the visitor.

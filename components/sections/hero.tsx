@@ -1,5 +1,6 @@
 import { ContactForm } from '@/components/contact/contact-form';
 import { Honeypot } from '@/components/contact/honeypot';
+import { PrivacyNote } from '@/components/contact/privacy-note';
 import { Icon } from '@/components/icon';
 import type { ContactState } from '@/lib/contact/state';
 import { contactDetails, formattedAddress, hero } from '@/lib/content';
@@ -43,6 +44,7 @@ export function Hero({ contactState }: { contactState?: ContactState }) {
             thankYouUrl={publicEnv.thankYouUrl}
             whatsappUrl={publicEnv.whatsappUrl}
           />
+          <PrivacyNote privacyNoticeUrl={publicEnv.privacyNoticeUrl} />
         </div>
       </div>
     </section>

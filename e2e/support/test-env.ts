@@ -23,6 +23,8 @@ export const NO_TAGS_URL = `http://127.0.0.1:${NO_TAGS_PORT}`;
 export const RETENTION_PORT = 3106 + OFFSET;
 /** The same build behind one proxy of ours (TRUST_PROXY_HEADERS=1), started by spam.spec.ts. */
 export const PROXY_PORT = 3105 + OFFSET;
+/** The same build sending each lead on to a webhook and Meta's Conversions API (stand-ins of its own), started by forward.spec.ts. */
+export const FORWARD_PORT = 3107 + OFFSET;
 /** The site with the agency's own large PNG and JPEG pictures (e2e/support/pictures-app.ts). */
 export const PICTURES_PORT = 3104 + OFFSET;
 export const PICTURES_URL = `http://127.0.0.1:${PICTURES_PORT}`;
@@ -41,6 +43,8 @@ export const E2E_CONFIG = {
   gaMeasurementId: 'G-E2ETEST1',
   googleAdsId: 'AW-123456789',
   googleAdsConversionLabel: 'e2eLead-Label_1',
+  googleAdsEnhancedConversions: '1',
+  metaPixelId: '123456789012345',
   chatWidgetSrc: 'https://chat.e2e.test/widget.js',
   whatsappUrl: 'https://wa.me/5215500001111',
   privacyNoticeUrl: '/aviso-de-privacidad',
@@ -56,6 +60,8 @@ export const E2E_BUILD_ENV: Record<string, string> = isolatedEnv({
   NEXT_PUBLIC_GA_MEASUREMENT_ID: E2E_CONFIG.gaMeasurementId,
   NEXT_PUBLIC_GOOGLE_ADS_ID: E2E_CONFIG.googleAdsId,
   NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL: E2E_CONFIG.googleAdsConversionLabel,
+  NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: E2E_CONFIG.googleAdsEnhancedConversions,
+  NEXT_PUBLIC_META_PIXEL_ID: E2E_CONFIG.metaPixelId,
   NEXT_PUBLIC_CHAT_WIDGET_SRC: E2E_CONFIG.chatWidgetSrc,
   NEXT_PUBLIC_WHATSAPP_URL: E2E_CONFIG.whatsappUrl,
   NEXT_PUBLIC_PRIVACY_NOTICE_URL: E2E_CONFIG.privacyNoticeUrl,
@@ -90,6 +96,8 @@ export const NO_TAGS_BUILD_ENV: Record<string, string> = {
   NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL: '',
   NEXT_PUBLIC_CHAT_WIDGET_SRC: '',
   NEXT_PUBLIC_RECAPTCHA_SITE_KEY: '',
+  NEXT_PUBLIC_META_PIXEL_ID: '',
+  NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: '',
 };
 
 const publicPart = (env: Record<string, string>) => Object.fromEntries(Object.entries(env).filter(([key]) => key.startsWith('NEXT_PUBLIC_')));

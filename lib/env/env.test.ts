@@ -11,6 +11,8 @@ describe('public environment', () => {
       gaMeasurementId: undefined,
       googleAdsId: undefined,
       googleAdsConversionLabel: undefined,
+      googleAdsEnhancedConversions: false,
+      metaPixelId: undefined,
       chatWidgetSrc: undefined,
       recaptchaSiteKey: undefined,
     });
@@ -36,6 +38,8 @@ describe('public environment', () => {
       NEXT_PUBLIC_GA_MEASUREMENT_ID: 'G-ABC123',
       NEXT_PUBLIC_GOOGLE_ADS_ID: 'AW-123456789',
       NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL: 'AbC-D_efG-h12',
+      NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: '1',
+      NEXT_PUBLIC_META_PIXEL_ID: '123456789012345',
       NEXT_PUBLIC_CHAT_WIDGET_SRC: 'https://chat.example.com/widget.js',
     });
     expect(env).toEqual({
@@ -46,6 +50,8 @@ describe('public environment', () => {
       gaMeasurementId: 'G-ABC123',
       googleAdsId: 'AW-123456789',
       googleAdsConversionLabel: 'AbC-D_efG-h12',
+      googleAdsEnhancedConversions: true,
+      metaPixelId: '123456789012345',
       chatWidgetSrc: 'https://chat.example.com/widget.js',
       recaptchaSiteKey: undefined,
     });
@@ -73,6 +79,22 @@ describe('public environment', () => {
   it('takes only the label of the Ads conversion, not the whole send_to', () => {
     expect(() => parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL: 'AW-123456789/AbC-D_efG-h12' })).toThrow(
       /NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL/,
+    );
+  });
+
+  it('takes only the digits of a Meta Pixel ID, and says so in Spanish', () => {
+    expect(() => parsePublicEnv({ NEXT_PUBLIC_META_PIXEL_ID: 'fb-123456789012345' })).toThrow(
+      /NEXT_PUBLIC_META_PIXEL_ID: debe ser solo el número del píxel de Meta/,
+    );
+    expect(parsePublicEnv({ NEXT_PUBLIC_META_PIXEL_ID: ' 123456789012345 ' }).metaPixelId).toBe('123456789012345');
+  });
+
+  it('turns enhanced conversions on with 1 only; 0 or empty is off, anything else a mistake', () => {
+    expect(parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: '1' }).googleAdsEnhancedConversions).toBe(true);
+    expect(parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: '0' }).googleAdsEnhancedConversions).toBe(false);
+    expect(parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: '' }).googleAdsEnhancedConversions).toBe(false);
+    expect(() => parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: 'true' })).toThrow(
+      /NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: debe ser 1/,
     );
   });
 

@@ -34,6 +34,9 @@ const publicSchema = z.object({
   NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL: optional(
     z.string().regex(/^[\w-]+$/, 'debe ser solo la etiqueta de conversión (lo que va después de "AW-…/" en send_to)'),
   ),
+  // "1" sends the visitor's e-mail and phone with the Ads conversion (Google hashes them); anything else, nothing.
+  NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: optional(z.enum(['0', '1'], { message: 'debe ser 1 (activadas) o 0' })),
+  NEXT_PUBLIC_META_PIXEL_ID: optional(z.string().regex(/^\d+$/, 'debe ser solo el número del píxel de Meta (dígitos)')),
   NEXT_PUBLIC_CHAT_WIDGET_SRC: optional(z.url({ protocol: /^https$/, message: 'debe ser una URL https' })),
   NEXT_PUBLIC_RECAPTCHA_SITE_KEY: optional(z.string().regex(/^[\w-]+$/, 'no parece una clave de reCAPTCHA')),
   // Set by Vercel itself; used only to derive a default site URL.
@@ -49,6 +52,9 @@ export type PublicEnv = {
   googleAdsId?: string;
   /** Used only with googleAdsId: the conversion sent on every confirmed enquiry. */
   googleAdsConversionLabel?: string;
+  /** Google Ads enhanced conversions: the confirmed lead's e-mail and phone go with its conversion. */
+  googleAdsEnhancedConversions: boolean;
+  metaPixelId?: string;
   chatWidgetSrc?: string;
   recaptchaSiteKey?: string;
 };
@@ -74,6 +80,8 @@ export function parsePublicEnv(source: Source): PublicEnv {
     gaMeasurementId: env.NEXT_PUBLIC_GA_MEASUREMENT_ID,
     googleAdsId: env.NEXT_PUBLIC_GOOGLE_ADS_ID,
     googleAdsConversionLabel: env.NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL,
+    googleAdsEnhancedConversions: env.NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS === '1',
+    metaPixelId: env.NEXT_PUBLIC_META_PIXEL_ID,
     chatWidgetSrc: env.NEXT_PUBLIC_CHAT_WIDGET_SRC,
     recaptchaSiteKey: env.NEXT_PUBLIC_RECAPTCHA_SITE_KEY,
   };
