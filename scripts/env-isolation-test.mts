@@ -25,11 +25,12 @@ const STUB_PORT = 3291 + OFFSET; // the test's contact API
 const PROD_STUB_PORT = 3292 + OFFSET; // "production's" contact API, named only in .env.local
 const PROD_SMTP_PORT = 3293 + OFFSET; // "production's" mail server, likewise
 const PROD_PG_PORT = 3294 + OFFSET; // "production's" PostgreSQL (the engine's world), likewise
+const PROD_HOOKS_PORT = 3295 + OFFSET; // "production's" lead webhook and Meta Graph API, likewise
 const APP = `http://127.0.0.1:${APP_PORT}`;
 const STUB = `http://127.0.0.1:${STUB_PORT}`;
 const PROD_STUB = `http://127.0.0.1:${PROD_STUB_PORT}`;
 const DROP = (process.env.ENV_ISOLATION_DROP ?? '').split(',').filter(Boolean);
-const PROD_PUBLIC = ['produccion.env-isolation.test', 'G-PRODUCCION1'];
+const PROD_PUBLIC = ['produccion.env-isolation.test', 'G-PRODUCCION1', '999000111222333'];
 
 const work = mkdtempSync(path.join(tmpdir(), 'env-isolation-'));
 const servers: Server[] = [];
@@ -67,6 +68,13 @@ const prodPg = net.createServer((socket) => {
 });
 await new Promise<void>((resolve) => prodPg.listen(PROD_PG_PORT, '127.0.0.1', resolve));
 
+let prodHookRequests = 0;
+const prodHooks = net.createServer((socket) => {
+  prodHookRequests += 1;
+  socket.destroy();
+});
+await new Promise<void>((resolve) => prodHooks.listen(PROD_HOOKS_PORT, '127.0.0.1', resolve));
+
 servers.push(await startStubApi(STUB_PORT), await startStubApi(PROD_STUB_PORT));
 
 const envLocal = [
@@ -85,6 +93,11 @@ const envLocal = [
     'VERCEL=1',
     `NEXT_PUBLIC_SITE_URL=https://${PROD_PUBLIC[0]}`,
     `NEXT_PUBLIC_GA_MEASUREMENT_ID=${PROD_PUBLIC[1]}`,
+    `LEAD_WEBHOOK_URL=http://127.0.0.1:${PROD_HOOKS_PORT}/webhook`,
+    `LEAD_WEBHOOK_SECRET=whsec_${Buffer.from('secreto-de-produccion-de-32-byte').toString('base64')}`,
+    `NEXT_PUBLIC_META_PIXEL_ID=${PROD_PUBLIC[2]}`,
+    'META_CAPI_ACCESS_TOKEN=EAAProduccion0123456789',
+    `META_GRAPH_API_URL=http://127.0.0.1:${PROD_HOOKS_PORT}/graph`,
     '',
   ].join('\n');
 
@@ -149,6 +162,8 @@ for (let i = 0; i < 30 && storedByTestStub === 0; i++) {
   const summary = (await (await fetch(`${STUB}/__summary`)).json()) as { storedByMail: Record<string, number> };
   storedByTestStub = summary.storedByMail[mail] ?? 0;
 }
+// A delivered lead is sent on to the configured webhook and Graph API within a second or two: give it time to.
+await new Promise((resolve) => setTimeout(resolve, 4000));
 const testSummary = (await (await fetch(`${STUB}/__summary`)).json()) as { storedByMail: Record<string, number> };
 const prodSummary = (await (await fetch(`${PROD_STUB}/__summary`)).json()) as { attempts: number };
 
@@ -167,6 +182,7 @@ const checks: Array<[string, boolean, string]> = [
   ['the test’s stub got nothing but the test’s enquiry', Object.keys(testSummary.storedByMail).every((stored) => stored === mail), ''],
   ['the watched contact API got no attempt', prodSummary.attempts === 0, String(prodSummary.attempts)],
   ['the watched mail server got no connection', prodSmtpConnections === 0, String(prodSmtpConnections)],
+  ['the watched lead webhook and Graph API got no connection', prodHookRequests === 0, String(prodHookRequests)],
   ['the page carries none of production’s NEXT_PUBLIC_ values', PROD_PUBLIC.every((value) => !html.includes(value)), ''],
 ];
 const said = (log: string) => log.split('\n').filter((line) => /Environments:|\[contacto\]|\[Workflow\]|\[world-local\]|Error/.test(line)).map((line) => `  ${line.trim()}`);
@@ -176,5 +192,6 @@ const failed = checks.filter(([, ok]) => !ok).length;
 console.log(`${checks.length - failed} passed, ${failed} failed`);
 prodSmtp.close();
 prodPg.close();
+prodHooks.close();
 await cleanUp();
 process.exit(failed ? 1 : 0);

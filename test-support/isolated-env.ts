@@ -27,6 +27,8 @@ const ISOLATED: Record<string, string> = {
   NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL: '',
   NEXT_PUBLIC_CHAT_WIDGET_SRC: '',
   NEXT_PUBLIC_RECAPTCHA_SITE_KEY: '',
+  NEXT_PUBLIC_META_PIXEL_ID: '',
+  NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: '',
   CONTACT_API_BASE_URL: '',
   CONTACT_SITE_KEY: '',
   // Never the developer's own .inbox: launchers give each server its own folder.
@@ -42,6 +44,12 @@ const ISOLATED: Record<string, string> = {
   TRUST_PROXY_HEADERS: '',
   CONTACT_FORM_SECRET: '',
   NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: '',
+  // A developer's real webhook and Meta's real Conversions API never get a test's leads.
+  LEAD_WEBHOOK_URL: '',
+  LEAD_WEBHOOK_SECRET: '',
+  META_CAPI_ACCESS_TOKEN: '',
+  META_GRAPH_API_URL: '',
+  META_TEST_EVENT_CODE: '',
   // The Workflow SDK's own: the local world, in the launcher's CONTACT_INBOX_DIR, unless a test sets a Postgres world.
   WORKFLOW_TARGET_WORLD: '',
   WORKFLOW_LOCAL_DATA_DIR: '',

@@ -13,6 +13,7 @@ jest.mock('next/headers', () => ({ headers: async () => new Headers({ 'x-forward
 // The engine, at its boundary: spam held back is handed to it (never reached by the API).
 jest.mock('workflow/api', () => ({ start: async () => ({ runId: 'wrun_prueba' }) }));
 jest.mock('./lead/workflow', () => ({ leadWorkflow: {} }));
+jest.mock('./lead/forward-workflow', () => ({ forwardWorkflow: {} }));
 
 const FIELDS = [...CONTACT_FIELDS, 'captcha'] as const;
 const LIMITS = { name: [5, 100], mail: [1, 100], phone: [1, 15], reason: [5, 500], captcha: [0, Infinity] } as const;

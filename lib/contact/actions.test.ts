@@ -29,6 +29,7 @@ jest.mock('next/headers', () => ({
 const mockStart = jest.fn(async (..._args: unknown[]): Promise<{ runId: string }> => ({ runId: `wrun_${randomUUID()}` }));
 jest.mock('workflow/api', () => ({ start: (...args: unknown[]) => mockStart(...args) }));
 jest.mock('./lead/workflow', () => ({ leadWorkflow: { workflowId: 'leadWorkflow' } }));
+jest.mock('./lead/forward-workflow', () => ({ forwardWorkflow: { workflowId: 'forwardWorkflow' } }));
 /** The leads handed to the engine so far. */
 const started = (): Lead[] => mockStart.mock.calls.map((call) => (call[1] as [Lead])[0]);
 

@@ -1,10 +1,12 @@
 'use server';
 
 import { cookies, headers } from 'next/headers';
+import { getForwardConfig } from '@/lib/env/server';
 import { ANSWER_WITHIN_MS, deliverEnquiry, quarantineEnquiry } from './deliver';
 import { CONTACT_FIELDS, HONEYPOT_FIELD, TOKEN_FIELD, type ContactValues } from './fields';
 import { answerQaEnquiry, isQaEnquiry } from './qa-enquiry';
-import { consumeEnquiry, requestClient } from './rate-limit';
+import { visitorOf, type Visitor } from './lead/forward';
+import { consumeEnquiry, requestAddress, requestClient } from './rate-limit';
 import { contactSchema, fieldErrorsOf, isCaptchaShaped, type ContactEnquiry } from './schema';
 import { checkToken, issueToken, spendToken } from './signature-store';
 import { FIRST_TOUCH_COOKIE, LAST_TOUCH_COOKIE, leadSourceOf, type LeadSource } from './source';
@@ -66,15 +68,37 @@ export async function submitContact(_previous: ContactState, formData: FormData)
   }
   if (nonce && !(await spendToken(nonce))) return { status: 'confirm', values, token: await confirmToken() };
 
-  const state = await answerChecked(parsed.data, trap ?? spamRule(parsed.data), answerBy, await sourceOf(requestHeaders));
+  const lead = { answerBy, source: await sourceOf(requestHeaders), visitor: await visitorFor(requestHeaders) };
+  const state = await answerChecked(parsed.data, trap ?? spamRule(parsed.data), lead);
   return state.status === 'failed' ? { ...state, values, token: await confirmToken() } : state;
 }
 
+type Context = { answerBy: number; source?: LeadSource; visitor?: Visitor };
+
 /** A checked enquiry's way out: a QA enquiry stops here, whatever the spam rules said; spam is kept apart; the rest is delivered. */
-async function answerChecked(enquiry: ContactEnquiry, rule: string | null, answerBy: number, source: LeadSource | undefined): Promise<ContactState> {
+async function answerChecked(enquiry: ContactEnquiry, rule: string | null, { answerBy, source, visitor }: Context): Promise<ContactState> {
   if (isQaEnquiry(enquiry)) return answerQaEnquiry(rule);
   if (rule) return quarantineEnquiry(enquiry, rule, { answerBy, source });
-  return deliverEnquiry(enquiry, { answerBy, source });
+  return deliverEnquiry(enquiry, { answerBy, source, visitor });
+}
+
+/** What Meta's Conversions API matches the visitor with: read only when it is configured (lib/contact/lead/forward.ts). */
+async function visitorFor(requestHeaders: Pick<Headers, 'get'>): Promise<Visitor | undefined> {
+  try {
+    if (!getForwardConfig().capi) return undefined;
+    const jar = await cookies();
+    const origin = requestHeaders.get('origin') ?? undefined;
+    return visitorOf({
+      ip: requestAddress(requestHeaders),
+      userAgent: requestHeaders.get('user-agent'),
+      fbp: jar.get('_fbp')?.value,
+      fbc: jar.get('_fbc')?.value,
+      referer: requestHeaders.get('referer'),
+      siteOrigin: origin,
+    });
+  } catch {
+    return undefined;
+  }
 }
 
 /** Where the lead came from: the proxy's cookies and the address of the page that posted the form (lib/contact/source.ts). */

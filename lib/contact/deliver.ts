@@ -1,10 +1,13 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
+import { after } from 'next/server';
 import { start } from 'workflow/api';
 import { getContactConfig, getDeliveryConfig } from '@/lib/env/server';
 import { errorName } from '@/lib/error-name';
 import { withTimeout } from '@/lib/with-timeout';
 import { saveToInbox } from './inbox';
+import type { Visitor } from './lead/forward';
+import { forwardOf, startForwarding } from './lead/forward-start';
 import { maxRetryAfterMs, type Lead } from './lead/lead';
 import { leadWorkflow } from './lead/workflow';
 import type { ContactEnquiry } from './schema';
@@ -33,7 +36,10 @@ const HOLD_WAIT_MS = 800;
  * engine; otherwise they get the retry message with every value kept (the
  * action adds them). Logs never carry what the visitor typed.
  */
-export async function deliverEnquiry(enquiry: ContactEnquiry, { answerBy, source }: { answerBy: number; source?: LeadSource }): Promise<ContactState> {
+export async function deliverEnquiry(
+  enquiry: ContactEnquiry,
+  { answerBy, source, visitor }: { answerBy: number; source?: LeadSource; visitor?: Visitor },
+): Promise<ContactState> {
   const config = getContactConfig();
   const key = randomUUID();
   if (config.mode === 'misconfigured') {
@@ -48,6 +54,7 @@ export async function deliverEnquiry(enquiry: ContactEnquiry, { answerBy, source
     try {
       const file = await saveToInbox(enquiry, config.dir, key, keepMs, source);
       console.info(`[contacto] Sin CONTACT_API_BASE_URL: solicitud ${key} guardada en la bandeja local ${file}`);
+      forwardAfterAnswer({ key, enquiry, receivedAt, source, visitor });
       return { status: 'sent', key };
     } catch (error) {
       console.error(`[contacto] No se pudo guardar la solicitud ${key} en la bandeja local (${errorName(error)})`);
@@ -63,6 +70,7 @@ export async function deliverEnquiry(enquiry: ContactEnquiry, { answerBy, source
     const summary = `${key}: ${report.attempts} intento(s) en ${Date.now() - receivedAt} ms`;
     if (report.result.outcome === 'accepted') {
       if (report.failures.length) console.warn(`[contacto] Entregada tras fallos (${report.failures.join(', ')}) ${summary}`);
+      forwardAfterAnswer({ key, enquiry, receivedAt, source, visitor });
       return { status: 'sent', key };
     }
     if (report.result.outcome === 'rejected') {
@@ -73,7 +81,16 @@ export async function deliverEnquiry(enquiry: ContactEnquiry, { answerBy, source
     retryAfterMs = report.retryAfterMs;
   }
 
-  const lead: Lead = { key, enquiry, receivedAt, backoffSeconds, keepMs, ...(retryAfterMs === undefined ? {} : { retryAfterMs }), ...(source ? { source } : {}) };
+  const lead: Lead = {
+    key,
+    enquiry,
+    receivedAt,
+    backoffSeconds,
+    keepMs,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    ...(source ? { source } : {}),
+    ...(visitor ? { visitor } : {}),
+  };
   if (await hold(lead, answerBy)) return { status: 'sent', key };
   return { status: 'failed' };
 }
@@ -89,6 +106,22 @@ export async function quarantineEnquiry(enquiry: ContactEnquiry, rule: string, {
   if (await hold(lead, answerBy)) console.warn(`[contacto] Posible spam (${rule}) apartado: ${lead.key}; npm run leads -- spam lo lista`);
   else console.warn(`[contacto] Posible spam (${rule}) descartado: ${lead.key} (el motor de entregas no lo guardó)`);
   return { status: 'sent' };
+}
+
+/**
+ * A lead delivered live is sent on (the agency's webhook, Meta's Conversions
+ * API) once the visitor has their answer: starting its runs costs up to half
+ * a second the visitor must not wait. On Vercel `after` keeps the function
+ * alive for it; a crash in between loses the copy, never the lead.
+ */
+function forwardAfterAnswer(lead: Pick<Lead, 'key' | 'enquiry' | 'receivedAt' | 'source' | 'visitor'>): void {
+  const forward = forwardOf(lead);
+  try {
+    after(() => startForwarding(forward));
+  } catch {
+    // Outside a request (a script, a unit test): at once, without waiting.
+    void startForwarding(forward);
+  }
 }
 
 /** Hands the lead to the engine by `answerBy`; true once it is durably held (the run started). */

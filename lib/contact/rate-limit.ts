@@ -118,13 +118,16 @@ const MAX_ADDRESS_LENGTH = 64;
  * - Self-hosted with no proxy (N = 0): the last entry, which Next writes only
  *   when the client wrote none. The client can choose it; start-up warns.
  */
-export function clientKey(headers: Pick<Headers, 'get'>, { trustedProxies, onVercel }: AddressTrust): string {
+export function clientKey(headers: Pick<Headers, 'get'>, trust: AddressTrust): string {
+  return addressKey(clientAddressOf(headers, trust));
+}
+
+/** The client's address as the proxies in front of the server say, trusting only as many as configured. */
+function clientAddressOf(headers: Pick<Headers, 'get'>, { trustedProxies, onVercel }: AddressTrust): string | undefined {
   const forwarded = entries(headers.get('x-forwarded-for'));
-  if (onVercel) {
-    return addressKey(entries(headers.get('x-vercel-forwarded-for'))[0] ?? (headers.get('x-real-ip')?.trim() || forwarded[0]));
-  }
+  if (onVercel) return entries(headers.get('x-vercel-forwarded-for'))[0] ?? (headers.get('x-real-ip')?.trim() || forwarded[0]);
   // N = 0 and N = 1 both take the last entry; fewer entries than proxies: the leftmost.
-  return addressKey(forwarded[Math.max(0, forwarded.length - Math.max(1, trustedProxies))]);
+  return forwarded[Math.max(0, forwarded.length - Math.max(1, trustedProxies))];
 }
 
 function entries(header: string | null): string[] {
@@ -200,6 +203,14 @@ export function limitConfigOrDefaults(): RateLimitConfig {
 
 /** This request's client as the abuse limit counts it: the key a signature is bound to (form-token.ts). */
 export const requestClient = (requestHeaders: Pick<Headers, 'get'>) => clientKey(requestHeaders, limitConfigOrDefaults());
+
+/** This request's client's address, whole, when it is one (isIP): the same the abuse limit trusts. */
+export function requestAddress(requestHeaders: Pick<Headers, 'get'>): string | undefined {
+  const address = clientAddressOf(requestHeaders, limitConfigOrDefaults())?.trim();
+  if (!address || address.length > MAX_ADDRESS_LENGTH) return undefined;
+  const host = withoutPortOrZone(address);
+  return host && isIP(host) ? host : undefined;
+}
 
 /** One enquiry from this request's client, against the configured limit. Never throws because of configuration. */
 export async function consumeEnquiry(requestHeaders: Pick<Headers, 'get'>): Promise<LimitVerdict> {

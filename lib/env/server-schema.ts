@@ -1,5 +1,6 @@
 import { contactProblems, parseFormSecret } from './contact-vars';
 import { parseDeliveryConfig } from './delivery-vars';
+import { parseForwardConfig } from './forward-vars';
 import { uniqueByVariable, type EnvProblem } from './parse-each';
 import type { Source } from './public';
 import { parseRateLimitConfig } from './rate-limit-vars';
@@ -15,6 +16,7 @@ import { parseRateLimitConfig } from './rate-limit-vars';
 export type { AlertConfig } from './alert-vars';
 export { parseContactConfig, parseFormSecret, type ContactConfig } from './contact-vars';
 export { DEFAULT_BACKOFF_SECONDS, parseDeliveryConfig, type DeliveryConfig } from './delivery-vars';
+export { parseForwardConfig, type ForwardConfig } from './forward-vars';
 export { uniqueByVariable, type EnvProblem, type Parsed } from './parse-each';
 export { parseRateLimitConfig, RATE_LIMIT_DEFAULTS, type RateLimitConfig } from './rate-limit-vars';
 
@@ -29,6 +31,7 @@ export function serverEnvProblems(source: Source): EnvProblem[] {
     ...contactProblems(source),
     ...parseRateLimitConfig(source).problems,
     ...parseDeliveryConfig(source).problems,
+    ...parseForwardConfig(source).problems,
     ...parseFormSecret(source).problems,
   ]);
 }

@@ -3,11 +3,13 @@ import {
   parseContactConfig,
   parseFormSecret,
   parseDeliveryConfig,
+  parseForwardConfig,
   parseRateLimitConfig,
   uniqueByVariable,
   type ContactConfig,
   type EnvProblem,
   type DeliveryConfig,
+  type ForwardConfig,
   type Parsed,
   type RateLimitConfig,
 } from './server-schema';
@@ -43,6 +45,14 @@ let delivery: Parsed<DeliveryConfig> | undefined;
 export function getDeliveryConfig(): DeliveryConfig {
   delivery ??= parseDeliveryConfig(process.env);
   return delivery.config;
+}
+
+let forward: Parsed<ForwardConfig> | undefined;
+
+/** Where confirmed leads are sent on (the webhook, Meta's Conversions API); never throws: a malformed one is off. */
+export function getForwardConfig(): ForwardConfig {
+  forward ??= parseForwardConfig(process.env);
+  return forward.config;
 }
 
 /** Which Workflow SDK world holds the leads (chosen by lib/env/build.ts at start-up, or by the platform). */
@@ -84,5 +94,6 @@ export function formSecret(): string | undefined {
 export function configProblems(): EnvProblem[] {
   getRateLimitConfig();
   getDeliveryConfig();
-  return uniqueByVariable([...(rateLimit?.problems ?? []), ...(delivery?.problems ?? []), ...parseFormSecret(process.env).problems]);
+  getForwardConfig();
+  return uniqueByVariable([...(rateLimit?.problems ?? []), ...(delivery?.problems ?? []), ...(forward?.problems ?? []), ...parseFormSecret(process.env).problems]);
 }

@@ -22,6 +22,10 @@ describe('a run cut off by a crash mid-step', () => {
   it('never starts again a lead its step says was delivered or went on', () => {
     expect(leadNeeds('deliverRound', 'torn', { outcome: 'accepted' })).toBe('forget');
     expect(leadNeeds('continueInNewRun', 'torn', undefined)).toBe('forget');
+    expect(leadNeeds('continueForwarding', 'torn', undefined)).toBe('forget');
+    expect(leadNeeds('sendForward', 'torn', { outcome: 'sent' })).toBe('forget');
+    expect(leadNeeds('sendForward', 'torn', { outcome: 'refused', status: 410 })).toBe('forget');
+    expect(leadNeeds('sendForward', 'torn', { outcome: 'unavailable', failure: 'http-503' })).toBe('again');
     expect(leadNeeds('forgetAfter', 'torn', undefined)).toBe('keep');
     expect(leadNeeds('forgetAfter', 'abandoned', undefined)).toBe('keep');
   });

@@ -38,11 +38,15 @@ export function verdictOf(step: LatestStep, now: number, rescuingSinceMs: number
  * run's end would have done); 'keep', nothing (its end was settled and its
  * forgetting scheduled by forgetAfter, at the time the privacy notice says).
  * Never 'again' once the step says delivered: this pass sends no lead twice.
+ * The same for a forwarding run: its send answered, or handed to a fresh run.
  */
 export function leadNeeds(shortName: string | undefined, verdict: 'torn' | 'abandoned', output: unknown): 'again' | 'forget' | 'keep' {
   if (shortName === 'forgetAfter') return 'keep';
   if (verdict === 'abandoned') return 'again';
-  if (shortName === 'continueInNewRun') return 'forget';
-  if (shortName === 'deliverRound' && (output as { outcome?: string } | undefined)?.outcome === 'accepted') return 'forget';
+  if (shortName === 'continueInNewRun' || shortName === 'continueForwarding') return 'forget';
+  const outcome = (output as { outcome?: string } | undefined)?.outcome;
+  if (shortName === 'deliverRound' && outcome === 'accepted') return 'forget';
+  // A forwarding run (forward-workflow.ts) whose send got its answer has nothing left to do.
+  if (shortName === 'sendForward' && (outcome === 'sent' || outcome === 'refused')) return 'forget';
   return 'again';
 }

@@ -1,5 +1,6 @@
 import type { ContactEnquiry } from '../schema';
 import type { LeadSource } from '../source';
+import type { Visitor } from './forward';
 
 /**
  * One enquiry as the lead's workflow carries it (workflow.ts). Everything here
@@ -20,6 +21,8 @@ export type Lead = {
   retryAfterMs?: number;
   /** Where it came from (lib/contact/source.ts): for the agency's alerts and exports, never the contact API. */
   source?: LeadSource;
+  /** What Meta's Conversions API matches the visitor with, when it is configured (forward.ts). */
+  visitor?: Visitor;
   /** Set when the spam filter held it back: the run waits to be released (npm run leads -- release). */
   spamRule?: string;
   /** Carried on by a run that hands the lead to a fresh one (see ROUNDS_PER_RUN): the next round, and whether the agency was told. */

@@ -6,6 +6,8 @@ import { errorName } from '@/lib/error-name';
 import { leadNeeds, verdictOf } from './cut-off';
 import { forgetRun } from './forget';
 import { forgetWorkflow } from './forget-workflow';
+import type { Forward, Target } from './forward';
+import { forwardWorkflow } from './forward-workflow';
 import type { Lead } from './lead';
 import { leadWorkflow } from './workflow';
 
@@ -78,7 +80,7 @@ export async function rescueCutOffRuns(now = Date.now()): Promise<number> {
     const page = await world.runs.list({ status: 'running', resolveData: 'none', pagination: { limit: 50, cursor } });
     for (const run of page.data) {
       const workflow = parseWorkflowName(run.workflowName)?.shortName;
-      if (workflow !== 'leadWorkflow' && workflow !== 'forgetWorkflow') continue;
+      if (workflow !== 'leadWorkflow' && workflow !== 'forgetWorkflow' && workflow !== 'forwardWorkflow') continue;
       running.add(run.runId);
       const [latest] = (await world.steps.list({ runId: run.runId, resolveData: 'none', pagination: { limit: 1, sortOrder: 'desc' } })).data;
       if (!latest || seenEnded.get(run.runId) === latest.stepId) continue;
@@ -108,22 +110,27 @@ async function endLogged(runId: string, stepId: string): Promise<boolean> {
   }
 }
 
-async function mend(runId: string, workflow: 'leadWorkflow' | 'forgetWorkflow', stepId: string, verdict: 'torn' | 'abandoned'): Promise<boolean> {
+async function mend(runId: string, workflow: 'leadWorkflow' | 'forgetWorkflow' | 'forwardWorkflow', stepId: string, verdict: 'torn' | 'abandoned'): Promise<boolean> {
   const world = getWorld();
   try {
     const step = await world.steps.get(runId, stepId, { resolveData: 'all' });
     const shortName = parseStepName(step.stepName)?.shortName;
     const { input } = hydrateResourceIO(await world.runs.get(runId, { resolveData: 'all' }), observabilityRevivers) as { input?: unknown };
     const args = Array.isArray(input) ? input : [];
-    const lead = workflow === 'leadWorkflow' ? (args[0] as Lead | undefined) : undefined;
+    const lead = workflow === 'forgetWorkflow' ? undefined : (args[0] as Lead | Forward | undefined);
     const what = lead?.key ?? `el borrado de ${String(args[0])}`;
     let needs: 'again' | 'forget' | 'keep' = 'again';
     let again: string | undefined;
-    if (lead?.key) {
-      needs = leadNeeds(shortName, verdict, (hydrateResourceIO(step, observabilityRevivers) as { output?: unknown }).output);
+    const stepOutput = () => (hydrateResourceIO(step, observabilityRevivers) as { output?: unknown }).output;
+    if (workflow === 'forwardWorkflow' && lead?.key) {
+      needs = leadNeeds(shortName, verdict, stepOutput());
+      const [forward, target, backoffSeconds, from] = args as [Forward, Target, number[], number];
+      if (needs === 'again') again = (await start(forwardWorkflow, [forward, target, backoffSeconds, from])).runId;
+    } else if (workflow === 'leadWorkflow' && lead?.key) {
+      needs = leadNeeds(shortName, verdict, stepOutput());
       // It has a step, so it was released if it was spam: the fresh run delivers at once, as continueInNewRun's does.
-      const { spamRule, ...rest } = lead;
-      if (needs === 'again') again = (await start(leadWorkflow, [{ ...rest, round: lead.round ?? (spamRule ? 0 : 1), alerted: true }])).runId;
+      const { spamRule, ...rest } = lead as Lead;
+      if (needs === 'again') again = (await start(leadWorkflow, [{ ...rest, round: (lead as Lead).round ?? (spamRule ? 0 : 1), alerted: true }])).runId;
     } else if (workflow === 'forgetWorkflow' && typeof args[0] === 'string' && typeof args[1] === 'number') {
       again = (await start(forgetWorkflow, [args[0], args[1]])).runId;
     } else return false;

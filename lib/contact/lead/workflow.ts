@@ -3,6 +3,7 @@ import { alertAgency } from './alert-step';
 import { continueInNewRun } from './continue-step';
 import { deliverRound } from './deliver-step';
 import { forgetAfter } from './forget-step';
+import { forwardDelivered } from './forward-continue-step';
 import { DEAD_AFTER_MS, releaseToken, ROUNDS_PER_RUN, waitBeforeRound, type Lead, type LeadOutcome } from './lead';
 
 /**
@@ -49,7 +50,11 @@ async function deliverLead(lead: Lead): Promise<LeadOutcome> {
     }
 
     const result = await deliverRound(lead);
-    if (result.outcome === 'accepted') return { outcome: 'delivered', rounds: round + 1 };
+    if (result.outcome === 'accepted') {
+      // Sent on (the agency's webhook, Meta) only once delivered: a lead the API refuses never is.
+      await forwardDelivered(lead);
+      return { outcome: 'delivered', rounds: round + 1 };
+    }
     if (result.outcome === 'rejected') {
       if (!alerted) await alertAgency('dead', lead, { reason: 'refused', refusal: result.mes });
       return { outcome: 'dead', reason: 'refused', refusal: result.mes, deadAt: Date.now() };
