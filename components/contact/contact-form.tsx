@@ -2,7 +2,7 @@
 
 import { useActionState, useRef, type ReactNode } from 'react';
 import { submitContact } from '@/lib/contact/actions';
-import { CONTACT_FIELDS, TOKEN_FIELD } from '@/lib/contact/fields';
+import { CONTACT_FIELDS, EDITION_FIELD, FORM_EDITION, TOKEN_FIELD } from '@/lib/contact/fields';
 import { INITIAL_CONTACT_STATE, type ContactState } from '@/lib/contact/state';
 import { contactForm as copy } from '@/lib/island-copy';
 import { Field } from './field';
@@ -78,6 +78,8 @@ export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, 
       ref={formRef}
       className={styles.form}
       action={formAction}
+      // Where a thanked visitor goes, as this build was configured: QA's deployment suite follows it there.
+      data-thank-you={thankYouUrl}
       onSubmit={onSubmit}
       onFocus={() => void rules.request()}
       noValidate
@@ -96,6 +98,7 @@ export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, 
 
       {honeypot}
       <input key={answerToken} type="hidden" name={TOKEN_FIELD} defaultValue={answerToken ?? ''} />
+      <input type="hidden" name={EDITION_FIELD} value={FORM_EDITION} />
 
       <button type="submit" className={styles.submit} disabled={island && (invalid || sending)}>
         {submitIcon}

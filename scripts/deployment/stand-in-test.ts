@@ -11,6 +11,8 @@
 //   2. One device and one shard of it (--project, --shard) pass alone.
 //   3. Without the secret, and with a wrong one: the suite must fail, on
 //      the proxy's 401, saying why.
+//   4. A build whose thank-you page is on another host: the QA enquiry
+//      follows the visitor there (one device).
 // 127.0.0.1 only; every server is stopped at the end; exits non-zero naming
 // every failed check.
 import { spawn } from 'node:child_process';
@@ -28,6 +30,11 @@ const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
 const SITE_PORT = 3120 + OFFSET;
 const PROXY_PORT = 3121 + OFFSET;
 const STUB_PORT = 3122 + OFFSET;
+const ELSEWHERE_PORT = 3123 + OFFSET;
+const ELSEWHERE_PROXY_PORT = 3124 + OFFSET;
+/** The agency's own thank-you page, as a deployment may be configured: out of the suite's reach here. */
+const EXTERNAL_THANK_YOU = 'https://gracias.agencia.example/listo';
+const ELSEWHERE_APP = { name: 'thank-you-elsewhere', publicEnv: { ...MAIN_APP.publicEnv, NEXT_PUBLIC_THANK_YOU_URL: EXTERNAL_THANK_YOU } };
 const BYPASS = 'x-vercel-protection-bypass';
 const SET_COOKIE = 'x-vercel-set-bypass-cookie';
 const QA_LINE = /\[contacto\] Solicitud de prueba \(QA/;
@@ -77,22 +84,20 @@ async function main() {
   const serverLog = path.join(work, 'server.log');
   const dataDir = path.join(work, 'data');
   let proxy: Awaited<ReturnType<typeof startProtectedProxy>> | undefined;
+  let elsewhereProxy: Awaited<ReturnType<typeof startProtectedProxy>> | undefined;
   try {
     const stub = await startStubApi(STUB_PORT);
     servers.push(stub);
-    const site = await startNext(await buildApp(MAIN_APP), {
-      port: SITE_PORT,
-      log: serverLog,
-      env: {
-        ...E2E_BUILD_ENV,
-        CONTACT_API_BASE_URL: `${stub.url}/api/`,
-        CONTACT_INBOX_DIR: dataDir,
-        ALERT_SMTP_URL: sink.url,
-        // Behind one proxy, as on Vercel; the suite's three QA enquiries, and a retry each, from one address.
-        TRUST_PROXY_HEADERS: '1',
-        CONTACT_RATE_LIMIT_MAX: '10',
-      },
-    });
+    const siteEnv = {
+      ...E2E_BUILD_ENV,
+      CONTACT_API_BASE_URL: `${stub.url}/api/`,
+      CONTACT_INBOX_DIR: dataDir,
+      ALERT_SMTP_URL: sink.url,
+      // Behind one proxy, as on Vercel; the suite's three QA enquiries, and a retry each, from one address.
+      TRUST_PROXY_HEADERS: '1',
+      CONTACT_RATE_LIMIT_MAX: '10',
+    };
+    const site = await startNext(await buildApp(MAIN_APP), { port: SITE_PORT, log: serverLog, env: siteEnv });
     servers.push(site);
     proxy = await startProtectedProxy({ port: PROXY_PORT, target: site.url, secret });
     const otherHostsLog = path.join(work, 'other-hosts.jsonl');
@@ -153,7 +158,19 @@ async function main() {
       const refused = proxy.records.slice(before).filter((record) => record.status === 401).length;
       check(run.code !== 0 && refused > 0 && run.output.includes(why), `${name.replace('-', ' ')} the suite fails (exit ${run.code}) on the protection's 401 (${refused}), saying "${why}"`);
     }
+
+    console.log(`\n> A deployment built with its thank-you page on another host (${EXTERNAL_THANK_YOU}), one device\n`);
+    const elsewhere = await startNext(await buildApp(ELSEWHERE_APP), {
+      port: ELSEWHERE_PORT,
+      log: path.join(work, 'server-elsewhere.log'),
+      env: { ...siteEnv, NEXT_PUBLIC_THANK_YOU_URL: EXTERNAL_THANK_YOU, CONTACT_INBOX_DIR: path.join(work, 'data-elsewhere') },
+    });
+    servers.push(elsewhere);
+    elsewhereProxy = await startProtectedProxy({ port: ELSEWHERE_PROXY_PORT, target: elsewhere.url, secret });
+    const followed = await runSuite('thank-you-elsewhere', { PLAYWRIGHT_BASE_URL: elsewhereProxy.url, VERCEL_AUTOMATION_BYPASS_SECRET: secret }, ['--project', 'pixel-7', '-g', 'thank-you page']);
+    check(followed.code === 0 && /1 passed/.test(followed.output), `the QA enquiry follows the visitor to the thank-you page on another host (exit ${followed.code})`);
   } finally {
+    await elsewhereProxy?.close();
     await proxy?.close();
     await stopAll(servers);
     await sink.stop();
