@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { NextConfig } from 'next';
 import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD } from 'next/constants';
 import { withWorkflow } from 'workflow/next';
@@ -23,7 +24,12 @@ async function nextConfig(phase: string): Promise<NextConfig> {
   if (phase === PHASE_DEVELOPMENT_SERVER) {
     for (const problem of await contentPictureProblems(process.cwd())) console.warn(`AVISO ${problem}`);
   }
+  // The form's edition (lib/contact/stale-form.ts): one per build, inlined in the page and the proxy alike;
+  // kept in process.env so every worker of the build sees the same one. `next start` makes none of its own.
+  if (phase === PHASE_PRODUCTION_BUILD || phase === PHASE_DEVELOPMENT_SERVER) process.env.CONTACT_FORM_EDITION ||= randomUUID().slice(0, 8);
+  const edition = process.env.CONTACT_FORM_EDITION;
   return {
+    ...(edition ? { env: { CONTACT_FORM_EDITION: edition } } : {}),
     // The project is where next runs: never a folder above it that happens to hold another lockfile.
     turbopack: { root: process.cwd() },
     reactStrictMode: true,

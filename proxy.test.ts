@@ -8,7 +8,7 @@ import { agencyPhone } from './lib/error-copy';
 import { RETRY_PATH, VALUES_HEADER, decodeValues } from './lib/contact/stale-form';
 import { MAX_FORM_BODY_BYTES } from './lib/contact/too-large';
 import { decodeTouch, SOURCE_PARAMS } from './lib/contact/source';
-import { ACTION_IDS_TIMEOUT_MS, config, proxy, redirectTarget } from './proxy';
+import { config, proxy, redirectTarget } from './proxy';
 
 const BASE = 'http://localhost:3000';
 const matches = (path: string) => unstable_doesMiddlewareMatch({ config, url: `${BASE}${path}` });
@@ -131,44 +131,50 @@ describe('where a visit came from, remembered for the lead it may become', () =>
   });
 });
 
-describe('a form sent without JavaScript from an older deployment', () => {
-  const CURRENT = '60aa11';
-  const page = `<form action="/#contacto" encType="multipart/form-data" method="POST"><input type="hidden" name="$ACTION_REF_1"/><input type="hidden" name="$ACTION_1:0" value="{&quot;id&quot;:&quot;${CURRENT}&quot;,&quot;bound&quot;:&quot;$@1&quot;}"/></form>`;
-  const fetchMock = jest.fn();
+describe('a form sent without JavaScript from another build', () => {
+  const CURRENT = 'ed1c10n1';
+  let proxyOf: typeof proxy;
+  const fetchSpy = jest.fn();
 
+  // A module of its own, built as this build is: its edition inlined (next.config.ts).
+  beforeAll(async () => {
+    process.env.CONTACT_FORM_EDITION = CURRENT;
+    await jest.isolateModulesAsync(async () => {
+      proxyOf = (await import('./proxy')).proxy;
+    });
+  });
+  afterAll(() => {
+    delete process.env.CONTACT_FORM_EDITION;
+  });
   beforeEach(() => {
     jest.spyOn(console, 'warn').mockImplementation(() => {});
-    fetchMock.mockReset().mockResolvedValue(new Response(page, { status: 200 }));
-    global.fetch = fetchMock;
+    global.fetch = fetchSpy.mockReset();
   });
+  // The proxy never fetches the site from inside itself to find out.
+  afterEach(() => expect(fetchSpy).not.toHaveBeenCalled());
 
-  async function post(actionId: string, extra: Record<string, string> = {}) {
-    const { bytes, contentType } = await formBody(actionId, extra);
-    return proxy(new NextRequest(`${BASE}/`, { method: 'POST', body: bytes, headers: { 'content-type': contentType, 'content-length': String(bytes.byteLength) } }));
+  async function post(edition: string | null, extra: Record<string, string> = {}) {
+    const { bytes, contentType } = await formBody(edition, extra);
+    return proxyOf(new NextRequest(`${BASE}/`, { method: 'POST', body: bytes, headers: { 'content-type': contentType, 'content-length': String(bytes.byteLength) } }));
   }
 
-  // First: the current ids are read once and kept, and a failed read is not kept.
-  it('leaves the post to Next when the current page cannot be read', async () => {
-    fetchMock.mockRejectedValue(new TypeError('fetch failed'));
-    const response = await post('0ld1d');
-    expect(response.headers.get('x-middleware-rewrite')).toBeNull();
-  });
-
-  it('goes on to the Server Action when the page names the current action', async () => {
-    const response = await post(CURRENT);
-    expect(response.headers.get('x-middleware-next')).toBe('1');
-    expect(response.headers.get('x-middleware-rewrite')).toBeNull();
+  it("goes on to the Server Action when the form is this build's, or names no edition", async () => {
+    for (const edition of [CURRENT, null]) {
+      const response = await post(edition);
+      expect(response.headers.get('x-middleware-next')).toBe('1');
+      expect(response.headers.get('x-middleware-rewrite')).toBeNull();
+    }
   });
 
   it('gives back every character typed, a reason over its rule (and accented) included', async () => {
     const reason = 'Quiero una página para mi cafetería, ¿cuánto cuesta? '.repeat(14);
     expect(reason.length).toBeGreaterThan(700);
-    const response = await post('0ld1d', { reason });
+    const response = await post('0ld3d1c1', { reason });
     expect(decodeValues(response.headers.get(`x-middleware-request-${VALUES_HEADER}`))?.reason).toBe(reason);
   });
 
-  it('is rewritten to the retry page with its values when the action is unknown', async () => {
-    const response = await post('0ld1d', { reason: 'Necesito una tienda en línea, ¿cuánto cuesta?' });
+  it("is rewritten to the retry page with its values when its edition is another build's", async () => {
+    const response = await post('0ld3d1c1', { reason: 'Necesito una tienda en línea, ¿cuánto cuesta?' });
     expect(new URL(response.headers.get('x-middleware-rewrite') ?? '').pathname).toBe(RETRY_PATH);
     expect(response.headers.get('x-middleware-request-content-type')).toMatch(/^text\/plain/);
     expect(decodeValues(response.headers.get(`x-middleware-request-${VALUES_HEADER}`))).toEqual({
@@ -180,25 +186,26 @@ describe('a form sent without JavaScript from an older deployment', () => {
   });
 
   it('is caught just the same when it comes in chunks, without a Content-Length', async () => {
-    const { bytes, contentType } = await formBody('0ld1d');
+    const { bytes, contentType } = await formBody('0ld3d1c1');
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         for (let at = 0; at < bytes.byteLength; at += 100) controller.enqueue(bytes.slice(at, at + 100));
         controller.close();
       },
     });
-    const response = await postTo(body, { 'content-type': contentType });
+    const init: ConstructorParameters<typeof NextRequest>[1] & { duplex: 'half' } = { method: 'POST', body, headers: { 'content-type': contentType }, duplex: 'half' };
+    const response = await proxyOf(new NextRequest(`${BASE}/`, init));
     expect(new URL(response.headers.get('x-middleware-rewrite') ?? '').pathname).toBe(RETRY_PATH);
     expect(decodeValues(response.headers.get(`x-middleware-request-${VALUES_HEADER}`))?.name).toBe('Ana López');
   });
-
 });
 
-/** A multipart body as the browser sends the form without JavaScript, naming `actionId`. */
-async function formBody(actionId: string, extra: Record<string, string> = {}) {
+/** A multipart body as the browser sends the form without JavaScript, with React's action fields and the form's `edition`. */
+async function formBody(edition: string | null, extra: Record<string, string> = {}) {
   const form = new FormData();
   form.set('$ACTION_REF_1', '');
-  form.set('$ACTION_1:0', JSON.stringify({ id: actionId, bound: '$@1' }));
+  form.set('$ACTION_1:0', JSON.stringify({ id: '60aa11', bound: '$@1' }));
+  if (edition !== null) form.set('edicion', edition);
   for (const [key, value] of Object.entries({ name: 'Ana López', mail: 'ana@example.mx', phone: '5512345678', reason: 'Quiero una página.', ...extra })) {
     form.set(key, value);
   }
@@ -300,54 +307,5 @@ describe('a post bigger than the form', () => {
     const chunked = countedStream(20 * 1024, 4 * 1024);
     expect((await postTo(chunked.stream, island)).headers.get('x-middleware-next')).toBe('1');
     expect(warn).not.toHaveBeenCalled();
-  });
-});
-
-describe('reading the current action ids', () => {
-  const CURRENT = '60aa11';
-  const page = `<form><input type="hidden" name="$ACTION_ID_${CURRENT}"/></form>`;
-  let proxyOf: typeof proxy;
-
-  // A fresh module each time: the ids it keeps would otherwise carry over from the tests above.
-  beforeEach(async () => {
-    jest.spyOn(console, 'warn').mockImplementation(() => {});
-    await jest.isolateModulesAsync(async () => {
-      proxyOf = (await import('./proxy')).proxy;
-    });
-  });
-
-  async function postStale() {
-    const { bytes, contentType } = await formBody('0ld1d');
-    return proxyOf(new NextRequest(`${BASE}/`, { method: 'POST', body: bytes, headers: { 'content-type': contentType, 'content-length': String(bytes.byteLength) } }));
-  }
-
-  it('a page that never answers holds a post no longer than the timeout, and the next post reads it again', async () => {
-    // Hangs and ignores its signal: the worst a fetch can do.
-    const fetchMock = jest.fn().mockImplementationOnce(() => new Promise(() => {}));
-    fetchMock.mockResolvedValue(new Response(page, { status: 200 }));
-    global.fetch = fetchMock;
-
-    const started = Date.now();
-    const [first, second] = await Promise.all([postStale(), postStale()]);
-    const waited = Date.now() - started;
-    expect(waited).toBeGreaterThanOrEqual(ACTION_IDS_TIMEOUT_MS - 50);
-    expect(waited).toBeLessThan(ACTION_IDS_TIMEOUT_MS + 1_000);
-    // Both waited on the same read, and in doubt went on to Next.
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    for (const response of [first, second]) expect(response.headers.get('x-middleware-next')).toBe('1');
-    expect(fetchMock.mock.calls[0]?.[1]?.signal).toBeInstanceOf(AbortSignal);
-
-    const later = await postStale();
-    expect(fetchMock).toHaveBeenCalledTimes(2);
-    expect(new URL(later.headers.get('x-middleware-rewrite') ?? '').pathname).toBe(RETRY_PATH);
-  });
-
-  it('a page that answers is read once and kept for the posts after it', async () => {
-    const fetchMock = jest.fn().mockResolvedValue(new Response(page, { status: 200 }));
-    global.fetch = fetchMock;
-    await postStale();
-    fetchMock.mockResolvedValue(new Response(page, { status: 200 }));
-    await postStale();
-    expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 });

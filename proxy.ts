@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { encodeValues, pageActionIds, postedActionIds, postedValues, RETRY_PATH, VALUES_HEADER } from './lib/contact/stale-form';
+import { encodeValues, isOtherEdition, postedValues, RETRY_PATH, VALUES_HEADER } from './lib/contact/stale-form';
 import { encodeTouch, FIRST_TOUCH_COOKIE, FIRST_TOUCH_DAYS, LAST_TOUCH_COOKIE, touchOf } from './lib/contact/source';
 import { MAX_FORM_BODY_BYTES, tooLargeResponse } from './lib/contact/too-large';
 
@@ -19,44 +19,6 @@ export function redirectTarget(method: string, url: URL): URL | null {
   const target = new URL(url);
   target.pathname = '/';
   return target;
-}
-
-/** A fetch of the home page that hangs must not hold the posts waiting on it longer than this. */
-export const ACTION_IDS_TIMEOUT_MS = 2_000;
-
-let currentIds: Promise<ReadonlySet<string>> | undefined;
-
-/** Rejects once `signal` aborts, whatever `work` does (a fetch that ignored its signal included). */
-function beforeAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return Promise.race([
-    work,
-    new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
-  ]);
-}
-
-function readActionIds(origin: string): Promise<ReadonlySet<string>> {
-  const signal = AbortSignal.timeout(ACTION_IDS_TIMEOUT_MS);
-  const read = fetch(`${origin}/`, { cache: 'no-store', signal })
-    .then((response) => (response.ok ? response.text() : Promise.reject(new Error(String(response.status)))))
-    .then((html) => new Set(pageActionIds(html)));
-  return beforeAbort(read, signal);
-}
-
-/**
- * The action ids this deployment's home page renders, read from the page
- * itself (they change with every build and nothing else knows them here).
- * Posts arriving while one read is under way share it; a good read is kept,
- * a failed or timed-out one is dropped so the next post tries again.
- */
-async function currentActionIds(origin: string): Promise<ReadonlySet<string> | null> {
-  const read = (currentIds ??= readActionIds(origin));
-  try {
-    const ids = await read;
-    if (ids.size > 0) return ids;
-  } catch {}
-  // Only this read: a newer one started meanwhile by another post stays.
-  if (currentIds === read) currentIds = undefined;
-  return null;
 }
 
 /**
@@ -101,9 +63,10 @@ async function boundedBody(request: NextRequest, needBytes: boolean): Promise<Ui
 }
 
 /**
- * A contact form sent without JavaScript from a page of an older deployment:
- * instead of Next's bare 409, the retry page shows the current form with the
- * values filled in again. Anything else (and anything in doubt) goes on to Next.
+ * A contact form sent without JavaScript from a page of another build (its
+ * edition field is not this build's, lib/contact/stale-form.ts): instead of
+ * Next's bare 409, the retry page shows the current form with the values
+ * filled in again. Anything else (and anything in doubt) goes on to Next.
  */
 export async function staleFormRetry(request: NextRequest, body: Uint8Array<ArrayBuffer>): Promise<NextResponse | null> {
   let form: FormData;
@@ -112,10 +75,7 @@ export async function staleFormRetry(request: NextRequest, body: Uint8Array<Arra
   } catch {
     return null;
   }
-  const posted = postedActionIds(form);
-  if (posted.length === 0) return null;
-  const known = await currentActionIds(request.nextUrl.origin);
-  if (!known || posted.every((id) => known.has(id))) return null;
+  if (!isOtherEdition(form)) return null;
 
   console.warn('[contacto] Formulario de una versión anterior del sitio enviado sin JavaScript: se devuelve con sus valores para reenviarlo');
   const headers = new Headers(request.headers);

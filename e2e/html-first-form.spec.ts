@@ -112,11 +112,11 @@ test.describe('without JavaScript', () => {
     await expect(submit(page)).toBeEnabled();
   });
 
-  test('a form from an older deployment (unknown action id) comes back filled in, says to send again, and sends', async ({ page }) => {
+  test('a form from an older build (another edition) comes back filled in, says to send again, and sends', async ({ page }) => {
     const visitor = visitorWith('nojs-stale');
     await page.goto('/');
     await fill(page, visitor);
-    // The page was loaded before a deployment: the action id it posts is no longer known.
+    // The page was loaded before a deployment: the edition it posts is another build's.
     let rewritten = false;
     await page.route(
       (url) => url.pathname === '/',
@@ -124,8 +124,8 @@ test.describe('without JavaScript', () => {
         const body = route.request().postDataBuffer();
         if (route.request().method() !== 'POST' || !body || rewritten) return route.continue();
         rewritten = true;
-        // Same length, other id (latin1 keeps every byte of the UTF-8 body as it is).
-        const postData = Buffer.from(body.toString('latin1').replace(/("id":")[0-9a-f]{6}/, '$1000000'), 'latin1');
+        // Same length, another edition (latin1 keeps every byte of the UTF-8 body as it is).
+        const postData = Buffer.from(body.toString('latin1').replace(/(name="edicion"\r\n\r\n)[0-9a-f]{8}/, '$1' + '0ld3d1c1'), 'latin1');
         return route.continue({ postData });
       },
     );
@@ -134,6 +134,7 @@ test.describe('without JavaScript', () => {
     await expect(form(page).getByRole('status')).toHaveText(/actualizamos el sitio.*envíalo de nuevo/i);
     await expectValues(page, visitor);
     expect(rewritten).toBe(true);
+    // Told by the form's own field, not by reading the page again or React's hidden fields.
     expect((await records(visitor.mail)).attempts).toHaveLength(0);
 
     await page.waitForTimeout(READ_AGAIN_MS);

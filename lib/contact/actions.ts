@@ -3,7 +3,7 @@
 import { cookies, headers } from 'next/headers';
 import { getForwardConfig } from '@/lib/env/server';
 import { ANSWER_WITHIN_MS, deliverEnquiry, quarantineEnquiry } from './deliver';
-import { CONTACT_FIELDS, HONEYPOT_FIELD, TOKEN_FIELD, type ContactValues } from './fields';
+import { CONTACT_FIELDS, EDITION_FIELD, HONEYPOT_FIELD, TOKEN_FIELD, type ContactValues } from './fields';
 import { answerQaEnquiry, isQaEnquiry } from './qa-enquiry';
 import { visitorOf, type Visitor } from './lead/forward';
 import { consumeEnquiry, requestAddress, requestClient } from './rate-limit';
@@ -14,7 +14,7 @@ import { spamRule } from './spam-rules';
 import type { ContactState } from './state';
 
 const ENQUIRY_FIELDS = [...CONTACT_FIELDS, 'captcha'] as const;
-const POSTED_FIELDS: readonly string[] = [...ENQUIRY_FIELDS, HONEYPOT_FIELD, TOKEN_FIELD];
+const POSTED_FIELDS: readonly string[] = [...ENQUIRY_FIELDS, HONEYPOT_FIELD, TOKEN_FIELD, EDITION_FIELD];
 
 /**
  * The contact form's Server Action, for the form sent by the island and for

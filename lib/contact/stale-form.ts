@@ -1,12 +1,16 @@
-import { CONTACT_FIELDS, FIELD_MAX_CHARS, type ContactValues } from './fields';
+import { CONTACT_FIELDS, EDITION_FIELD, FIELD_MAX_CHARS, FORM_EDITION, type ContactValues } from './fields';
 
 /**
  * A form sent without JavaScript from a page of an older deployment names a
  * Server Action the server no longer knows, and Next answers it with a bare
- * "Server Action unavailable." (409). The proxy spots such a post first and
- * hands its values to the retry page, which shows the current form filled in
- * again and asks the visitor to send it once more. Plain functions: the proxy
- * and the retry page share them, and the tests check them.
+ * "Server Action unavailable." (409). Each build stamps its form with an
+ * edition of its own (EDITION_FIELD, a hidden input; next.config.ts makes
+ * one per build); the proxy, built with the same stamp, sees an older
+ * edition on a post and hands its values to the retry page, which shows the
+ * current form filled in again. No framework internals are read: only the
+ * form's own fields. On Vercel, Skew Protection serves an old page's post
+ * from its own deployment first. Plain functions: the proxy and the retry
+ * page share them, and the tests check them.
  */
 
 /** The page that gives a stale form's values back (never linked, never indexed). */
@@ -14,43 +18,10 @@ export const RETRY_PATH = '/contacto/reintentar';
 /** The request header that carries the values from the proxy to the retry page (never sent to the browser). */
 export const VALUES_HEADER = 'x-contacto-valores';
 
-/**
- * The action ids a multipart post names in React's hidden fields:
- * `$ACTION_ID_<id>`, or `$ACTION_REF_<n>` with `{"id": …}` in `$ACTION_<n>:0`.
- */
-export function postedActionIds(form: FormData): string[] {
-  const ids: string[] = [];
-  for (const key of new Set(form.keys())) {
-    if (key.startsWith('$ACTION_ID_')) ids.push(key.slice('$ACTION_ID_'.length));
-    else if (key.startsWith('$ACTION_REF_')) {
-      const id = idOf(form.get(`$ACTION_${key.slice('$ACTION_REF_'.length)}:0`));
-      if (id) ids.push(id);
-    }
-  }
-  return ids;
-}
-
-/** The same ids as a page of this deployment renders them (hidden inputs, HTML-escaped). */
-export function pageActionIds(html: string): string[] {
-  const ids: string[] = [];
-  for (const match of html.matchAll(/name="\$ACTION_ID_([^"]+)"/g)) ids.push(match[1] as string);
-  for (const match of html.matchAll(/name="\$ACTION_\d+:0" value="([^"]*)"/g)) {
-    const id = idOf((match[1] as string).replaceAll('&quot;', '"').replaceAll('&amp;', '&'));
-    if (id) ids.push(id);
-  }
-  return ids;
-}
-
-function idOf(descriptor: FormDataEntryValue | null): string | null {
-  if (typeof descriptor !== 'string') return null;
-  try {
-    const parsed: unknown = JSON.parse(descriptor);
-    return typeof parsed === 'object' && parsed !== null && typeof (parsed as { id?: unknown }).id === 'string'
-      ? (parsed as { id: string }).id
-      : null;
-  } catch {
-    return null;
-  }
+/** Whether a posted form comes from another build's page: its edition is there and is not this build's. */
+export function isOtherEdition(form: FormData, edition = FORM_EDITION): boolean {
+  const posted = form.get(EDITION_FIELD);
+  return typeof posted === 'string' && posted !== '' && edition !== '' && posted !== edition;
 }
 
 /** The four visible fields of a post (anything else, the captcha included, is left out). */
