@@ -167,7 +167,7 @@ async function main() {
     });
     servers.push(elsewhere);
     elsewhereProxy = await startProtectedProxy({ port: ELSEWHERE_PROXY_PORT, target: elsewhere.url, secret });
-    const followed = await runSuite('thank-you-elsewhere', { PLAYWRIGHT_BASE_URL: elsewhereProxy.url, VERCEL_AUTOMATION_BYPASS_SECRET: secret }, ['--project', 'pixel-7', '-g', 'thank-you page']);
+    const followed = await runSuite('thank-you-elsewhere', { PLAYWRIGHT_BASE_URL: elsewhereProxy.url, VERCEL_AUTOMATION_BYPASS_SECRET: secret }, ['--project', 'pixel-7', '-g', 'QA enquiry is thanked']);
     check(followed.code === 0 && /1 passed/.test(followed.output), `the QA enquiry follows the visitor to the thank-you page on another host (exit ${followed.code})`);
   } finally {
     await elsewhereProxy?.close();
