@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { isolatedProcessEnv } from '../test-support/isolated-env';
 import { expect, stayOnThankYouView, test } from './support/fixtures';
@@ -151,12 +151,15 @@ test.describe('bots: none reaches the contact API', () => {
 
   test('9. a signature forged offline from CONTACT_SITE_KEY (the key once derived from it): asked to confirm, stored nowhere', async ({ request, baseURL }) => {
     const mail = uniqueMail('bot-forged');
-    // The old derivation: SHA-256 of "contacto:firma:<site key>", an HMAC of "t.<issued, base 36>", 128 bits.
+    const from = fromOwnAddress();
+    // The old derivation, SHA-256 of "contacto:firma:<site key>", signing today's shape: kind, issued
+    // a minute ago, a nonce, and an HMAC over them and the address the server reads (lib/contact/form-token.ts).
+    // Were the key still derived so, this signature would be valid: the test would fail.
     const key = createHash('sha256').update(`contacto:firma:${E2E_CONFIG.contactSiteKey}`).digest();
-    const body = `t.${(Date.now() - 60_000).toString(36)}`;
-    const forged = `${body}.${createHmac('sha256', key).update(body).digest().subarray(0, 16).toString('base64url')}`;
+    const body = `t.${(Date.now() - 60_000).toString(36)}.${randomBytes(8).toString('base64url')}`;
+    const forged = `${body}.${createHmac('sha256', key).update(`${body}|${from['x-forwarded-for']}`).digest().subarray(0, 16).toString('base64url')}`;
     const controls = formControls(await (await request.get('/')).text());
-    const answer = await postForm(request, baseURL as string, bodyOf(controls, { ...botValues(mail), firma: forged }), fromOwnAddress());
+    const answer = await postForm(request, baseURL as string, bodyOf(controls, { ...botValues(mail), firma: forged }), from);
     expect(answer.kind).toBe('confirm');
     expect((await records(mail)).attempts).toHaveLength(0);
     expect(storedAnywhere(mail)).toBe(0);

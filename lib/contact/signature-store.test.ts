@@ -1,6 +1,9 @@
 /**
  * @jest-environment node
  */
+import { createHash } from 'node:crypto';
+import Redis from 'ioredis';
+import { signToken } from './form-token';
 import { startPostgres, type Postgres } from '@/test-support/postgres';
 import { startRedisServer } from '@/test-support/redis-server';
 
@@ -63,6 +66,16 @@ describe('the signing key and the spent signatures, per deployment', () => {
     expect((await across(a, b)).verdict).toBe('valid');
   });
 
+  it('a signature forged from CONTACT_SITE_KEY with the old derivation does not verify, whatever the store', async () => {
+    const siteKey = 'clave-del-sitio-vista-en-navegadores';
+    const derived = createHash('sha256').update(`contacto:firma:${siteKey}`).digest();
+    for (const env of [{}, { CONTACT_FORM_SECRET: 's'.repeat(40) }] as Record<string, string>[]) {
+      const store = open({ CONTACT_SITE_KEY: siteKey, ...env });
+      const forged = signToken(derived, 'time', OLD_ENOUGH(), CLIENT);
+      expect((await store.checkToken(forged, CLIENT)).verdict).toBe('invalid');
+    }
+  });
+
   it('a shared store that does not answer: a key of this process, said once, and the enquiry still checked', async () => {
     const a = open({ REDIS_URL: 'redis://127.0.0.1:9' });
     const token = await a.issueToken('time', CLIENT, OLD_ENOUGH());
@@ -84,6 +97,22 @@ describe('in Redis (REDIS_URL): one random key for every instance, each signatur
     expect(a.formKeySource()).toBe('redis');
     expect(await across(a, b)).toEqual({ verdict: 'valid', firstInA: true, thenInB: false });
     expect(logs).toEqual([]);
+  }, 15_000);
+
+  it('a key emptied in the store is never signed with: this process signs with its own, saying so', async () => {
+    const env = { REDIS_URL: redis?.url ?? '' };
+    const client = new Redis(redis?.url ?? '');
+    try {
+      await client.set('contacto:firma:clave', '');
+      // What an empty key would sign, which anyone could compute.
+      const empty = signToken(new Uint8Array(0), 'time', OLD_ENOUGH(), CLIENT);
+      const a = open(env);
+      expect((await a.checkToken(empty, CLIENT)).verdict).toBe('invalid');
+      expect(logs.filter((line) => /no dio la clave de las firmas/.test(line))).toHaveLength(1);
+    } finally {
+      await client.del('contacto:firma:clave');
+      client.disconnect();
+    }
   }, 15_000);
 });
 

@@ -77,7 +77,7 @@ async function sharedKey(source: 'redis' | 'postgres'): Promise<Uint8Array> {
     try {
       await whenReady(client, KEY_WAIT_MS);
       await client.set(KEY_NAME, candidate, 'NX');
-      return Buffer.from((await client.get(KEY_NAME)) ?? '', 'base64');
+      return keyOf(await client.get(KEY_NAME));
     } finally {
       release();
     }
@@ -88,10 +88,17 @@ async function sharedKey(source: 'redis' | 'postgres'): Promise<Uint8Array> {
     await pool.query('CREATE TABLE IF NOT EXISTS contacto_clave (nombre text PRIMARY KEY, valor text NOT NULL)');
     await pool.query('INSERT INTO contacto_clave (nombre, valor) VALUES ($1, $2) ON CONFLICT (nombre) DO NOTHING', [KEY_NAME, candidate]);
     const { rows } = await pool.query<{ valor: string }>('SELECT valor FROM contacto_clave WHERE nombre = $1', [KEY_NAME]);
-    return Buffer.from(rows[0]?.valor ?? '', 'base64');
+    return keyOf(rows[0]?.valor);
   } finally {
     void pool.end().catch(() => {});
   }
+}
+
+/** A stored key as bytes; one gone or cut short (flushed, evicted) is an error, never an empty key anyone could sign with. */
+function keyOf(stored: string | null | undefined): Uint8Array {
+  const key = Buffer.from(stored ?? '', 'base64');
+  if (key.byteLength < 32) throw new Error('la clave compartida de las firmas falta o está incompleta');
+  return key;
 }
 
 /** True the first time `nonce` is seen (here or, with a shared store, on any instance); false after. */
