@@ -129,6 +129,18 @@ describe('where a visit came from, remembered for the lead it may become', () =>
     expect(setCookies(await view('https://agencia.example/?foo=bar'))).toEqual([]);
     expect(setCookies(await view(`https://agencia.example/?utm_term=${'x'.repeat(5000)}`))).toEqual([]);
   });
+
+  it('a visit from another site without tags keeps that site\'s origin; one from this site sets nothing', async () => {
+    const referral = parsed(await view('https://agencia.example/', { referer: 'https://www.bing.com/search?q=agencia+cdmx' }));
+    expect(referral.map(({ name, touch }) => [name, touch?.referrer, touch?.landing])).toEqual([
+      ['origen', 'https://www.bing.com', '/'],
+      ['origen_primero', 'https://www.bing.com', '/'],
+    ]);
+    expect(setCookies(await view('https://agencia.example/', { referer: 'https://agencia.example/aviso-de-privacidad' }))).toEqual([]);
+    // Next's own URL may name the site otherwise (127.0.0.1 as localhost; a proxy's public host): the Host it was asked for is the site too.
+    expect(setCookies(await view('http://localhost:3100/', { host: '127.0.0.1:3100', referer: 'http://127.0.0.1:3100/?gclid=abc' }))).toEqual([]);
+    expect(setCookies(await view('http://localhost:3000/', { 'x-forwarded-host': 'agencia.example', referer: 'https://agencia.example/gracias' }))).toEqual([]);
+  });
 });
 
 describe('a form sent without JavaScript from another build', () => {

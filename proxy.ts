@@ -103,13 +103,13 @@ async function guardPost(request: NextRequest): Promise<Response | null> {
 
 /**
  * A visit that says where it came from (an ad's click id or campaign tags in
- * the address: lib/contact/source.ts) is remembered in first-party cookies,
+ * the address, or another site in its Referer: lib/contact/source.ts) is remembered in first-party cookies,
  * HttpOnly, for the lead it may become: the visit itself for the session, and
  * the first such visit for FIRST_TOUCH_DAYS. No script, so it works without
  * JavaScript and costs the static page nothing.
  */
 export function rememberSource(request: NextRequest, response: NextResponse): NextResponse {
-  const touch = touchOf(request.nextUrl, request.headers.get('referer'), Date.now());
+  const touch = touchOf(request.nextUrl, request.headers.get('referer'), Date.now(), [request.headers.get('host'), request.headers.get('x-forwarded-host')]);
   if (!touch) return response;
   const value = encodeTouch(touch);
   const options = { httpOnly: true, sameSite: 'lax', secure: request.nextUrl.protocol === 'https:', path: '/' } as const;
@@ -124,7 +124,7 @@ export async function proxy(request: NextRequest): Promise<Response> {
     if (answer) return answer;
   }
   const target = redirectTarget(request.method, request.nextUrl);
-  if (!target) return request.nextUrl.search ? rememberSource(request, NextResponse.next()) : NextResponse.next();
+  if (!target) return request.nextUrl.search || request.headers.has('referer') ? rememberSource(request, NextResponse.next()) : NextResponse.next();
   // /home is a permanent alias; unknown paths may become pages one day.
   const status = request.nextUrl.pathname === '/home' ? 308 : 307;
   return NextResponse.redirect(target, status);
@@ -152,6 +152,8 @@ export const config = {
     { source: '/', has: [{ type: 'query', key: 'utm_campaign' }] },
     { source: '/', has: [{ type: 'query', key: 'utm_term' }] },
     { source: '/', has: [{ type: 'query', key: 'utm_content' }] },
+    // A page view of `/` from another site (a search, a referral) without tags: its origin is remembered too.
+    { source: '/', has: [{ type: 'header', key: 'referer' }] },
     /*
      * Every path except `/` itself, Next's own files (_next, __nextjs),
      * Vercel's (_vercel), route handlers (api/), files in public/ (images/,

@@ -16,11 +16,11 @@ import { records, setScenario, uniqueMail } from './support/stub';
 const API_DOWN = [{ status: 503 }, { status: 503 }, { status: 503 }, { status: 503 }];
 const AD = '/?gclid=e2e-Cj0KCQ_abc&utm_source=google&utm_medium=cpc&utm_campaign=florerias-cdmx';
 
-async function sendFrom(page: Page, address: string, tag: string, { scripts = true } = {}) {
+async function sendFrom(page: Page, address: string, tag: string, { scripts = true, referer }: { scripts?: boolean; referer?: string } = {}) {
   const lead = { name: 'Marta Origen', mail: uniqueMail(`source-${tag}`), phone: '5511223344', reason: 'Quiero anuncios para mi florería.' };
   await setScenario(lead.mail, API_DOWN);
   await stayOnThankYouView(page);
-  await page.goto(address);
+  await page.goto(address, { referer });
   if (scripts) await waitForFormScript(page);
   // A person reads before writing.
   await page.waitForTimeout(scripts ? 500 : 3000);
@@ -43,9 +43,19 @@ async function originIn(mail: string): Promise<string> {
   return alert?.text.slice(alert.text.indexOf('Origen:')) ?? '';
 }
 
-/** What a browser keeps after it is closed: its session cookies (the visit's) are gone. */
-async function reopenBrowser(context: BrowserContext) {
-  const kept = (await context.cookies()).filter((cookie) => cookie.expires > 0);
+const DAY_S = 24 * 60 * 60;
+
+/**
+ * The browser closed, and opened again `days` later: its session cookies (the
+ * visit's) are gone, and every lasting cookie is that much nearer its end (the
+ * cookie jar's clock moved on; one past its end is gone too).
+ */
+async function reopenBrowser(context: BrowserContext, days: number) {
+  const now = Date.now() / 1000;
+  const kept = (await context.cookies())
+    .filter((cookie) => cookie.expires > 0)
+    .map((cookie) => ({ ...cookie, expires: cookie.expires - days * DAY_S }))
+    .filter((cookie) => cookie.expires > now);
   await context.clearCookies();
   await context.addCookies(kept);
 }
@@ -76,14 +86,37 @@ test.describe('where each lead came from', () => {
     test.setTimeout(60_000);
     await page.goto(AD);
     await waitForFormScript(page);
-    // The browser closed and opened again two days on: the visit's own cookie is gone, the first touch's stays.
-    await reopenBrowser(context);
+    // The first touch is kept 90 days from the ad's click.
+    const first = (await context.cookies()).find((cookie) => cookie.name === 'origen_primero');
+    expect(Math.round(((first?.expires ?? 0) - Date.now() / 1000) / DAY_S)).toBe(90);
+    // Two days on: the visit's own cookie is gone, the first touch's stays.
+    await reopenBrowser(context, 2);
     const lead = await sendFrom(page, '/', 'later');
     const origin = await originIn(lead.mail);
     expect(origin).not.toContain('Esta visita:');
     expect(origin).toContain('Primera visita (90 días):');
     expect(origin).toContain('gclid: e2e-Cj0KCQ_abc');
     expect(origin).toContain('utm_campaign: florerias-cdmx');
+  });
+
+  test('91 days later, back directly without tags: the ad is forgotten', async ({ page, context }) => {
+    test.setTimeout(60_000);
+    await page.goto(AD);
+    await waitForFormScript(page);
+    await reopenBrowser(context, 91);
+    const lead = await sendFrom(page, '/', 'forgotten');
+    const origin = await originIn(lead.mail);
+    expect(origin).not.toContain('gclid');
+    expect(origin).not.toContain('Primera visita (90 días):');
+  });
+
+  test('from a search without tags: the alert says which site it came from', async ({ page }) => {
+    test.setTimeout(60_000);
+    // The search's page named in the visit's Referer (only the navigation's: the form's post names this site's page).
+    const lead = await sendFrom(page, '/', 'referral', { referer: 'https://www.bing.com/search?q=agencia+marketing+cdmx' });
+    const origin = await originIn(lead.mail);
+    expect(origin).toContain('llegó desde: https://www.bing.com');
+    expect(origin).not.toContain('q=agencia');
   });
 
   test('a 5 kB utm_term, a control character and an unknown name are dropped, and the visitor is thanked', async ({ page }) => {

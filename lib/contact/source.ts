@@ -49,12 +49,12 @@ function tagsOf(params: URLSearchParams): Partial<Record<SourceParam, string>> {
   return tags;
 }
 
-/** An origin (scheme, host, port) from a Referer, when it is another site's. */
-function foreignOrigin(referrer: string | null | undefined, siteOrigin: string): string | undefined {
+/** An origin (scheme, host, port) from a Referer, when it is another site's: none of `ownHosts` (host and port). */
+function foreignOrigin(referrer: string | null | undefined, ownHosts: ReadonlySet<string>): string | undefined {
   if (!referrer || referrer.length > 2048) return undefined;
   try {
-    const { origin, protocol } = new URL(referrer);
-    if ((protocol !== 'https:' && protocol !== 'http:') || origin === siteOrigin) return undefined;
+    const { origin, protocol, host } = new URL(referrer);
+    if ((protocol !== 'https:' && protocol !== 'http:') || ownHosts.has(host.toLowerCase())) return undefined;
     return safe(origin);
   } catch {
     return undefined;
@@ -63,11 +63,14 @@ function foreignOrigin(referrer: string | null | undefined, siteOrigin: string):
 
 /**
  * The touch of a page view at `url`, reached from `referrer`: undefined when it
- * says nothing of where the visitor came from (no tags, no other site).
+ * says nothing of where the visitor came from (no tags, no other site). The
+ * site's own hosts are `url`'s and `alsoOwn` (the request's Host: behind a
+ * proxy, or at 127.0.0.1, which Next's URL calls localhost, they differ).
  */
-export function touchOf(url: URL, referrer: string | null | undefined, now: number): Touch | undefined {
+export function touchOf(url: URL, referrer: string | null | undefined, now: number, alsoOwn: ReadonlyArray<string | null | undefined> = []): Touch | undefined {
   const tags = tagsOf(url.searchParams);
-  const from = foreignOrigin(referrer, url.origin);
+  const own = new Set([url.host, ...alsoOwn].flatMap((host) => (host ? [host.trim().toLowerCase()] : [])));
+  const from = foreignOrigin(referrer, own);
   if (Object.keys(tags).length === 0 && !from) return undefined;
   return { ...tags, landing: safe(url.pathname) ?? '/', ...(from ? { referrer: from } : {}), at: Math.floor(now) };
 }
