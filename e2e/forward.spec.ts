@@ -1,9 +1,12 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { isolatedProcessEnv } from '../test-support/isolated-env';
 import { startLeadReceivers, type WebhookHit } from '../test-support/lead-receivers';
 import { waitForAlerts } from './support/alerts';
 import { expect, stayOnThankYouView, test, waitForFormScript } from './support/fixtures';
 import { sendAsPersonWithoutScripts } from './support/form-post';
+import { runsHolding } from './support/leads';
 import { startServer } from './support/server';
 import { records, setScenario, uniqueMail } from './support/stub';
 import { DATA_DIR, E2E_BUILD_ENV, FORWARD_PORT } from './support/test-env';
@@ -102,8 +105,10 @@ test('from an ad, with JavaScript: one signed webhook and one Meta Lead, with th
   await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible({ timeout: 15_000 });
 
   await expect.poll(() => deliveredTo(mail).length, { timeout: 20_000 }).toBe(1);
-  const key = verified(deliveredTo(mail)[0]).data.key;
+  const { key, source } = verified(deliveredTo(mail)[0]).data;
   expect(key).toBe((await records(mail)).stored[0]?.key);
+  // The ad's click id and campaign, in the visit and as the first touch.
+  for (const touch of [source.last, source.first]) expect(touch).toMatchObject({ gclid: 'e2e-fwd-Cj0K', utm_source: 'google', utm_campaign: 'tortas-cdmx', landing: '/' });
   await expect.poll(() => metaLeadsFor(mail).length, { timeout: 20_000 }).toBe(1);
   const [event] = metaLeadsFor(mail);
   expect(event).toMatchObject({ event_name: 'Lead', event_id: key, action_source: 'website', testCode: 'TEST4242', path: `/graph/v24.0/${PIXEL_ID}/events` });
@@ -131,6 +136,31 @@ test('a receiver down for 20 s gets the lead once, when it is back', async ({ re
   await new Promise((resolve) => setTimeout(resolve, 8000));
   expect(deliveredTo(mail)).toHaveLength(1);
   expect(new Set(hitsFor(mail).map((hit) => hit.headers['webhook-id'])).size).toBe(1);
+});
+
+test('`npm run leads -- purge <e-mail>` stops and forgets a copy still on its way to the webhook', async ({ request }) => {
+  test.setTimeout(120_000);
+  const mail = uniqueMail('fwd-purge');
+  await setScenario(mail, [{ success: true, mes: 'Recibida' }]);
+  receivers.downFor(120_000);
+  try {
+    expect((await sendAsPersonWithoutScripts(request, BASE, person(mail), visitor())).kind).toBe('thanks');
+    // Its webhook run is retrying against the receiver that is down.
+    await expect.poll(() => hitsFor(mail).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+    expect(runsHolding(mail, 'forward').length).toBeGreaterThanOrEqual(1);
+
+    // The person asks to be forgotten; the staff run the CLI against this server's engine.
+    const env = isolatedProcessEnv({ ...E2E_BUILD_ENV, PORT: String(FORWARD_PORT), CONTACT_INBOX_DIR: `${DATA_DIR}/forward` });
+    const purged = spawnSync('npm', ['run', '--silent', 'leads', '--', 'purge', mail], { env, encoding: 'utf8', timeout: 60_000 });
+    expect(purged.status, `${purged.stdout}${purged.stderr}`).toBe(0);
+    expect(purged.stdout).toMatch(/reenvío\(s\) al webhook o a Meta detenido\(s\) y borrado\(s\)/);
+  } finally {
+    receivers.downFor(0);
+  }
+  // The receiver is back: nothing of the purged lead reaches it, and no run holds it any more.
+  await expect.poll(() => runsHolding(mail, 'forward'), { timeout: 20_000 }).toEqual([]);
+  await new Promise((resolve) => setTimeout(resolve, 8000));
+  expect(deliveredTo(mail)).toHaveLength(0);
 });
 
 test("a receiver that does not answer never holds up the visitor's answer", async ({ request }) => {

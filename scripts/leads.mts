@@ -94,6 +94,22 @@ process.env.WORKFLOW_LOCAL_BASE_URL = serverUrl;
 
 const world = getWorld();
 
+/** The runs sending `mail`'s lead on to the webhook or Meta (lib/contact/lead/forward-workflow.ts), and whether each still runs. */
+async function* forwardRunsOf(mail: string): AsyncGenerator<{ runId: string; live: boolean }> {
+  for (let cursor: string | undefined; ; ) {
+    const page = await world.runs.list({ resolveData: 'all', pagination: { limit: 50, cursor } });
+    for (const run of page.data) {
+      if (parseWorkflowName(run.workflowName)?.shortName !== 'forwardWorkflow') continue;
+      const { input } = hydrateResourceIO(run, observabilityRevivers) as { input?: unknown };
+      const forward = (Array.isArray(input) ? input[0] : undefined) as { enquiry?: { mail?: unknown } } | undefined;
+      if (typeof forward?.enquiry?.mail !== 'string' || forward.enquiry.mail.trim().toLowerCase() !== mail) continue;
+      yield { runId: run.runId, live: run.status === 'pending' || run.status === 'running' };
+    }
+    if (!page.hasMore || !page.cursor) break;
+    cursor = page.cursor;
+  }
+}
+
 /** Every lead's run, a page at a time, with its state; the runs of other workflows are passed over. */
 async function* leadRuns(): AsyncGenerator<LeadRun> {
   // A held-back spam waits on its release hook; the runs that have one live now.
@@ -256,8 +272,16 @@ try {
       await forgetRun(runId);
       forgotten += 1;
     }
+    // Their copies on their way to the webhook or Meta: stopped, and forgotten too.
+    let forwards = 0;
+    for await (const { runId, live } of forwardRunsOf(mail)) {
+      if (live) await getRun(runId).cancel();
+      await forgetRun(runId);
+      forwards += 1;
+    }
     const inbox = await purgeInbox(getInboxDir(), mail);
     console.log(`${mail}: ${forgotten} solicitud(es) borrada(s) del motor de entregas${cancelled ? ` (${cancelled} cancelada(s) antes: no se entregarán)` : ''}.`);
+    if (forwards) console.log(`${mail}: ${forwards} reenvío(s) al webhook o a Meta detenido(s) y borrado(s).`);
     console.log(`Bandeja local (${getInboxDir()}): ${inbox.lines} línea(s) borrada(s) en ${inbox.files} archivo(s).`);
     console.log('Fuera de este proyecto quedan lo ya entregado a la API de contacto, los avisos enviados por correo y los CSV exportados: bórralos allí.');
   } else {

@@ -38,3 +38,20 @@ export function leadRuns(server = 'main'): LeadRun[] {
 
 /** The runs of the lead with this e-mail address. */
 export const runsFor = (mail: string, server = 'main') => leadRuns(server).filter((run) => run.lead.enquiry.mail === mail);
+
+/** Every run of any workflow (lead, forwarding, forgetting) whose input holds `text`, of the server at `DATA_DIR/<server>`. */
+export function runsHolding(text: string, server: string): string[] {
+  const folder = path.join(DATA_DIR, server, 'workflow', 'runs');
+  let names: string[] = [];
+  try {
+    names = readdirSync(folder).filter((name) => name.endsWith('.json'));
+  } catch {}
+  return names.filter((name) => {
+    try {
+      const run = JSON.parse(readFileSync(path.join(folder, name), 'utf8')) as { input?: { data?: string } };
+      return JSON.stringify(decode(run.input) ?? null).includes(text);
+    } catch {
+      return false;
+    }
+  });
+}
