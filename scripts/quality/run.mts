@@ -42,7 +42,7 @@ const BARE_PORT = 3402 + OFFSET;
  * ratchet, and are raised only on purpose (docs/testing.md, "Raising a budget").
  */
 const BUDGET = {
-  jsOverBare: 15_000, // +14.1 kB measured
+  jsOverBare: 14_600, // +14.28 kB measured; +14.11 kB before the Meta Pixel and consent defaults, which may add at most 0.5 kB
   htmlGzip: 16_600, // 16.47 kB measured: hashed picture addresses (cached a year), written twice, and the short privacy notice under the form (+194 B)
   imageBytes: 13_000, // 12.7 kB measured: SVG placeholders
   cls: 0.01, // what a person notices; the page measures 0
