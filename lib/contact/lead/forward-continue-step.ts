@@ -4,8 +4,8 @@ import { forwardOf, NAMES, startForwarding } from './forward-start';
 import { forwardWorkflow } from './forward-workflow';
 import type { Lead } from './lead';
 
-/** The lead's workflow, once it delivered the lead: sends it on, as a step so a replay does not start it twice. */
-export async function forwardDelivered(lead: Lead): Promise<void> {
+/** The lead's workflow, for a lead it holds confirmed: sends it on, as a step so a replay does not start it twice. */
+export async function forwardConfirmed(lead: Lead): Promise<void> {
   'use step';
   await startForwarding(forwardOf(lead));
 }

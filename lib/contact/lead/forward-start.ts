@@ -10,8 +10,9 @@ export const NAMES: Record<Target, string> = { webhook: 'webhook', capi: 'API de
 /**
  * Starts one forwarding run per configured target (forward-workflow.ts).
  * Called once the lead is confirmed: after the visitor's answer for a lead
- * the API took live (deliver.ts), or by the lead's workflow once it
- * delivered a pending one. Never throws: the lead itself is delivered either way.
+ * the API took live (deliver.ts), or as the first step of the workflow of a
+ * lead the engine holds (a spam once released). Never throws: the lead itself
+ * is delivered either way.
  */
 export async function startForwarding(forward: Forward): Promise<void> {
   const targets = targetsOf(getForwardConfig());

@@ -28,6 +28,8 @@ export type Lead = {
   /** Carried on by a run that hands the lead to a fresh one (see ROUNDS_PER_RUN): the next round, and whether the agency was told. */
   round?: number;
   alerted?: boolean;
+  /** Set by the same hand-over: the lead was already sent on to the webhook and Meta. */
+  forwarded?: boolean;
 };
 
 /** How a lead's run ended: its return value, read by `npm run leads`. */

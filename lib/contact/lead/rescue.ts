@@ -130,7 +130,9 @@ async function mend(runId: string, workflow: 'leadWorkflow' | 'forgetWorkflow' |
       needs = leadNeeds(shortName, verdict, stepOutput());
       // It has a step, so it was released if it was spam: the fresh run delivers at once, as continueInNewRun's does.
       const { spamRule, ...rest } = lead as Lead;
-      if (needs === 'again') again = (await start(leadWorkflow, [{ ...rest, round: (lead as Lead).round ?? (spamRule ? 0 : 1), alerted: true }])).runId;
+      // Sending on is a lead's first step: any other step cut off means it was sent on already.
+      const forwarded = (lead as Lead).forwarded || shortName !== 'forwardConfirmed';
+      if (needs === 'again') again = (await start(leadWorkflow, [{ ...rest, round: (lead as Lead).round ?? (spamRule ? 0 : 1), alerted: true, forwarded }])).runId;
     } else if (workflow === 'forgetWorkflow' && typeof args[0] === 'string' && typeof args[1] === 'number') {
       again = (await start(forgetWorkflow, [args[0], args[1]])).runId;
     } else return false;

@@ -3,7 +3,7 @@ import { alertAgency } from './alert-step';
 import { continueInNewRun } from './continue-step';
 import { deliverRound } from './deliver-step';
 import { forgetAfter } from './forget-step';
-import { forwardDelivered } from './forward-continue-step';
+import { forwardConfirmed } from './forward-continue-step';
 import { DEAD_AFTER_MS, releaseToken, ROUNDS_PER_RUN, waitBeforeRound, type Lead, type LeadOutcome } from './lead';
 
 /**
@@ -12,7 +12,9 @@ import { DEAD_AFTER_MS, releaseToken, ROUNDS_PER_RUN, waitBeforeRound, type Lead
  * step's outcome, so a restart, a crash or another machine resumes it here.
  *
  * A held-back spam first waits up to CONTACT_KEEP_DAYS for `npm run leads --
- * release`. Then rounds: deliver; on a refusal, a dead letter at once;
+ * release`. The lead is confirmed (the visitor was thanked, or staff released
+ * it), so it is sent on at once to the agency's webhook and Meta, whatever the
+ * API does next. Then rounds: deliver; on a refusal, a dead letter at once;
  * otherwise the agency's one alert, a wait (the backoff, jitter, Retry-After)
  * and another round, until 24 hours have passed: a dead letter, kept for the
  * agency. Every ROUNDS_PER_RUN rounds the lead goes on in a fresh run. Whatever
@@ -34,6 +36,8 @@ async function deliverLead(lead: Lead): Promise<LeadOutcome> {
     if (!released) return { outcome: 'spam-expired' };
   }
 
+  // Confirmed: sent on now (the webhook, Meta), not after the API; a fresh run of the same lead already was.
+  if (!lead.forwarded) await forwardConfirmed(lead);
   // One e-mail per lead: the pending one, or the dead letter's when no other went out (false: owed still).
   let alerted = lead.alerted ?? (lead.spamRule ? false : await alertAgency('pending', lead, {}));
   let retryAfterMs = lead.retryAfterMs ?? 0;
@@ -50,11 +54,7 @@ async function deliverLead(lead: Lead): Promise<LeadOutcome> {
     }
 
     const result = await deliverRound(lead);
-    if (result.outcome === 'accepted') {
-      // Sent on (the agency's webhook, Meta) only once delivered: a lead the API refuses never is.
-      await forwardDelivered(lead);
-      return { outcome: 'delivered', rounds: round + 1 };
-    }
+    if (result.outcome === 'accepted') return { outcome: 'delivered', rounds: round + 1 };
     if (result.outcome === 'rejected') {
       if (!alerted) await alertAgency('dead', lead, { reason: 'refused', refusal: result.mes });
       return { outcome: 'dead', reason: 'refused', refusal: result.mes, deadAt: Date.now() };
@@ -64,7 +64,7 @@ async function deliverLead(lead: Lead): Promise<LeadOutcome> {
     if (round + 1 - first >= ROUNDS_PER_RUN) {
       // Released already, if it was spam: the fresh run delivers at once on its schedule.
       const { spamRule: _released, ...rest } = lead;
-      await continueInNewRun({ ...rest, round: round + 1, alerted, retryAfterMs });
+      await continueInNewRun({ ...rest, round: round + 1, alerted, retryAfterMs, forwarded: true });
       return { outcome: 'continued' };
     }
   }
