@@ -218,7 +218,7 @@ export const privacyNotice = {
       withCookies: true,
       paragraphs: [
         // The first-party cookies of lib/contact/source.ts (proxy.ts writes them): change them together.
-        'Si llegas a este sitio desde un anuncio o una campaña, guardamos en tu navegador dos cookies propias con el identificador del clic, las etiquetas de la campaña, la página de llegada y el sitio del que vienes: «origen», mientras dura tu visita, y «origen_primero», 90 días. Las usamos solo para saber qué anuncio trajo tu solicitud y se guardan con ella; no las leen terceros.',
+        'Si llegas a este sitio desde un anuncio, una campaña u otro sitio (un buscador, por ejemplo), guardamos en tu navegador dos cookies propias con el identificador del clic, las etiquetas de la campaña, la página de llegada y el sitio del que vienes: «origen», mientras dura tu visita, y «origen_primero», 90 días. Las usamos solo para saber qué anuncio trajo tu solicitud y se guardan con ella; no las leen terceros.',
         // components/layout/third-party-tags.tsx and lib/consent.ts: change them together.
         'Unos segundos después de abrir la página, o al enviar el formulario, el sitio carga las etiquetas de Google Analytics 4, Google Ads y el Píxel de Meta, que guardan sus propias cookies. Si nos visitas desde el Espacio Económico Europeo, el Reino Unido o Suiza, las etiquetas de Google no guardan cookies ni usan tus datos para publicidad. Puedes borrar o bloquear las cookies en tu navegador: el sitio y el formulario siguen funcionando.',
       ],
@@ -253,8 +253,8 @@ export const privacyNotice = {
   cookiesCaption: 'Cookies que usa este sitio',
   cookiesColumns: { name: 'Cookie', owner: 'De quién', purpose: 'Para qué', lasts: 'Duración' },
   cookies: [
-    { name: 'origen', owner: brand.name, purpose: 'De qué anuncio o campaña viene tu visita actual', lasts: 'Mientras dura tu visita' },
-    { name: 'origen_primero', owner: brand.name, purpose: 'El primer anuncio o campaña que te trajo', lasts: '90 días' },
+    { name: 'origen', owner: brand.name, purpose: 'De qué anuncio, campaña o sitio viene tu visita actual', lasts: 'Mientras dura tu visita' },
+    { name: 'origen_primero', owner: brand.name, purpose: 'El primer anuncio, campaña o sitio que te trajo', lasts: '90 días' },
     { name: '_ga, _ga_…', owner: 'Google Analytics 4', purpose: 'Distinguir visitantes para contar visitas', lasts: '2 años' },
     { name: '_gcl_au', owner: 'Google Ads', purpose: 'Relacionar una solicitud con el clic en un anuncio', lasts: '90 días' },
     { name: '_fbp', owner: 'Píxel de Meta', purpose: 'Distinguir navegadores para medir anuncios', lasts: '90 días' },
