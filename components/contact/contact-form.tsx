@@ -2,7 +2,7 @@
 
 import { useActionState, useRef, type ReactNode } from 'react';
 import { submitContact } from '@/lib/contact/actions';
-import { CONTACT_FIELDS, EDITION_FIELD, FORM_EDITION, TOKEN_FIELD } from '@/lib/contact/fields';
+import { CONTACT_FIELDS, EDITION_FIELD, TOKEN_FIELD } from '@/lib/contact/fields';
 import { INITIAL_CONTACT_STATE, type ContactState } from '@/lib/contact/state';
 import { contactForm as copy } from '@/lib/island-copy';
 import { Field } from './field';
@@ -28,6 +28,8 @@ type Props = {
   honeypot?: ReactNode;
   recaptchaSiteKey?: string;
   thankYouUrl: string;
+  /** This build's edition (lib/env/public.ts formEdition), posted back so the proxy can tell another build's form. */
+  edition?: string;
   whatsappUrl: string;
 };
 
@@ -41,7 +43,7 @@ const ANSWER_URL = '/#contacto';
  * state. Once this island runs it sends instead (onSubmit), adding what
  * scripts can add: validation while typing, the mask, reCAPTCHA, the conversion.
  */
-export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, honeypot, recaptchaSiteKey, thankYouUrl, whatsappUrl }: Props) {
+export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, honeypot, recaptchaSiteKey, thankYouUrl, whatsappUrl, edition = '' }: Props) {
   // The permalink names the answer page whichever page the form was on: the home page, scrolled to the form.
   const [answered, formAction] = useActionState(submitContact, initialState, ANSWER_URL);
   const formRef = useRef<HTMLFormElement>(null);
@@ -98,7 +100,7 @@ export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, 
 
       {honeypot}
       <input key={answerToken} type="hidden" name={TOKEN_FIELD} defaultValue={answerToken ?? ''} />
-      <input type="hidden" name={EDITION_FIELD} value={FORM_EDITION} />
+      <input type="hidden" name={EDITION_FIELD} value={edition} />
 
       <button type="submit" className={styles.submit} disabled={island && (invalid || sending)}>
         {submitIcon}

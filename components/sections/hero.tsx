@@ -4,7 +4,7 @@ import { PrivacyNote } from '@/components/contact/privacy-note';
 import { Icon } from '@/components/icon';
 import type { ContactState } from '@/lib/contact/state';
 import { contactDetails, formattedAddress, hero } from '@/lib/content';
-import { publicEnv } from '@/lib/env/public';
+import { formEdition, publicEnv } from '@/lib/env/public';
 import styles from './hero.module.css';
 
 /** `contactState`: the form's state before any send (the retry page gives a stale form's values back). */
@@ -42,6 +42,7 @@ export function Hero({ contactState }: { contactState?: ContactState }) {
             honeypot={<Honeypot />}
             recaptchaSiteKey={publicEnv.recaptchaSiteKey}
             thankYouUrl={publicEnv.thankYouUrl}
+            edition={formEdition}
             whatsappUrl={publicEnv.whatsappUrl}
           />
           <PrivacyNote privacyNoticeUrl={publicEnv.privacyNoticeUrl} />

@@ -26,8 +26,6 @@ export const HONEYPOT_FIELD = 'campo_extra';
 export const TOKEN_FIELD = 'firma';
 /** The build the form was rendered by (lib/contact/stale-form.ts): a hidden input. */
 export const EDITION_FIELD = 'edicion';
-/** This build's edition, inlined at build (next.config.ts `env`); empty where nothing was built (unit tests). */
-export const FORM_EDITION = process.env.CONTACT_FORM_EDITION ?? '';
 /** Where the island gets that signature once the form is on screen. */
 export const TOKEN_PATH = '/api/contact/token';
 /** A person takes at least this long from seeing the form to sending it; a send before waits silently. */

@@ -1,4 +1,5 @@
-import { CONTACT_FIELDS, EDITION_FIELD, FIELD_MAX_CHARS, FORM_EDITION, type ContactValues } from './fields';
+import { formEdition } from '../env/public';
+import { CONTACT_FIELDS, EDITION_FIELD, FIELD_MAX_CHARS, type ContactValues } from './fields';
 
 /**
  * A form sent without JavaScript from a page of an older deployment names a
@@ -19,7 +20,7 @@ export const RETRY_PATH = '/contacto/reintentar';
 export const VALUES_HEADER = 'x-contacto-valores';
 
 /** Whether a posted form comes from another build's page: its edition is there and is not this build's. */
-export function isOtherEdition(form: FormData, edition = FORM_EDITION): boolean {
+export function isOtherEdition(form: FormData, edition = formEdition): boolean {
   const posted = form.get(EDITION_FIELD);
   return typeof posted === 'string' && posted !== '' && edition !== '' && posted !== edition;
 }

@@ -88,3 +88,10 @@ export function parsePublicEnv(source: Source): PublicEnv {
 }
 
 export const publicEnv: PublicEnv = parsePublicEnv(process.env);
+
+/**
+ * This build's edition of the contact form (lib/contact/stale-form.ts): made
+ * once per build by next.config.ts and inlined by Next (its `env`), so it is
+ * read here directly, not from the object above; empty where nothing was built.
+ */
+export const formEdition: string = process.env.CONTACT_FORM_EDITION ?? '';
