@@ -60,9 +60,15 @@ async function writePictures(dir: string) {
   writeFileSync(path.join(dir, 'fixtures.json'), JSON.stringify(fixtures, null, 2));
 }
 
-/** Built by test-support/harness.ts into .cache/test-apps/pictures (PICTURES_DIR). */
+/** The agency's own thank-you page on another host, as a deployment may be configured: out of the tests' reach. */
+export const EXTERNAL_THANK_YOU = 'https://gracias.agencia.example/listo';
+
+/**
+ * Built by test-support/harness.ts into .cache/test-apps/pictures (PICTURES_DIR). It also sends the visitor
+ * to a thank-you page on another host: `test:stand-in` runs the deployment suite against it (one build less).
+ */
 export const PICTURES_APP: AppSpec = {
   name: 'pictures',
-  publicEnv: { NEXT_PUBLIC_SITE_URL: PICTURES_URL },
+  publicEnv: { NEXT_PUBLIC_SITE_URL: PICTURES_URL, NEXT_PUBLIC_THANK_YOU_URL: EXTERNAL_THANK_YOU },
   prepare: { id: JSON.stringify(PICTURES), run: writePictures },
 };
