@@ -6,7 +6,8 @@
 //   3. PostgreSQL restarted in the middle of the traffic
 //   4. the local world's disk full in the middle of the traffic (a real tmpfs, filled)
 //   5. the contact API answering 429 with Retry-After: 3 to half the attempts
-// Each scenario gets a fresh stub API, servers and folders. Checks, against the
+// Each scenario gets a fresh stub API, servers, ports and folders; two run at a
+// time (CHAOS_PARALLEL). Checks, against the
 // stub's own record: every thanked lead stored once within 90 s of the fault
 // clearing, no lead stored under two keys, every visitor answered thanks or "try
 // again" (told to retry is counted, not failed); and each scenario's own (no
@@ -28,31 +29,34 @@ import { countBy, ledgerChecks, ledgerColumns, ledgerOf, printTable, sabotageNot
 const MAX_SECONDS = Number(process.env.CHAOS_MAX_SECONDS ?? 1200);
 const SCENARIO_SECONDS = Number(process.env.CHAOS_SCENARIO_SECONDS ?? 240);
 const ONLY = process.env.CHAOS_SCENARIOS?.split(',').map(Number);
+// Two at a time: a scenario mostly waits (for its traffic's spacing, a restart, a redelivery), and on 2 cores
+// two of them side by side still answer every visitor (the table's wait column says how fast).
+const PARALLEL = Math.max(1, Number(process.env.CHAOS_PARALLEL ?? 2));
 const dataDir = mkdtempSync(path.join(tmpdir(), 'chaos-test-'));
 // Kept after the run: the servers' own words about what went wrong.
 const logDir = mkdtempSync(path.join(tmpdir(), 'chaos-test-logs-'));
 process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
 
-type Row = { title: string; kit?: Kit; ledger?: Ledger; skipped?: string; error?: string; seconds: number };
+type Row = { number: number; title: string; kit?: Kit; ledger?: Ledger; skipped?: string; error?: string; seconds: number; done?: boolean };
 const rows: Row[] = [];
 let appDir = '';
 
 async function runScenario(number: number, title: string): Promise<Row> {
   const scenario = SCENARIOS[number - 1];
   if (!scenario) throw new Error(`no scenario ${number}`);
-  console.log(`\n${title}`);
+  console.log(`\n${title}: started`);
   const skipped = scenario.skip?.();
   if (skipped) {
     console.log(`  SKIPPED: ${skipped}`);
-    return { title, skipped, seconds: 0 };
+    return { number, title, skipped, seconds: 0, done: true };
   }
   const started = performance.now();
   const abort = new AbortController();
   const limitSeconds = Math.max(SCENARIO_SECONDS, scenario.limitSeconds ?? 0);
   const limit = setTimeout(() => abort.abort(), limitSeconds * 1000);
   const kit = new Kit(number, path.join(dataDir, `s${number}`), logDir, abort.signal);
-  const row: Row = { title, kit, seconds: 0 };
+  const row: Row = { number, title, kit, seconds: 0 };
   rows.push(row); // before it ends: the hard stop reports it
   try {
     await scenario.run(kit, appDir);
@@ -67,7 +71,8 @@ async function runScenario(number: number, title: string): Promise<Row> {
     row.seconds = (performance.now() - started) / 1000;
   }
   const checks = failures(row);
-  console.log(`  ${checks.length ? `FAILED: ${checks.join('; ')}` : 'passed'} (${row.seconds.toFixed(0)} s)`);
+  console.log(`\n${title}: ${checks.length ? `FAILED: ${checks.join('; ')}` : 'passed'} (${row.seconds.toFixed(0)} s)`);
+  row.done = true;
   return row;
 }
 
@@ -81,6 +86,7 @@ function failures(row: Row): string[] {
 }
 
 function printReport(): number {
+  rows.sort((a, b) => a.number - b.number);
   console.log(`\nChaos under load: ${TRAFFIC.total} enquiries per scenario, ${TRAFFIC.concurrency} at a time, one every ${TRAFFIC.spacingMs} ms (build ${readBuildId()})\n`);
   printTable(
     rows.map((row) => ({
@@ -128,18 +134,21 @@ async function main(): Promise<number> {
   console.log(`  build ready in ${((performance.now() - built) / 1000).toFixed(0)} s`);
   const hardStop = setTimeout(() => {
     console.error(`\nChaos test stopped: over ${MAX_SECONDS} s.`);
-    const last = rows.at(-1);
-    last?.kit?.checks.unshift(`stopped by the hard stop (CHAOS_MAX_SECONDS=${MAX_SECONDS}) while under way`);
+    for (const row of rows.filter((r) => !r.done)) row.kit?.checks.unshift(`stopped by the hard stop (CHAOS_MAX_SECONDS=${MAX_SECONDS}) while under way`);
     printReport();
     process.exit(1);
   }, MAX_SECONDS * 1000);
   hardStop.unref();
 
-  for (const [i, scenario] of SCENARIOS.entries()) {
-    if (ONLY && !ONLY.includes(i + 1)) continue;
-    const row = await runScenario(i + 1, scenario.title);
-    if (!rows.includes(row)) rows.push(row);
-  }
+  // A pool of PARALLEL scenarios at a time, in order: each has its own ports, folders, stub and servers.
+  const queue = SCENARIOS.map((scenario, i) => ({ number: i + 1, title: scenario.title })).filter(({ number }) => !ONLY || ONLY.includes(number));
+  const lane = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const row = await runScenario(next.number, next.title);
+      if (!rows.includes(row)) rows.push(row);
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, lane));
   clearTimeout(hardStop);
   return printReport() ? 1 : 0;
 }

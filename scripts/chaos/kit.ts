@@ -15,7 +15,11 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 export const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
-export const PORTS = { app: 3294 + OFFSET, stub: 3295 + OFFSET, second: 3296 + OFFSET };
+/** Scenario `number`'s ports (3310-3312 for the first, 3320-3322 for the second...): scenarios run side by side. */
+export const portsOf = (number: number) => {
+  const base = 3300 + 10 * number + OFFSET;
+  return { app: base, stub: base + 1, second: base + 2 };
+};
 
 export const TRAFFIC = {
   total: Number(process.env.CHAOS_ENQUIRIES ?? 60),
@@ -46,7 +50,8 @@ export class Kit {
   readonly results: EnquiryResult[] = [];
   readonly checks: string[] = [];
   readonly notes: string[] = [];
-  readonly stub: StubClient = stubClient(`http://127.0.0.1:${PORTS.stub}`);
+  readonly ports: ReturnType<typeof portsOf>;
+  readonly stub: StubClient;
   /** When the fault cleared: the deliveries are timed from here, and allowed this long. */
   clearedAt = 0;
   allowedMs = DELIVER_WITHIN_MS;
@@ -66,12 +71,14 @@ export class Kit {
     readonly signal: AbortSignal,
   ) {
     this.runId = `${Date.now().toString(36)}s${number}`;
+    this.ports = portsOf(number);
+    this.stub = stubClient(`http://127.0.0.1:${this.ports.stub}`);
     mkdirSync(dir, { recursive: true });
   }
 
-  /** A line of the scenario's timeline. */
+  /** A line of the scenario's timeline, numbered: scenarios run side by side. */
   mark(what: string) {
-    console.log(`  [${((performance.now() - this.started) / 1000).toFixed(1)} s] ${what}`);
+    console.log(`  ${this.number}. [${((performance.now() - this.started) / 1000).toFixed(1)} s] ${what}`);
   }
 
   folder(name: string): string {
@@ -96,8 +103,8 @@ export class Kit {
 
   async startStub(env: Record<string, string> = {}) {
     const server = await startProcess(process.execPath, ['--import', 'tsx', path.join(ROOT, 'e2e', 'stub-contact-api.ts')], {
-      port: PORTS.stub,
-      processEnv: { STUB_PORT: String(PORTS.stub), ...env },
+      port: this.ports.stub,
+      processEnv: { STUB_PORT: String(this.ports.stub), ...env },
       health: '/__health',
       timeoutMs: 20_000,
       log: this.logFile('stub'),
@@ -117,7 +124,6 @@ export class Kit {
       port,
       env: {
         CONTACT_API_BASE_URL: `${this.stub.base}/api/`,
-        // The form's signature is derived from it: valid on every server of the scenario, and after a restart.
         CONTACT_SITE_KEY: 'chaos-test-key',
         CONTACT_RATE_LIMIT_MAX: '1000000', // every enquiry comes from 127.0.0.1
         CONTACT_OUTBOX_BACKOFF_SECONDS: '1',

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { ROOT } from '../../test-support/harness';
 import { debianPostgresBin, startPostgres, type Postgres } from '../../test-support/postgres';
 import { refused, sabotaged } from '../load/ledger';
-import { DELIVER_WITHIN_MS, fillDisk, freeDisk, PORTS, sleep, TRAFFIC, type Kit } from './kit';
+import { DELIVER_WITHIN_MS, fillDisk, freeDisk, sleep, TRAFFIC, type Kit } from './kit';
 
 export type Scenario = {
   title: string;
@@ -68,12 +68,12 @@ export const SCENARIOS: Scenario[] = [
       await kit.startStub();
       await kit.stub.down();
       const env = localWorld(kit.folder('inbox'));
-      const app = await kit.startApp(appDir, 'next', PORTS.app, env);
+      const app = await kit.startApp(appDir, 'next', kit.ports.app, env);
       await kit.traffic(app);
       await sleep(WAITING_MS);
       const before = await kit.stub.summary();
       await kit.kill(app, 'next start');
-      await kit.startApp(appDir, 'next-restarted', PORTS.app, env);
+      await kit.startApp(appDir, 'next-restarted', kit.ports.app, env);
       await kit.apiUp();
       const summary = await kit.deliveries(GIVEN_UP_MS + DELIVER_WITHIN_MS);
       // The API was down until the restart: every lead stored came from the restarted server.
@@ -91,8 +91,8 @@ export const SCENARIOS: Scenario[] = [
       await kit.startStub();
       await kit.stub.down();
       // Separate folders: two machines with one database between them.
-      const first = await kit.startApp(appDir, 'next-a', PORTS.app, postgresWorld(kit.folder('inbox-a'), database.url));
-      await kit.startApp(appDir, 'next-b', PORTS.second, postgresWorld(kit.folder('inbox-b'), database.url));
+      const first = await kit.startApp(appDir, 'next-a', kit.ports.app, postgresWorld(kit.folder('inbox-a'), database.url));
+      await kit.startApp(appDir, 'next-b', kit.ports.second, postgresWorld(kit.folder('inbox-b'), database.url));
       await kit.traffic(first);
       await sleep(WAITING_MS);
       await kit.kill(first, 'next-a (took every enquiry)');
@@ -107,7 +107,7 @@ export const SCENARIOS: Scenario[] = [
       const database = await postgres(kit);
       await kit.startStub();
       await kit.stub.down();
-      const app = await kit.startApp(appDir, 'next', PORTS.app, postgresWorld(kit.folder('inbox'), database.url));
+      const app = await kit.startApp(appDir, 'next', kit.ports.app, postgresWorld(kit.folder('inbox'), database.url));
       await kit.traffic(app, [{ atIndex: at(0.4), what: 'PostgreSQL restarted (fast shutdown, start)', run: () => database.restart() }]);
       await sleep(WAITING_MS);
       await kit.apiUp();
@@ -129,7 +129,7 @@ export const SCENARIOS: Scenario[] = [
       kit.onCleanUp(() => cpSync(worldDir, kit.keptDir('world'), { recursive: true }));
       await kit.startStub();
       await kit.stub.down();
-      const app = await kit.startApp(appDir, 'next', PORTS.app, localWorld(inbox));
+      const app = await kit.startApp(appDir, 'next', kit.ports.app, localWorld(inbox));
       let filledAt = 0;
       await kit.traffic(app, [
         {
@@ -155,7 +155,7 @@ export const SCENARIOS: Scenario[] = [
     title: `5. API 429 to half, Retry-After ${RETRY_AFTER_SECONDS} s`,
     async run(kit, appDir) {
       await kit.startStub({ STUB_THROTTLE_RATE: '0.5', STUB_RETRY_AFTER: String(RETRY_AFTER_SECONDS) });
-      const app = await kit.startApp(appDir, 'next', PORTS.app, localWorld(kit.folder('inbox')));
+      const app = await kit.startApp(appDir, 'next', kit.ports.app, localWorld(kit.folder('inbox')));
       await kit.traffic(app);
       const summary = await kit.deliveries();
       if (sabotaged('early')) await sabotageEarly(kit);
