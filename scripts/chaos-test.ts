@@ -7,7 +7,7 @@
 //   4. the local world's disk full in the middle of the traffic (a real tmpfs, filled)
 //   5. the contact API answering 429 with Retry-After: 3 to half the attempts
 // Each scenario gets a fresh stub API, servers, ports and folders; two run at a
-// time (CHAOS_PARALLEL). Checks, against the
+// time (CHAOS_PARALLEL), then those marked `alone` by themselves. Checks, against the
 // stub's own record: every thanked lead stored once within 90 s of the fault
 // clearing, no lead stored under two keys, every visitor answered thanks or "try
 // again" (told to retry is counted, not failed); and each scenario's own (no
@@ -141,14 +141,19 @@ async function main(): Promise<number> {
   hardStop.unref();
 
   // A pool of PARALLEL scenarios at a time, in order: each has its own ports, folders, stub and servers.
-  const queue = SCENARIOS.map((scenario, i) => ({ number: i + 1, title: scenario.title })).filter(({ number }) => !ONLY || ONLY.includes(number));
-  const lane = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      const row = await runScenario(next.number, next.title);
-      if (!rows.includes(row)) rows.push(row);
-    }
+  // Those marked `alone` run after them, by themselves.
+  const chosen = SCENARIOS.map((scenario, i) => ({ number: i + 1, title: scenario.title, alone: scenario.alone })).filter(({ number }) => !ONLY || ONLY.includes(number));
+  const lanes = async (queue: typeof chosen, width: number) => {
+    const lane = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const row = await runScenario(next.number, next.title);
+        if (!rows.includes(row)) rows.push(row);
+      }
+    };
+    await Promise.all(Array.from({ length: width }, lane));
   };
-  await Promise.all(Array.from({ length: PARALLEL }, lane));
+  await lanes(chosen.filter((scenario) => !scenario.alone), PARALLEL);
+  await lanes(chosen.filter((scenario) => scenario.alone), 1);
   clearTimeout(hardStop);
   return printReport() ? 1 : 0;
 }
