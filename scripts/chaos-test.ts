@@ -30,7 +30,7 @@ const MAX_SECONDS = Number(process.env.CHAOS_MAX_SECONDS ?? 1200);
 const SCENARIO_SECONDS = Number(process.env.CHAOS_SCENARIO_SECONDS ?? 240);
 const ONLY = process.env.CHAOS_SCENARIOS?.split(',').map(Number);
 // Two at a time: a scenario mostly waits (for its traffic's spacing, a restart, a redelivery), and on 2 cores
-// two of them side by side still answer every visitor (the table's wait column says how fast).
+// the others side by side still answer every visitor (the table's wait column says how fast).
 const PARALLEL = Math.max(1, Number(process.env.CHAOS_PARALLEL ?? 2));
 const dataDir = mkdtempSync(path.join(tmpdir(), 'chaos-test-'));
 // Kept after the run: the servers' own words about what went wrong.

@@ -135,7 +135,7 @@ export async function buildApp(spec: AppSpec, { log, without = [] }: { log?: (li
   live.delete(child);
   if (code !== 0) throw new Error(`next build (${spec.name}) failed:\n${output.slice(-4000)}`);
   writeFileSync(stampFile, stamp);
-  console.log(`  built in ${Math.round((Date.now() - started) / 1000)} s`);
+  console.log(`  ${spec.name} built in ${Math.round((Date.now() - started) / 1000)} s`);
   return dir;
 }
 
