@@ -1,4 +1,4 @@
-import { ABANDONED_AFTER_MS, leadNeeds, TORN_AFTER_MS, verdictOf } from './cut-off';
+import { ABANDONED_AFTER_MS, leadNeeds, logEnd, STALLED_AFTER_MS, TORN_AFTER_MS, verdictOf } from './cut-off';
 
 describe('a run cut off by a crash mid-step', () => {
   const now = Date.parse('2026-11-25T12:00:00Z');
@@ -17,6 +17,33 @@ describe('a run cut off by a crash mid-step', () => {
     // Just restarted after a long stop: the world's own start runs the step again first.
     expect(verdictOf({ status: 'running', updatedAt: ago(60 * 60_000) }, now, now - 10_000)).toBeNull();
     expect(verdictOf({ status: 'pending', updatedAt: ago(60 * 60_000) }, now, upLong)).toBeNull();
+  });
+
+  it('is stalled when its log ends with its latest step\'s end for over a minute, never while that is fresh or it goes on', () => {
+    const end = (eventType: string, msAgo: number, correlationId = 'step_2') => ({ eventType, correlationId, createdAt: ago(msAgo) });
+    expect(logEnd('step_2', end('step_completed', STALLED_AFTER_MS), now)).toBe('stalled');
+    expect(logEnd('step_2', end('step_failed', STALLED_AFTER_MS + 1), now)).toBe('stalled');
+    // Its end just written: the next replay is on its way; a dead server's job comes back within 55 s.
+    expect(logEnd('step_2', end('step_completed', 55_000), now)).toBe('waits');
+    // The run went on: another step, or a step under way.
+    expect(logEnd('step_2', end('step_completed', 60 * 60_000, 'step_1'), now)).toBeNull();
+    expect(logEnd('step_2', end('step_started', 60 * 60_000), now)).toBeNull();
+    expect(logEnd('step_2', end('hook_created', 60 * 60_000, 'hook_1'), now)).toBeNull();
+    expect(logEnd('step_2', undefined, now)).toBeNull();
+  });
+
+  it('is stalled when it sleeps over a minute past its waking, never while it sleeps', () => {
+    const sleep = (createdMsAgo: number, resumeAt: Date | string) => ({ eventType: 'wait_created', correlationId: 'wait_3', createdAt: ago(createdMsAgo), eventData: { resumeAt } });
+    // Asleep for hours between rounds, as the backoff says: not stalled, however old the step.
+    expect(logEnd('step_2', sleep(60 * 60_000, new Date(now + 60_000)), now)).toBe('waits');
+    expect(logEnd('step_2', sleep(110_000, ago(STALLED_AFTER_MS - 1)), now)).toBe('waits');
+    // Its waking long past and nothing recorded: the chaos run's lead lost after "wait_created", 110 s before.
+    expect(logEnd('step_2', sleep(110_000, ago(STALLED_AFTER_MS).toISOString()), now)).toBe('stalled');
+  });
+
+  it('starts again a stalled lead unless its step says it was delivered', () => {
+    expect(leadNeeds('deliverRound', 'stalled', { outcome: 'unavailable', failures: 'http-503' })).toBe('again');
+    expect(leadNeeds('deliverRound', 'stalled', { outcome: 'accepted' })).toBe('forget');
   });
 
   it('never starts again a lead its step says was delivered or went on', () => {

@@ -15,9 +15,36 @@ export const TORN_AFTER_MS = 60_000;
  */
 export const ABANDONED_AFTER_MS = 5 * 60_000;
 
+/**
+ * A run still "running" whose log ends with its latest step's end, or with a
+ * sleep whose time has come, and stays so this long, is stalled: the workflow
+ * never went on. Seen on the Postgres world when the database restarted under
+ * load (the chaos test's leads lost beside other scenarios): its replays came
+ * back every second and recorded nothing. A healthy run goes on within a
+ * second, and a job a dead server held is given back within 55 s
+ * (lib/workflow-world.ts).
+ */
+export const STALLED_AFTER_MS = 75_000;
+
 /** The latest step of a running run, as the world lists it. */
 export type LatestStep = { status: string; completedAt?: Date; updatedAt: Date };
 export type Verdict = 'torn' | 'abandoned' | null;
+/** The last event of a run's log (a sleep's `eventData` has its `resumeAt`). */
+export type LastEvent = { eventType: string; correlationId?: string; createdAt: Date; eventData?: unknown };
+
+/**
+ * Whether a run, whose latest step is `stepId`, waits at the end of its log:
+ * after that step's end, or asleep. 'stalled' once it should have gone on
+ * STALLED_AFTER_MS ago (the step's end, the sleep's waking), else 'waits';
+ * null when the log goes on past them (a hook, another step).
+ */
+export function logEnd(stepId: string, last: LastEvent | undefined, now: number): 'stalled' | 'waits' | null {
+  let due: number;
+  if (last?.correlationId === stepId && (last.eventType === 'step_completed' || last.eventType === 'step_failed')) due = +last.createdAt;
+  else if (last?.eventType === 'wait_created') due = +new Date((last.eventData as { resumeAt?: Date | string } | undefined)?.resumeAt ?? last.createdAt);
+  else return null;
+  return now - due >= STALLED_AFTER_MS ? 'stalled' : 'waits';
+}
 
 /**
  * Whether a run's latest step looks cut off (its event log is then read to be
@@ -40,7 +67,7 @@ export function verdictOf(step: LatestStep, now: number, rescuingSinceMs: number
  * Never 'again' once the step says delivered: this pass sends no lead twice.
  * The same for a forwarding run: its send answered, or handed to a fresh run.
  */
-export function leadNeeds(shortName: string | undefined, verdict: 'torn' | 'abandoned', output: unknown): 'again' | 'forget' | 'keep' {
+export function leadNeeds(shortName: string | undefined, verdict: 'torn' | 'abandoned' | 'stalled', output: unknown): 'again' | 'forget' | 'keep' {
   if (shortName === 'forgetAfter') return 'keep';
   if (verdict === 'abandoned') return 'again';
   if (shortName === 'continueInNewRun' || shortName === 'continueForwarding') return 'forget';

@@ -3,7 +3,7 @@ import { getRun, start } from 'workflow/api';
 import { hydrateResourceIO, observabilityRevivers, parseStepName, parseWorkflowName } from 'workflow/observability';
 import { getWorld } from 'workflow/runtime';
 import { errorName } from '@/lib/error-name';
-import { leadNeeds, verdictOf } from './cut-off';
+import { leadNeeds, logEnd, verdictOf } from './cut-off';
 import { forgetRun } from './forget';
 import { forgetWorkflow } from './forget-workflow';
 import type { Forward, Target } from './forward';
@@ -47,6 +47,8 @@ export async function rescueGivenUpLeads(): Promise<number> {
   }
 }
 
+const VERDICT_WORDS = { torn: 'terminado sin registrar', abandoned: 'abandonado', stalled: 'terminado, y la ejecución no siguió' } as const;
+
 /** How long after its cancelling a cut-off run is forgotten. */
 const FORGET_CANCELLED_AFTER_MS = 5000;
 const rescuingSince = Date.now();
@@ -70,7 +72,9 @@ const seenEnded = new Map<string, string>();
  * which ends the loop, and a fresh run started first when there is still
  * something to do: a lead's, unless its step's own result says it was
  * delivered or went on (leadNeeds); a forgetting's, always (forgetting twice is
- * harmless). Returns how many runs it mended.
+ * harmless). The same for a run whose log ends with its latest step's end, or
+ * a sleep, over a minute after it should have gone on (logEnd, 'stalled').
+ * Returns how many runs it mended.
  */
 export async function rescueCutOffRuns(now = Date.now()): Promise<number> {
   const world = getWorld();
@@ -86,6 +90,13 @@ export async function rescueCutOffRuns(now = Date.now()): Promise<number> {
       if (!latest || seenEnded.get(run.runId) === latest.stepId) continue;
       const verdict = verdictOf(latest, now, rescuingSince);
       if (!verdict) continue;
+      if (verdict === 'torn') {
+        // The log ends with this step's end, or a sleep: the run waits to go on, or never will.
+        const [last] = (await world.events.list({ runId: run.runId, resolveData: 'all', pagination: { limit: 1, sortOrder: 'desc' } })).data;
+        const end = logEnd(latest.stepId, last, now);
+        if (end === 'stalled' && (await mend(run.runId, workflow, latest.stepId, 'stalled'))) mended += 1;
+        if (end) continue;
+      }
       if (await endLogged(run.runId, latest.stepId)) {
         seenEnded.set(run.runId, latest.stepId);
         continue;
@@ -110,7 +121,7 @@ async function endLogged(runId: string, stepId: string): Promise<boolean> {
   }
 }
 
-async function mend(runId: string, workflow: 'leadWorkflow' | 'forgetWorkflow' | 'forwardWorkflow', stepId: string, verdict: 'torn' | 'abandoned'): Promise<boolean> {
+async function mend(runId: string, workflow: 'leadWorkflow' | 'forgetWorkflow' | 'forwardWorkflow', stepId: string, verdict: 'torn' | 'abandoned' | 'stalled'): Promise<boolean> {
   const world = getWorld();
   try {
     const step = await world.steps.get(runId, stepId, { resolveData: 'all' });
@@ -130,8 +141,8 @@ async function mend(runId: string, workflow: 'leadWorkflow' | 'forgetWorkflow' |
       needs = leadNeeds(shortName, verdict, stepOutput());
       // It has a step, so it was released if it was spam: the fresh run delivers at once, as continueInNewRun's does.
       const { spamRule, ...rest } = lead as Lead;
-      // Sending on is a lead's first step: any other step cut off means it was sent on already.
-      const forwarded = (lead as Lead).forwarded || shortName !== 'forwardConfirmed';
+      // Sending on is a lead's first step: any other step cut off means it was sent on already, as does its logged end.
+      const forwarded = (lead as Lead).forwarded || shortName !== 'forwardConfirmed' || verdict === 'stalled';
       if (needs === 'again') again = (await start(leadWorkflow, [{ ...rest, round: (lead as Lead).round ?? (spamRule ? 0 : 1), alerted: true, forwarded }])).runId;
     } else if (workflow === 'forgetWorkflow' && typeof args[0] === 'string' && typeof args[1] === 'number') {
       again = (await start(forgetWorkflow, [args[0], args[1]])).runId;
@@ -142,7 +153,7 @@ async function mend(runId: string, workflow: 'leadWorkflow' | 'forgetWorkflow' |
     // Forgotten by a forgetting run (durable), a few seconds on: the cancelled run's last replay may still be reading it.
     if (needs !== 'keep') await start(forgetWorkflow, [runId, Date.now() + FORGET_CANCELLED_AFTER_MS]);
     console.warn(
-      `[contacto] La ejecución ${runId} (${what}) quedó cortada por una caída en ${shortName ?? 'un paso'} (${verdict === 'torn' ? 'terminado sin registrar' : 'abandonado'}): ` +
+      `[contacto] La ejecución ${runId} (${what}) quedó cortada por una caída en ${shortName ?? 'un paso'} (${VERDICT_WORDS[verdict]}): ` +
         (again ? `sigue en ${again}` : 'cancelada; la solicitud ya estaba entregada o seguía en otra ejecución'),
     );
     return true;
