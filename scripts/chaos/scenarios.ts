@@ -138,8 +138,9 @@ export const SCENARIOS: Scenario[] = [
     title: '3. PostgreSQL restarted under load',
     skip: postgresMissing,
     // Beside 3 or 4 other scenarios it lost a lead in 3 runs of 4 (CHAOS_TOGETHER=1 CHAOS_PARALLEL=5): a flow job
-    // that failed while the database restarted is released, run again, and the run makes no progress. Known,
-    // open (issue 32); alone, even beside busy loops on both cores, it delivered every lead.
+    // that failed while the database restarted is released, run again, and the run makes no progress. The rescue
+    // pass now starts such a stalled run again (lead/cut-off.ts), not yet seen doing so here; alone, even beside
+    // busy loops on both cores, it delivered every lead.
     alone: !process.env.CHAOS_TOGETHER,
     async run(kit, appDir) {
       const database = await postgres(kit);

@@ -115,7 +115,7 @@ async function main() {
     console.log('\n> Checks\n');
     check(withSecret.code === 0, `the suite passes with the secret (exit ${withSecret.code})`);
     // Chromium at times sends a request around Playwright's routing, so without the header (seen: the /icons.svg
-    // sprite an SVG <use> reads, a /?_rsc prefetch; 1 or 2 of about 1,270, in 2 runs of 7): the bypass cookie
+    // sprite an SVG <use> reads, a /?_rsc prefetch; 1 or 2 of about 1,270, in 3 runs of about 9): the bypass cookie
     // carries it, as Vercel intends for requests the header cannot reach. Allowed, named, at most one per test.
     const cookieOnly = ownHost.filter((record) => record.headers[BYPASS] !== secret);
     const described = cookieOnly.slice(0, 5).map((r) => `${r.method} ${r.path} (${r.status}, ${r.headers['sec-fetch-dest'] ?? '?'}, cookie ${r.headers.cookie?.includes('_vercel_bypass=') ? 'yes' : 'no'})`);
