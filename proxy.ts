@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { encodeValues, isOtherEdition, postedValues, RETRY_PATH, VALUES_HEADER } from './lib/contact/stale-form';
-import { encodeTouch, FIRST_TOUCH_COOKIE, FIRST_TOUCH_DAYS, LAST_TOUCH_COOKIE, touchOf } from './lib/contact/source';
+import { encodeTouch, FIRST_TOUCH_COOKIE, FIRST_TOUCH_DAYS, LAST_TOUCH_COOKIE, touchOf } from './lib/source';
 import { MAX_FORM_BODY_BYTES, tooLargeResponse } from './lib/contact/too-large';
 
 /** Pages that exist besides `/` (which is static and never reaches the proxy on a page view). */

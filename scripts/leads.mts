@@ -18,7 +18,7 @@ const { getRun, resumeHook } = await import('workflow/api');
 const { HookNotFoundError } = await import('workflow/errors');
 const { hydrateResourceIO, observabilityRevivers, parseWorkflowName } = await import('workflow/observability');
 const { releaseToken } = await import('../lib/contact/lead/lead');
-const { deadLettersCsv } = await import('../lib/contact/lead/dead-letters');
+const { deadLettersCsv } = await import('./leads-csv');
 const { forgetRun } = await import('../lib/contact/lead/forget');
 const { purgeInbox } = await import('./leads-inbox');
 const { SPAM_RULE_LABELS } = await import('../lib/contact/spam-rules');
@@ -26,7 +26,7 @@ const { defaultExportFile, exportRefusal, writePrivateFile } = await import('./l
 
 type Lead = import('../lib/contact/lead/lead').Lead;
 type LeadOutcome = import('../lib/contact/lead/lead').LeadOutcome;
-type DeadLetter = import('../lib/contact/lead/dead-letters').DeadLetter;
+type DeadLetter = import('./leads-csv').DeadLetter;
 type State = 'pending' | 'spam' | 'delivered' | 'dead' | 'spam-expired' | 'continued' | 'cancelled' | 'failed';
 type LeadRun = { runId: string; state: State; lead: Lead; outcome?: LeadOutcome };
 

@@ -9,7 +9,7 @@ import { visitorOf, type Visitor } from './lead/forward';
 import { consumeEnquiry, requestAddress, requestClient } from './rate-limit';
 import { contactSchema, fieldErrorsOf, isCaptchaShaped, type ContactEnquiry } from './schema';
 import { checkToken, issueToken, spendToken } from './signature-store';
-import { FIRST_TOUCH_COOKIE, LAST_TOUCH_COOKIE, leadSourceOf, type LeadSource } from './source';
+import { FIRST_TOUCH_COOKIE, LAST_TOUCH_COOKIE, leadSourceOf, type LeadSource } from '@/lib/source';
 import { spamRule } from './spam-rules';
 import type { ContactState } from './state';
 

@@ -11,7 +11,7 @@ import { forwardOf, startForwarding } from './lead/forward-start';
 import { maxRetryAfterMs, type Lead } from './lead/lead';
 import { leadWorkflow } from './lead/workflow';
 import type { ContactEnquiry } from './schema';
-import type { LeadSource } from './source';
+import type { LeadSource } from '@/lib/source';
 import type { ContactState } from './state';
 import { postEnquiry } from './upstream';
 

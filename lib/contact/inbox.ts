@@ -2,7 +2,7 @@ import 'server-only';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ContactEnquiry } from './schema';
-import type { LeadSource } from './source';
+import type { LeadSource } from '@/lib/source';
 
 /**
  * The local inbox used when no contact API is configured (a fresh clone,

@@ -1,5 +1,6 @@
 import 'server-only';
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import type Redis from 'ioredis';
 import { Pool } from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -161,33 +162,14 @@ function withoutPortOrZone(address: string): string | undefined {
   return zoned && isIP(zoned) === 6 ? zoned : undefined;
 }
 
-/** A valid IPv6 address (isIP said so) as its /64, or as the IPv4 it maps. */
+/** A valid IPv6 address (isIP said so) as its /64, or as the IPv4 it maps (a dual-stack socket's IPv4 client). */
 function ipv6Key(address: string): string {
-  const hextets = expandIpv6(address);
-  if (hextets.slice(0, 6).join(':') === '0:0:0:0:0:65535') {
-    // ::ffff:a.b.c.d is an IPv4 client on a dual-stack socket: the same visitor as a.b.c.d.
-    const [high = 0, low = 0] = hextets.slice(6);
-    return [high >> 8, high & 255, low >> 8, low & 255].join('.');
-  }
-  return `${hextets
+  const parsed = ipaddr.process(address);
+  if (parsed instanceof ipaddr.IPv4) return parsed.toString();
+  return `${parsed.parts
     .slice(0, 4)
     .map((hextet) => hextet.toString(16))
     .join(':')}::/64`;
-}
-
-/** The eight 16-bit groups, `::` filled in and a dotted IPv4 tail turned into two groups. */
-function expandIpv6(address: string): number[] {
-  let text = address;
-  const tail = text.match(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/);
-  if (tail) {
-    const [a = 0, b = 0, c = 0, d = 0] = tail.slice(1).map(Number);
-    text = `${text.slice(0, tail.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = '', rest] = text.split('::');
-  const left = head ? head.split(':') : [];
-  const right = rest ? rest.split(':') : [];
-  const gap = rest === undefined ? [] : Array<string>(8 - left.length - right.length).fill('0');
-  return [...left, ...gap, ...right].map((hextet) => parseInt(hextet, 16));
 }
 
 let shared: ContactLimiter | undefined;

@@ -1,5 +1,5 @@
 import { dialable } from '../phone';
-import { touchLines } from '../source';
+import { touchLines } from '@/lib/source';
 import type { Lead } from './lead';
 
 /**

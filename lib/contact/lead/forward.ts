@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ForwardConfig } from '@/lib/env/server-schema';
 import { dialable } from '../phone';
 import type { ContactEnquiry } from '../schema';
-import type { LeadSource } from '../source';
+import type { LeadSource } from '@/lib/source';
 
 /**
  * A confirmed lead as it is sent on, beside the contact API: to the agency's

@@ -1,5 +1,5 @@
 import type { ContactEnquiry } from '../schema';
-import type { LeadSource } from '../source';
+import type { LeadSource } from '@/lib/source';
 import type { Visitor } from './forward';
 
 /**

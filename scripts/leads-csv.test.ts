@@ -1,4 +1,4 @@
-import { deadLettersCsv, type DeadLetter } from './dead-letters';
+import { deadLettersCsv, type DeadLetter } from './leads-csv';
 
 const ENQUIRY = { name: 'Ñoño Pérez', mail: 'n@example.mx', phone: '5512345678', reason: 'Diseño "web", y anuncios\nen redes', captcha: '' };
 const entry = ({ key = '0b0e5a53-6c1e-4a4e-9d35-5d3f0f7a1b2c', enquiry = ENQUIRY } = {}): DeadLetter => ({
