@@ -6,7 +6,7 @@ import { checkServerEnv, chooseWorkflowWorld } from './lib/env/build';
 import { publicEnv } from './lib/env/public';
 import { assertContentPictures, contentPictureProblems } from './lib/pictures/content-check';
 import { DEVICE_SIZES, IMAGE_SIZES } from './lib/pictures/widths';
-import { MAX_FORM_BODY_BYTES, PROXY_BODY_COPY_BYTES } from './lib/contact/too-large';
+import { MAX_FORM_BODY_BYTES, PROXY_BODY_COPY_BYTES } from './lib/proxy/too-large';
 import { securityHeaders } from './lib/security-headers';
 
 chooseWorkflowWorld();
@@ -24,7 +24,7 @@ async function nextConfig(phase: string): Promise<NextConfig> {
   if (phase === PHASE_DEVELOPMENT_SERVER) {
     for (const problem of await contentPictureProblems(process.cwd())) console.warn(`AVISO ${problem}`);
   }
-  // The form's edition (lib/contact/stale-form.ts): one per build, inlined in the page and the proxy alike;
+  // The form's edition (lib/proxy/stale-form.ts): one per build, inlined in the page and the proxy alike;
   // kept in process.env so every worker of the build sees the same one. `next start` makes none of its own.
   if (phase === PHASE_PRODUCTION_BUILD || phase === PHASE_DEVELOPMENT_SERVER) process.env.CONTACT_FORM_EDITION ||= randomUUID().slice(0, 8);
   const edition = process.env.CONTACT_FORM_EDITION;
@@ -47,7 +47,7 @@ async function nextConfig(phase: string): Promise<NextConfig> {
       // The page's own CSS goes inline: no render-blocking request before the first paint.
       inlineCss: true,
       serverActions: {
-        // The form's own size (lib/contact/too-large.ts); the proxy refuses a bigger post before this is reached.
+        // The form's own size (lib/proxy/too-large.ts); the proxy refuses a bigger post before this is reached.
         bodySizeLimit: MAX_FORM_BODY_BYTES,
       },
       // Next buffers a copy of each body the proxy sees (10 MB by default); just above the form's limit, so the proxy can tell a bigger one.

@@ -5,8 +5,8 @@ import { unstable_doesMiddlewareMatch } from 'next/experimental/testing/server';
 import { NextRequest } from 'next/server';
 import { publicEnv } from './lib/env/public';
 import { agencyPhone } from './lib/error-copy';
-import { RETRY_PATH, VALUES_HEADER, decodeValues } from './lib/contact/stale-form';
-import { MAX_FORM_BODY_BYTES } from './lib/contact/too-large';
+import { RETRY_PATH, VALUES_HEADER, decodeValues } from './lib/proxy/stale-form';
+import { MAX_FORM_BODY_BYTES } from './lib/proxy/too-large';
 import { decodeTouch, SOURCE_PARAMS } from './lib/source';
 import { config, proxy, redirectTarget } from './proxy';
 

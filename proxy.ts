@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { encodeValues, isOtherEdition, postedValues, RETRY_PATH, VALUES_HEADER } from './lib/contact/stale-form';
+import { encodeValues, isOtherEdition, postedValues, RETRY_PATH, VALUES_HEADER } from './lib/proxy/stale-form';
 import { encodeTouch, FIRST_TOUCH_COOKIE, FIRST_TOUCH_DAYS, LAST_TOUCH_COOKIE, touchOf } from './lib/source';
-import { MAX_FORM_BODY_BYTES, tooLargeResponse } from './lib/contact/too-large';
+import { MAX_FORM_BODY_BYTES, tooLargeResponse } from './lib/proxy/too-large';
 
 /** Pages that exist besides `/` (which is static and never reaches the proxy on a page view). */
 const KNOWN_PATHS = new Set(['/aviso-de-privacidad', '/gracias']);
@@ -64,7 +64,7 @@ async function boundedBody(request: NextRequest, needBytes: boolean): Promise<Ui
 
 /**
  * A contact form sent without JavaScript from a page of another build (its
- * edition field is not this build's, lib/contact/stale-form.ts): instead of
+ * edition field is not this build's, lib/proxy/stale-form.ts): instead of
  * Next's bare 409, the retry page shows the current form with the values
  * filled in again. Anything else (and anything in doubt) goes on to Next.
  */

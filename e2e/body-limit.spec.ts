@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import http from 'node:http';
 import { expect, test } from '@playwright/test';
-import { PROXY_BODY_COPY_BYTES } from '../lib/contact/too-large';
+import { PROXY_BODY_COPY_BYTES } from '../lib/proxy/too-large';
 import { answerKind, bodyOf, formControls } from './support/form-post';
 import { E2E_CONFIG, SERVER_LOG } from './support/test-env';
 

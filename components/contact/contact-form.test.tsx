@@ -165,7 +165,7 @@ describe('ContactForm', () => {
       // The honeypot, empty; no signature could be fetched here (no server), so the server will ask to confirm.
       campo_extra: '',
       firma: '',
-      // The build's edition (lib/contact/stale-form.ts); none in a unit test, where nothing was built.
+      // The build's edition (lib/proxy/stale-form.ts); none in a unit test, where nothing was built.
       edicion: '',
     });
     await action.answer({ status: 'sent', key: 'clave-1' });

@@ -24,7 +24,7 @@ export const FIELD_MAX_CHARS: Record<ContactField, number> = { name: 300, mail: 
 export const HONEYPOT_FIELD = 'campo_extra';
 /** The server's signature of when the form was on screen (or of its own answer): a hidden input. */
 export const TOKEN_FIELD = 'firma';
-/** The build the form was rendered by (lib/contact/stale-form.ts): a hidden input. */
+/** The build the form was rendered by (lib/proxy/stale-form.ts): a hidden input. */
 export const EDITION_FIELD = 'edicion';
 /** Where the island gets that signature once the form is on screen. */
 export const TOKEN_PATH = '/api/contact/token';

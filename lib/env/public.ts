@@ -90,7 +90,7 @@ export function parsePublicEnv(source: Source): PublicEnv {
 export const publicEnv: PublicEnv = parsePublicEnv(process.env);
 
 /**
- * This build's edition of the contact form (lib/contact/stale-form.ts): made
+ * This build's edition of the contact form (lib/proxy/stale-form.ts): made
  * once per build by next.config.ts and inlined by Next (its `env`), so it is
  * read here directly, not from the object above; empty where nothing was built.
  */

@@ -4,9 +4,9 @@ import { redirect } from 'next/navigation';
 import { Hero } from '@/components/sections/hero';
 import { requestClient } from '@/lib/contact/rate-limit';
 import { issueToken } from '@/lib/contact/signature-store';
-import { decodeValues, VALUES_HEADER } from '@/lib/contact/stale-form';
+import { decodeValues, VALUES_HEADER } from '@/lib/proxy/stale-form';
 
-// Reached only through the proxy, with a stale form's values (lib/contact/stale-form.ts).
+// Reached only through the proxy, with a stale form's values (lib/proxy/stale-form.ts).
 export const metadata: Metadata = { robots: { index: false, follow: false } };
 
 export default async function RetryPage() {

@@ -1,5 +1,5 @@
 import { formEdition } from '../env/public';
-import { CONTACT_FIELDS, EDITION_FIELD, FIELD_MAX_CHARS, type ContactValues } from './fields';
+import { CONTACT_FIELDS, EDITION_FIELD, FIELD_MAX_CHARS, type ContactValues } from '../contact/fields';
 
 /**
  * A form sent without JavaScript from a page of an older deployment names a
