@@ -15,27 +15,14 @@ import type { LeadSource } from '@/lib/source';
 import type { ContactState } from './state';
 import { postEnquiry } from './upstream';
 
-/**
- * The visitor waits this long at most for the live attempt, leaving room under the 4 s the form
- * promises for handing the enquiry to the engine; a slow but working API (2 s) still gets its
- * one 2.5 s attempt.
- */
+/** The live attempt's limit: room under the form's 4 s to hand the enquiry to the engine, and a slow API (2 s) still gets its one 2.5 s attempt. */
 export const LIVE_DEADLINE_MS = 2700;
 /** The action answers within this of its start, whatever the API or the engine does (the form promises 4 s). */
 export const ANSWER_WITHIN_MS = 3600;
 /** The engine must hold the enquiry within this, or the visitor is asked to try again. */
 const HOLD_WAIT_MS = 800;
 
-/**
- * Sends a valid enquiry where the configuration says, and turns the outcome
- * into the state the form renders, by `answerBy` (ms since the epoch).
- * Live first: the contact API (the spec's retries, one Idempotency-Key) or
- * the local inbox. What that cannot deliver now is handed to the lead's
- * durable workflow (lead/workflow.ts), which delivers it later with the same
- * key. A visitor is thanked only for an enquiry delivered or held by the
- * engine; otherwise they get the retry message with every value kept (the
- * action adds them). Logs never carry what the visitor typed.
- */
+/** Delivers live (contact API or inbox) or hands over to the lead's workflow with the same key, by `answerBy` (ms); thanks only if delivered or held. Logs never carry what was typed. */
 export async function deliverEnquiry(
   enquiry: ContactEnquiry,
   { answerBy, source, visitor }: { answerBy: number; source?: LeadSource; visitor?: Visitor },
@@ -46,7 +33,6 @@ export async function deliverEnquiry(
     console.error(`[contacto] Solicitud no entregada (${key}): ${config.problem}`);
     return { status: 'failed' };
   }
-
   const receivedAt = Date.now();
   const { backoffSeconds, keepMs } = getDeliveryConfig();
   let retryAfterMs: number | undefined;
@@ -60,13 +46,8 @@ export async function deliverEnquiry(
       console.error(`[contacto] No se pudo guardar la solicitud ${key} en la bandeja local (${errorName(error)})`);
     }
   } else {
-    const report = await postEnquiry(enquiry, {
-      baseUrl: config.baseUrl,
-      siteKey: config.siteKey,
-      idempotencyKey: key,
-      maxRetryAfterMs: maxRetryAfterMs(backoffSeconds),
-      deadlineMs: Math.min(LIVE_DEADLINE_MS, Math.max(0, answerBy - Date.now() - HOLD_WAIT_MS)),
-    });
+    const deadlineMs = Math.min(LIVE_DEADLINE_MS, Math.max(0, answerBy - Date.now() - HOLD_WAIT_MS));
+    const report = await postEnquiry(enquiry, { baseUrl: config.baseUrl, siteKey: config.siteKey, idempotencyKey: key, maxRetryAfterMs: maxRetryAfterMs(backoffSeconds), deadlineMs });
     const summary = `${key}: ${report.attempts} intento(s) en ${Date.now() - receivedAt} ms`;
     if (report.result.outcome === 'accepted') {
       if (report.failures.length) console.warn(`[contacto] Entregada tras fallos (${report.failures.join(', ')}) ${summary}`);
@@ -80,26 +61,16 @@ export async function deliverEnquiry(
     console.warn(`[contacto] La API no respondió bien (${report.failures.join(', ')}) ${summary}`);
     retryAfterMs = report.retryAfterMs;
   }
-
   const lead: Lead = {
-    key,
-    enquiry,
-    receivedAt,
-    backoffSeconds,
-    keepMs,
+    key, enquiry, receivedAt, backoffSeconds, keepMs,
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     ...(source ? { source } : {}),
     ...(visitor ? { visitor } : {}),
   };
-  if (await hold(lead, answerBy)) return { status: 'sent', key };
-  return { status: 'failed' };
+  return (await hold(lead, answerBy)) ? { status: 'sent', key } : { status: 'failed' };
 }
 
-/**
- * A suspected spam: thanked like a person (so a bot learns nothing), with no
- * key (nothing to convert). Its workflow waits 30 days for `npm run leads --
- * release`, then forgets it. The log never carries what was typed.
- */
+/** A suspected spam is thanked like a person (a bot learns nothing), with no key (nothing to convert); its run waits for `npm run leads -- release` or forgets it. */
 export async function quarantineEnquiry(enquiry: ContactEnquiry, rule: string, { answerBy, source }: { answerBy: number; source?: LeadSource }): Promise<ContactState> {
   const { backoffSeconds, keepMs } = getDeliveryConfig();
   const lead: Lead = { key: randomUUID(), enquiry, receivedAt: Date.now(), backoffSeconds, keepMs, spamRule: rule, ...(source ? { source } : {}) };
@@ -108,12 +79,7 @@ export async function quarantineEnquiry(enquiry: ContactEnquiry, rule: string, {
   return { status: 'sent' };
 }
 
-/**
- * A lead delivered live is sent on (the agency's webhook, Meta's Conversions
- * API) once the visitor has their answer: starting its runs costs up to half
- * a second the visitor must not wait. On Vercel `after` keeps the function
- * alive for it; a crash in between loses the copy, never the lead.
- */
+/** Sent on (webhook, Meta) after the answer, as starting the runs costs up to 0.5 s; on Vercel `after` keeps the function alive. A crash loses the copy, never the lead. */
 function forwardAfterAnswer(lead: Pick<Lead, 'key' | 'enquiry' | 'receivedAt' | 'source' | 'visitor'>): void {
   const forward = forwardOf(lead);
   try {

@@ -3,18 +3,10 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { CONFIRM_MIN_MS, MIN_FILL_MS } from './fields';
 
 /**
- * The form's signature: when the server signed what the sender is answering,
- * for whom, and once. Two kinds, each held to a person's pace:
- * - `time`, fetched by the island once the form shows: valid from MIN_FILL_MS
- *   after it was issued (a person fills four fields);
- * - `confirm`, written into the server's own answer to a post it asks to
- *   confirm (no JavaScript, or before hydration) or to send again: valid from
- *   CONFIRM_MIN_MS (a person reads one line and presses again).
- * Each carries a random nonce, so the send that uses it can be remembered
- * (signature-store.ts), and its MAC covers the client's address key (the
- * abuse limit's: an IPv6 client by its /64) without carrying it: a signature
- * from another address does not verify, and is asked to confirm.
- * `<kind>.<issued, base 36>.<nonce, 64 bits>.<HMAC-SHA256, 128 bits>`, about 47 characters.
+ * The form's signature: when the server signed what the sender answers, for whom, and once. `time` (fetched by the island
+ * once the form shows) is valid from MIN_FILL_MS, `confirm` (in an answer that asks to confirm) from CONFIRM_MIN_MS. The
+ * nonce lets its use be remembered (signature-store.ts); the MAC covers the client's address key without carrying it, so
+ * a signature from another address does not verify. `<kind>.<issued, base 36>.<nonce, 64 bits>.<HMAC-SHA256, 128 bits>`, ~47 chars.
  */
 
 /** A signature older than this is asked again (a tab left open overnight); the island fetches a new one before. */
@@ -23,16 +15,12 @@ export const TOKEN_MAX_AGE_MS = 2 * 60 * 60 * 1000;
 const SKEW_MS = 5000;
 
 export type TokenKind = 'time' | 'confirm';
-export type TokenVerdict =
-  | { verdict: 'valid'; nonce: string }
-  | { verdict: 'early' | 'missing' | 'invalid' | 'expired' };
+export type TokenVerdict = { verdict: 'valid'; nonce: string } | { verdict: 'early' | 'missing' | 'invalid' | 'expired' };
 
 const PREFIX: Record<TokenKind, string> = { time: 't', confirm: 'c' };
 const MIN_AGE: Record<string, number> = { t: MIN_FILL_MS, c: CONFIRM_MIN_MS };
 const SHAPE = /^([tc])\.([0-9a-z]{1,11})\.([A-Za-z0-9_-]{11})\.([A-Za-z0-9_-]{22})$/;
-
-const mac = (key: Uint8Array, body: string, client: string) =>
-  createHmac('sha256', key).update(`${body}|${client}`).digest().subarray(0, 16).toString('base64url');
+const mac = (key: Uint8Array, body: string, client: string) => createHmac('sha256', key).update(`${body}|${client}`).digest().subarray(0, 16).toString('base64url');
 
 /** A signature of `now` for `client` (an address key, rate-limit.ts). */
 export function signToken(key: Uint8Array, kind: TokenKind, now: number, client: string): string {

@@ -5,26 +5,15 @@ import type { ContactEnquiry } from './schema';
 import type { LeadSource } from '@/lib/source';
 
 /**
- * The local inbox used when no contact API is configured (a fresh clone,
- * `npm run dev`): one JSON line per enquiry in a git-ignored folder.
- * Enquiries are personal data: the folder (when made here) and the file are
- * the owner's alone. An existing folder is left as it is: it may be one the
- * operator chose and shares on purpose.
- * `enquiries.jsonl` is set aside as `enquiries-<date>.jsonl` when it reaches
- * INBOX_FILE_MAX_BYTES. With INBOX_MAX_FILES files in all, the inbox is full:
- * an enquiry is refused (the visitor sees the failure message with WhatsApp
- * and the phone), never a kept one deleted to make room.
- * Each save also forgets what is older than `keepMs` (CONTACT_KEEP_DAYS, the
- * privacy notice's period): set-aside files last written before then, and the
- * current file's older lines. No scheduler: an inbox nobody writes to holds
- * nothing new to forget.
+ * The inbox used without a contact API: one JSON line per enquiry. Personal data, so the folder we make and the file are the owner's
+ * alone; an existing folder is left as it is (the operator may share it on purpose). A full inbox (INBOX_MAX_FILES files) refuses
+ * an enquiry (the visitor sees WhatsApp and the phone) rather than delete a kept one. Each save forgets what is older than `keepMs`
+ * (the privacy notice's period): no scheduler, as an inbox nobody writes to holds nothing new to forget.
  */
-
 export const INBOX_FILE_MAX_BYTES = 5 * 1024 * 1024;
 export const INBOX_MAX_FILES = 20;
 const CURRENT = 'enquiries.jsonl';
 const SET_ASIDE = /^enquiries-[\dT-]+Z(-\d+)?\.jsonl$/;
-
 export class InboxFullError extends Error {
   constructor() {
     super('la bandeja local está llena');
@@ -60,19 +49,15 @@ async function makeRoom(folder: string, file: string, bytes: number): Promise<vo
   if (setAside + 1 >= INBOX_MAX_FILES) throw new InboxFullError();
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   // Another request may have set it aside a moment ago: then this one appends to the new file.
-  await rename(file, path.join(folder, `enquiries-${stamp}.jsonl`)).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error;
-  });
+  await rename(file, path.join(folder, `enquiries-${stamp}.jsonl`)).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
 }
 
-/** Deletes the set-aside files last written before `since` (ms), and the current file's lines received before it. */
 export async function forgetOlderThan(folder: string, file: string, since: number): Promise<void> {
   for (const name of (await readdir(folder)).filter((name) => SET_ASIDE.test(name))) {
     const setAside = path.join(folder, name);
     if ((await stat(setAside)).mtimeMs < since) await rm(setAside, { force: true });
   }
-  const text = await readFile(file, 'utf8').catch(() => '');
-  const lines = text.split('\n').filter(Boolean);
+  const lines = (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean);
   const kept = lines.filter((line) => receivedAt(line) >= since);
   if (kept.length < lines.length) await writeFile(file, kept.map((line) => `${line}\n`).join(''), { mode: 0o600 });
 }

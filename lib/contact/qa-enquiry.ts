@@ -4,26 +4,14 @@ import { getContactConfig } from '@/lib/env/server';
 import type { ContactEnquiry } from './schema';
 import type { ContactState } from './state';
 
-/**
- * A QA enquiry: its address is at the reserved `.invalid` domain (RFC 2606),
- * which can never receive mail, so no client ever writes one. The QA suite
- * (npm run test:deployment) sends them to deployments. Anyone can mark their
- * own enquiry this way, and all it does is keep it from being delivered.
- */
+// An address at the reserved `.invalid` domain (RFC 2606) never receives mail, so no client writes one; the QA suite
+// (npm run test:deployment) does. Anyone can mark their own enquiry this way: all it does is keep it from being delivered.
 export function isQaEnquiry(enquiry: Pick<ContactEnquiry, 'mail'>): boolean {
-  const domain = enquiry.mail.slice(enquiry.mail.lastIndexOf('@') + 1);
-  return /(^|\.)invalid\.?$/i.test(domain);
+  return /(^|\.)invalid\.?$/i.test(enquiry.mail.slice(enquiry.mail.lastIndexOf('@') + 1));
 }
 
-/**
- * Takes the place of delivery once a QA enquiry has run every check a
- * visitor's runs (validation, the form's signature, the abuse limit, the spam
- * rules): it reads the contact settings as delivery would, so a deployment
- * that could not deliver answers QA as it would a visitor; otherwise the same
- * thanks, with no key (nothing to convert). Never delivered, stored, alerted
- * or kept as spam: one log line, with the spam rules' verdict and nothing
- * that was typed.
- */
+// Delivery's stand-in after every check a visitor's enquiry runs: a deployment that could not deliver answers QA as it
+// would a visitor, else thanks with no key (nothing to convert). Only one log line, with nothing that was typed.
 export function answerQaEnquiry(spamVerdict: string | null): ContactState {
   const id = randomUUID();
   const config = getContactConfig();

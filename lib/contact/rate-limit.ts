@@ -9,31 +9,15 @@ import { errorName } from '@/lib/error-name';
 import { sharedRedis, whenReady, type RedisLease } from '@/lib/redis-client';
 import { withTimeout } from '@/lib/with-timeout';
 
-/**
- * The abuse limit: a few enquiries per client (see clientKey) and window.
- * In memory by default; in Redis when REDIS_URL is set, so every Vercel
- * instance shares the count; self-hosted on the Postgres world without Redis,
- * in that same PostgreSQL, so one database is all it needs. The store gets
- * LIMIT_WAIT_MS to answer; away, slow or stuck, the same limit in this
- * instance's memory answers instead (logged once), rather than holding or
- * refusing a genuine visitor.
- */
-
+// The abuse limit: a few enquiries per client and window, in Redis (REDIS_URL, shared by every instance), else in the
+// Postgres world's database, else in memory. A store that does not answer within LIMIT_WAIT_MS is replaced by the same
+// limit in this instance's memory (logged once), rather than holding or refusing a genuine visitor.
 export type LimitVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
-
-/** How long the limit may hold a visitor: connecting included, then the same limit in memory. */
+/** How long the limit may hold a visitor, connecting included. */
 export const LIMIT_WAIT_MS = 300;
 
-/** The shared limit, and the same limit in memory for when its store does not answer. */
-export type ContactLimiter = {
-  limiter: RateLimiterAbstract;
-  fallback: RateLimiterMemory | null;
-  redis?: Redis;
-  /** Lets go of the process's shared Redis client, when it holds it. */
-  release?: () => void;
-  /** Answering from memory since Redis last failed to: said once when it starts, once when it ends. */
-  fellBack: boolean;
-};
+/** The shared limit and the same limit in memory; `fellBack` while memory answers (logged once when it starts, once when it ends). */
+export type ContactLimiter = { limiter: RateLimiterAbstract; fallback: RateLimiterMemory | null; redis?: Redis; release?: () => void; fellBack: boolean };
 
 /** `keyPrefix` keeps another count (the used signatures, signature-store.ts) apart in the same store. */
 export function createContactLimiter(config: RateLimitConfig, redis?: Redis, keyPrefix = 'contacto'): ContactLimiter {
@@ -41,16 +25,10 @@ export function createContactLimiter(config: RateLimitConfig, redis?: Redis, key
   if (!config.redisUrl && !redis && config.postgresUrl) return postgresLimiter(config.postgresUrl, options);
   if (!config.redisUrl && !redis) return { limiter: new RateLimiterMemory(options), fallback: null, fellBack: false };
   const lease: Partial<RedisLease> & { client: Redis } = redis ? { client: redis } : sharedRedis(config.redisUrl as string);
-  return {
-    limiter: new RateLimiterRedis({ ...options, storeClient: lease.client }),
-    fallback: new RateLimiterMemory(options),
-    redis: lease.client,
-    release: lease.release,
-    fellBack: false,
-  };
+  return { limiter: new RateLimiterRedis({ ...options, storeClient: lease.client }), fallback: new RateLimiterMemory(options), redis: lease.client, release: lease.release, fellBack: false };
 }
 
-/** The limit in its own table of the Postgres world's database (made at first use), with a small pool of its own. */
+/** The limit in its own table of the Postgres world's database (made at first use), with a small pool. */
 function postgresLimiter(url: string, options: { keyPrefix: string; points: number; duration: number }): ContactLimiter {
   const pool = new Pool({ connectionString: url, max: 2, connectionTimeoutMillis: LIMIT_WAIT_MS, idleTimeoutMillis: 30_000 });
   // An idle client's error (the database restarting) is the pool's to handle, never the process's.
@@ -61,7 +39,6 @@ function postgresLimiter(url: string, options: { keyPrefix: string; points: numb
   return { limiter, fallback: new RateLimiterMemory(options), release: () => void pool.end().catch(() => {}), fellBack: false };
 }
 
-/** One point for `key`: from the shared store within LIMIT_WAIT_MS, else from memory. */
 export async function consume(shared: ContactLimiter, key: string): Promise<LimitVerdict> {
   const { limiter, fallback, redis } = shared;
   if (!fallback) return verdictOf(() => limiter.consume(key, 1));
@@ -88,9 +65,7 @@ async function verdictOf(take: () => Promise<unknown>, { rethrow = false } = {})
     await take();
     return { allowed: true };
   } catch (rejection) {
-    if (rejection instanceof RateLimiterRes) {
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
-    }
+    if (rejection instanceof RateLimiterRes) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
     if (rethrow) throw rejection;
     // The memory limiter itself failed: let the visitor through, loudly.
     console.error(`[contacto] El límite de solicitudes no respondió (${errorName(rejection)})`);
@@ -98,32 +73,23 @@ async function verdictOf(take: () => Promise<unknown>, { rethrow = false } = {})
   }
 }
 
-/** Where the client's address may be read from: see clientKey. */
 export type AddressTrust = Pick<RateLimitConfig, 'trustedProxies' | 'onVercel'>;
-
 /** Shared by every missing, unreadable or oversized address: garbage can neither lock a person out nor mint keys. */
 export const UNKNOWN_CLIENT_KEY = 'desconocida';
 // The longest real address (an IPv4-mapped IPv6 with a zone id) is well under this.
 const MAX_ADDRESS_LENGTH = 64;
 
 /**
- * The abuse limit's key for this request: the client's address as written by
- * a hop we trust, never by the client itself.
- * - On Vercel: x-vercel-forwarded-for, which Vercel overwrites; else x-real-ip,
- *   else the first x-forwarded-for entry (Vercel overwrites those too).
- * - Self-hosted behind N proxies of yours (TRUST_PROXY_HEADERS=N): the N-th
- *   x-forwarded-for entry from the right. Each proxy appends the address it
- *   saw, so whatever lies further left the client may have written.
- *   x-real-ip is never read here: a proxy that does not set it passes on
- *   whatever the client wrote.
- * - Self-hosted with no proxy (N = 0): the last entry, which Next writes only
- *   when the client wrote none. The client can choose it; start-up warns.
+ * The abuse limit's key: the client's address as written by a hop we trust, never by the client. On Vercel,
+ * x-vercel-forwarded-for, else x-real-ip, else the first x-forwarded-for entry (Vercel overwrites all three). Behind N
+ * proxies of yours (TRUST_PROXY_HEADERS=N), the N-th x-forwarded-for entry from the right: each appends what it saw, and
+ * further left the client may have written; never x-real-ip, which a proxy that does not set it passes on. With no proxy
+ * (N = 0), the last entry, which Next writes only when the client wrote none, so the client can choose it (start-up warns).
  */
 export function clientKey(headers: Pick<Headers, 'get'>, trust: AddressTrust): string {
   return addressKey(clientAddressOf(headers, trust));
 }
 
-/** The client's address as the proxies in front of the server say, trusting only as many as configured. */
 function clientAddressOf(headers: Pick<Headers, 'get'>, { trustedProxies, onVercel }: AddressTrust): string | undefined {
   const forwarded = entries(headers.get('x-forwarded-for'));
   if (onVercel) return entries(headers.get('x-vercel-forwarded-for'))[0] ?? (headers.get('x-real-ip')?.trim() || forwarded[0]);
@@ -132,47 +98,31 @@ function clientAddressOf(headers: Pick<Headers, 'get'>, { trustedProxies, onVerc
 }
 
 function entries(header: string | null): string[] {
-  return (header ?? '')
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean);
+  return (header ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
 }
 
-/**
- * One address as a limiter key: IPv4 as it is; IPv6 by its /64, which one
- * subscriber gets whole (so it is one visitor, not 2^64); an IPv4-mapped IPv6
- * as its IPv4. Anything else shares UNKNOWN_CLIENT_KEY.
- */
+/** IPv4 as it is; IPv6 by its /64, which one subscriber gets whole (one visitor, not 2^64); an IPv4-mapped IPv6 as its IPv4. */
 export function addressKey(address: string | undefined): string {
-  if (!address || address.length > MAX_ADDRESS_LENGTH) return UNKNOWN_CLIENT_KEY;
-  const host = withoutPortOrZone(address.trim());
-  if (host === undefined) return UNKNOWN_CLIENT_KEY;
-  const version = isIP(host);
-  if (version === 4) return host;
-  if (version === 6) return ipv6Key(host);
-  return UNKNOWN_CLIENT_KEY;
+  const host = hostOf(address);
+  return !host ? UNKNOWN_CLIENT_KEY : isIP(host) === 4 ? host : ipv6Key(host);
 }
 
-/** `[v6]:port`, `[v6]`, `v4:port` and `v6%zone` as the bare address; a zone only on IPv6 and only of plain characters. */
-function withoutPortOrZone(address: string): string | undefined {
-  const bracketed = address.match(/^\[([^\]]+)\](?::\d{1,5})?$/);
-  const host = bracketed?.[1] ?? address.match(/^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/)?.[1] ?? address;
-  if (!host.includes('%')) return host;
+/** The address alone, when it is one: `[v6]:port`, `[v6]`, `v4:port` and `v6%zone` bare; a zone only on IPv6 and only of plain characters. */
+function hostOf(address: string | undefined): string | undefined {
+  if (!address || address.length > MAX_ADDRESS_LENGTH) return undefined;
+  const trimmed = address.trim();
+  const host = trimmed.match(/^\[([^\]]+)\](?::\d{1,5})?$/)?.[1] ?? trimmed.match(/^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/)?.[1] ?? trimmed;
+  if (!host.includes('%')) return isIP(host) ? host : undefined;
   const zoned = host.match(/^([\da-fA-F:.]+)%[\w.~-]{1,32}$/)?.[1];
   return zoned && isIP(zoned) === 6 ? zoned : undefined;
 }
 
-/** A valid IPv6 address (isIP said so) as its /64, or as the IPv4 it maps (a dual-stack socket's IPv4 client). */
+/** A valid IPv6 address as its /64, or as the IPv4 it maps (a dual-stack socket's IPv4 client). */
 function ipv6Key(address: string): string {
   const parsed = ipaddr.process(address);
   if (parsed instanceof ipaddr.IPv4) return parsed.toString();
-  return `${parsed.parts
-    .slice(0, 4)
-    .map((hextet) => hextet.toString(16))
-    .join(':')}::/64`;
+  return `${parsed.parts.slice(0, 4).map((hextet) => hextet.toString(16)).join(':')}::/64`;
 }
-
-let shared: ContactLimiter | undefined;
 
 /** The abuse limit's configuration, or its defaults in memory when it cannot be read (logged where it is used). */
 export function limitConfigOrDefaults(): RateLimitConfig {
@@ -186,13 +136,10 @@ export function limitConfigOrDefaults(): RateLimitConfig {
 /** This request's client as the abuse limit counts it: the key a signature is bound to (form-token.ts). */
 export const requestClient = (requestHeaders: Pick<Headers, 'get'>) => clientKey(requestHeaders, limitConfigOrDefaults());
 
-/** This request's client's address, whole, when it is one (isIP): the same the abuse limit trusts. */
-export function requestAddress(requestHeaders: Pick<Headers, 'get'>): string | undefined {
-  const address = clientAddressOf(requestHeaders, limitConfigOrDefaults())?.trim();
-  if (!address || address.length > MAX_ADDRESS_LENGTH) return undefined;
-  const host = withoutPortOrZone(address);
-  return host && isIP(host) ? host : undefined;
-}
+/** This request's client's address, whole, when it is one: the same the abuse limit trusts. */
+export const requestAddress = (requestHeaders: Pick<Headers, 'get'>) => hostOf(clientAddressOf(requestHeaders, limitConfigOrDefaults()));
+
+let shared: ContactLimiter | undefined;
 
 /** One enquiry from this request's client, against the configured limit. Never throws because of configuration. */
 export async function consumeEnquiry(requestHeaders: Pick<Headers, 'get'>): Promise<LimitVerdict> {
@@ -202,16 +149,14 @@ export async function consumeEnquiry(requestHeaders: Pick<Headers, 'get'>): Prom
     shared ??= createContactLimiter(config);
   } catch (error) {
     // The limit must never cost a visitor their enquiry: the same limit in memory, for this instance.
-    console.error(
-      `[contacto] ERROR: no se pudo preparar el límite de solicitudes (${errorName(error)}); se usa en memoria`,
-    );
+    console.error(`[contacto] ERROR: no se pudo preparar el límite de solicitudes (${errorName(error)}); se usa en memoria`);
     closeEnquiryLimiter();
     shared = createContactLimiter({ ...config, redisUrl: undefined, postgresUrl: undefined });
   }
   return consume(shared, clientKey(requestHeaders, config));
 }
 
-/** Drops the shared limiter and lets go of its Redis client (tests, scripts): nothing keeps the process alive. */
+/** Drops the shared limiter and its store client (tests, scripts), so nothing keeps the process alive. */
 export function closeEnquiryLimiter(): void {
   shared?.release?.();
   shared = undefined;

@@ -1,13 +1,8 @@
 import * as z from 'zod/mini';
 import { CONTACT_FIELDS, type ContactField, type ContactValues, type FieldErrors } from './fields';
 
-/**
- * The contact rules (spec, point 5), the single source for the form in the
- * browser and for the server action. zod/mini keeps the browser's share small.
- * Beyond the spec, field hygiene: what is stored and e-mailed to the agency is
- * text a person typed, never control characters or forged lines.
- */
-
+// The contact rules (spec, point 5) for the form and the action; zod/mini keeps the browser's share small.
+// Beyond the spec: what is stored and e-mailed to the agency is text a person typed, never control characters or forged lines.
 export const CONTACT_MESSAGES = {
   required: 'Este campo es obligatorio',
   min5: 'Este campo debe tener al menos 5 caracteres',
@@ -19,44 +14,28 @@ export const CONTACT_MESSAGES = {
   letters: 'Este campo debe incluir letras',
 } as const;
 
-export const CONTACT_LIMITS = {
-  nameMin: 5,
-  nameMax: 100,
-  mailMax: 100,
-  phoneMax: 15,
-  reasonMin: 5,
-  reasonMax: 500,
-  // reCAPTCHA v3 tokens are roughly 400 to 2,200 characters; far longer is not one.
-  captchaMax: 4096,
-} as const;
+// captchaMax: reCAPTCHA v3 tokens are roughly 400 to 2,200 characters; far longer is not one.
+export const CONTACT_LIMITS = { nameMin: 5, nameMax: 100, mailMax: 100, phoneMax: 15, reasonMin: 5, reasonMax: 500, captchaMax: 4096 } as const;
 
-// Control characters (C0, DEL, C1) and U+2028/U+2029: a single-line field must
-// never carry a line break into the alert e-mail's subject or template.
+// Control characters (C0, DEL, C1) and U+2028/U+2029: a single-line field must never carry a line break into the alert e-mail.
 const BREAKS_A_LINE = /[\p{Cc}\u2028\u2029]/u;
 // In the reason, once normalised, the line feed is the only control character a person types.
 const STRAY_CONTROL = /(?!\n)\p{Cc}/u;
 const LETTER = /\p{L}/u;
-// reCAPTCHA tokens are base64url-like.
-const TOKEN_CHARS = /^[A-Za-z0-9_-]*$/;
-
+const TOKEN_CHARS = /^[A-Za-z0-9_-]*$/; // reCAPTCHA tokens are base64url-like
 /** Shaped like what reCAPTCHA issues (or empty): the action sends anything else as empty, and the API decides. */
 export const isCaptchaShaped = (token: string) => token.length <= CONTACT_LIMITS.captchaMax && TOKEN_CHARS.test(token);
 
 // `abort` stops at the first failed rule, so an empty field says "required" only.
 const required = () => z.minLength(1, { error: CONTACT_MESSAGES.required, abort: true });
-const without = (pattern: RegExp) =>
-  z.refine<string>((value) => !pattern.test(value), { error: CONTACT_MESSAGES.chars, abort: true });
+const without = (pattern: RegExp) => z.refine<string>((value) => !pattern.test(value), { error: CONTACT_MESSAGES.chars, abort: true });
 
 // What autofill and copy-paste put between a phone's digits: spaces (any width), dashes, dots, parentheses.
 const PHONE_SEPARATORS = /[\p{Zs}\u2010-\u2013.()-]/gu;
-
 /** A phone as Mexicans type it, checked and sent bare: `+52 1 55 1234 5678` is `+5215512345678`. */
 export const barePhone = (typed: string) => typed.replace(PHONE_SEPARATORS, '');
-
 /** Pasted text as a textarea would hold it: one kind of line break (forms post CRLF), no tabs. */
-function asTyped(text: string): string {
-  return text.replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(/\t/g, ' ');
-}
+const asTyped = (text: string) => text.replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(/\t/g, ' ');
 
 export const contactSchema = z.strictObject({
   name: z.string().check(
@@ -94,7 +73,6 @@ export const contactSchema = z.strictObject({
 });
 
 export type ContactEnquiry = z.infer<typeof contactSchema>;
-
 /** The first message of each invalid field, or an empty object. */
 export function validateFields(values: ContactValues): FieldErrors {
   const result = contactSchema.safeParse({ ...values, captcha: '' });
@@ -107,6 +85,8 @@ export function validateField(field: ContactField, value: string): string | unde
   return result.success ? undefined : result.error.issues[0]?.message;
 }
 
+const isContactField = (value: unknown): value is ContactField => typeof value === 'string' && (CONTACT_FIELDS as readonly string[]).includes(value);
+
 export function fieldErrorsOf(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldErrors {
   const errors: FieldErrors = {};
   for (const issue of issues) {
@@ -114,8 +94,4 @@ export function fieldErrorsOf(issues: readonly { path: readonly PropertyKey[]; m
     if (isContactField(field) && !errors[field]) errors[field] = issue.message;
   }
   return errors;
-}
-
-function isContactField(value: unknown): value is ContactField {
-  return typeof value === 'string' && (CONTACT_FIELDS as readonly string[]).includes(value);
 }

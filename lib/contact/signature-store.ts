@@ -5,38 +5,24 @@ import { formSecret } from '@/lib/env/server';
 import { errorName } from '@/lib/error-name';
 import { sharedRedis, whenReady } from '@/lib/redis-client';
 import { withTimeout } from '@/lib/with-timeout';
-import { signToken, TOKEN_MAX_AGE_MS, verifyToken, type TokenKind, type TokenVerdict } from './form-token';
+import { signToken, TOKEN_MAX_AGE_MS, verifyToken, type TokenKind } from './form-token';
 import { consume, createContactLimiter, limitConfigOrDefaults, type ContactLimiter } from './rate-limit';
 
 /**
- * Where the form's signatures are kept honest across instances: the key that
- * signs them and the record of those already used, in the deployment's shared
- * store (the abuse limit's Redis, else the Postgres world's database), else in
- * this process.
- *
- * The key is never derived from anything a visitor could have seen (the site
- * key was sent from browsers by the site this one replaces):
- * - `secret`: from CONTACT_FORM_SECRET;
- * - `redis` / `postgres`: random, made by the first instance and kept in the
- *   shared store, so every instance agrees;
- * - `process`: random for this process. A restart, or a second instance,
- *   then asks whoever had the page open to confirm (never refuses them).
- *
- * A used signature is remembered for its whole life (TOKEN_MAX_AGE_MS) with
- * rate-limiter-flexible, one point per nonce, in the same store. When that
- * store does not answer within its wait, this instance's memory answers: a
- * signature may then be used once on each instance, and once more after a
- * restart.
+ * The signing key and the used signatures, in the shared store (the abuse limit's Redis, else the Postgres world's
+ * database), else in this process. The key never derives from anything a visitor could have seen (the old site sent its
+ * site key to browsers): CONTACT_FORM_SECRET, else a random one the first instance stores, else this process's (a restart
+ * or another instance then asks whoever had the page open to confirm). A used nonce is one limiter point for
+ * TOKEN_MAX_AGE_MS; while the store does not answer, in memory (then usable once per instance, and again after a restart).
  */
-
 export type FormKeySource = 'secret' | 'redis' | 'postgres' | 'process';
 
-/** The shared store's wait for the key, then this process's key for a while (and the store asked again). */
+/** The shared store's wait for the key, then this process's key for a while before asking again. */
 const KEY_WAIT_MS = 1500;
 const KEY_RETRY_MS = 30_000;
 const KEY_NAME = 'contacto:firma:clave';
 
-/** Which key signs here, decided by the configuration (the start-up report says it). */
+/** Which key signs here (the start-up report says it). */
 export function formKeySource(): FormKeySource {
   if (formSecret()) return 'secret';
   const { redisUrl, postgresUrl } = limitConfigOrDefaults();
@@ -48,13 +34,11 @@ type Held = { processKey: Uint8Array; loaded?: Promise<Uint8Array>; fellBackUnti
 const HELD = Symbol.for('contacto.firmas');
 const held: Held = ((globalThis as { [HELD]?: Held })[HELD] ??= { processKey: randomBytes(32), fellBackUntil: 0 });
 
-/** The signing key: from the secret, the shared store, or this process (while the store does not answer). */
 async function formKey(): Promise<Uint8Array> {
   const secret = formSecret();
   if (secret) return createHash('sha256').update(`contacto:firma:${secret}`).digest();
   const source = formKeySource();
-  if (source !== 'redis' && source !== 'postgres') return held.processKey;
-  if (Date.now() < held.fellBackUntil) return held.processKey;
+  if ((source !== 'redis' && source !== 'postgres') || Date.now() < held.fellBackUntil) return held.processKey;
   held.loaded ??= withTimeout(sharedKey(source), KEY_WAIT_MS);
   try {
     return await held.loaded;
@@ -101,8 +85,8 @@ function keyOf(stored: string | null | undefined): Uint8Array {
   return key;
 }
 
-/** True the first time `nonce` is seen (here or, with a shared store, on any instance); false after. */
-async function firstUse(nonce: string): Promise<boolean> {
+/** Spends a valid signature: true the first time `nonce` is seen (here or, with a shared store, on any instance), false after. */
+export async function spendToken(nonce: string): Promise<boolean> {
   const config = { ...limitConfigOrDefaults(), max: 1, windowSeconds: TOKEN_MAX_AGE_MS / 1000 };
   try {
     held.used ??= createContactLimiter(config, undefined, 'contacto_firma');
@@ -115,22 +99,13 @@ async function firstUse(nonce: string): Promise<boolean> {
 }
 
 /** A signature of now (or of `at`, for tests) for `client`: `time` for the island, `confirm` for an answer. */
-export async function issueToken(kind: TokenKind, client: string, at = Date.now()): Promise<string> {
-  return signToken(await formKey(), kind, at, client);
-}
+export const issueToken = async (kind: TokenKind, client: string, at = Date.now()) => signToken(await formKey(), kind, at, client);
 
 /** What the posted signature is worth for `client`; a valid one is not yet spent (see spendToken). */
-export async function checkToken(token: string | undefined, client: string): Promise<TokenVerdict> {
-  return verifyToken(await formKey(), token, Date.now(), client);
-}
-
-/** Spends a valid signature: true for its first enquiry, false for any after. */
-export const spendToken = (nonce: string) => firstUse(nonce);
+export const checkToken = async (token: string | undefined, client: string) => verifyToken(await formKey(), token, Date.now(), client);
 
 /** Drops the used-signature store's clients (tests). */
 export function closeSignatureStore(): void {
   held.used?.release?.();
-  held.used = undefined;
-  held.loaded = undefined;
-  held.fellBackUntil = 0;
+  Object.assign(held, { used: undefined, loaded: undefined, fellBackUntil: 0 });
 }

@@ -1,19 +1,10 @@
-/**
- * A few conservative content rules that mark an enquiry as suspected spam.
- * A false positive costs the agency a real client (quarantined, called back
- * late); a false negative costs one phone call. So every rule looks for a
- * signature no person writing about their business produces by accident, and
- * anything doubtful is left to a person.
- *
- * Every pattern is linear in the input (no nested quantifiers that can
- * backtrack): a bot may post far more than the 500 characters a reason allows.
- */
-
+// Conservative on purpose: a false positive costs the agency a client (called back late), a false negative one phone call,
+// so each rule looks for what no person writing about their business produces by accident. Every pattern is linear in
+// the input (no nested quantifiers): a bot may post far more than the 500 characters a reason allows.
 export type SpamRule = 'link-in-name' | 'html-in-name' | 'only-links' | 'bbcode' | 'html-link';
-
 type Enquiry = { name: string; mail: string; phone: string; reason: string };
 
-/** Spanish, for the agency's listing of suspected spam: what the rule saw. */
+/** For the agency's listing of suspected spam: what the rule saw. */
 export const SPAM_RULE_LABELS: Record<SpamRule, string> = {
   'link-in-name': 'El nombre contiene una dirección web',
   'html-in-name': 'El nombre contiene etiquetas HTML',
@@ -34,22 +25,16 @@ const HOST_END = /[/?#:]/;
 const DOMAIN_LABEL = /^[\p{L}\p{N}-]+$/u;
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 const LETTERS = /\p{L}/gu;
+const countLetters = (text: string) => text.match(LETTERS)?.length ?? 0;
 
-/**
- * The TLDs spam and Mexican businesses actually use, not "any 2 to 24
- * letters": that would read 'Ma.de la Luz' (.de), 'Ma.Guadalupe' or
- * 'lic.juan' as web addresses. .de, .es and .la are left out for the same
- * reason; a bare domain missed here only costs a phone call.
- */
+// The TLDs spam and Mexican businesses use, not "any 2 to 24 letters", which would read 'Ma.Guadalupe' or 'lic.juan' as
+// addresses; .de, .es and .la are left out ('Ma.de la Luz'): a bare domain missed here only costs a phone call.
 const COMMON_TLDS = new Set(
-  (
-    'com net org info biz pro mobi xyz top site online shop store club live vip win bet casino poker ' +
-    'click link fun space website tech icu buzz app dev io ai me co cc tv ws ly gg pw tk ml ga cf gq ' +
-    'mx us ca uk eu ru su ua cn in br ar cl pe fr it nl pl'
-  ).split(' '),
+  ('com net org info biz pro mobi xyz top site online shop store club live vip win bet casino poker click link fun space website tech ' +
+    'icu buzz app dev io ai me co cc tv ws ly gg pw tk ml ga cf gq mx us ca uk eu ru su ua cn in br ar cl pe fr it nl pl').split(' '),
 );
 
-/** The first conservative content rule an enquiry breaks, or null for a normal enquiry. */
+/** The first rule an enquiry breaks, or null. */
 export function spamRule(enquiry: Enquiry): SpamRule | null {
   const { name, reason } = enquiry;
   const fields = [enquiry.name, enquiry.mail, enquiry.phone, enquiry.reason];
@@ -80,25 +65,15 @@ function isOnlyLinks(text: string): boolean {
   return addresses > 0 && letters < 3;
 }
 
-/**
- * 'promo.ru', 'cheap-seo.com/x', 'mitaller.com.mx,': labels of letters,
- * digits or '-', the first of 2 or more characters, ending in a common TLD
- * followed by the end of the word or a path. Punctuation around the word
- * ('(promo.ru),') is ignored; an e-mail address is not a web address.
- */
+/** 'promo.ru', 'cheap-seo.com/x', '(mitaller.com.mx),': labels of letters, digits or '-', the first of 2 or more, ending in a common TLD; an e-mail address is not one. */
 function isBareDomain(token: string): boolean {
   let start = 0;
   while (start < token.length && !WORD_CHAR.test(token.charAt(start))) start++;
   const hostEnd = token.slice(start).search(HOST_END);
   let end = hostEnd < 0 ? token.length : start + hostEnd;
   while (end > start && !WORD_CHAR.test(token.charAt(end - 1))) end--;
-
   const labels = token.slice(start, end).split('.');
   const tld = labels.pop();
   if (tld === undefined || labels.length === 0 || !COMMON_TLDS.has(tld.toLowerCase())) return false;
   return (labels[0]?.length ?? 0) >= 2 && labels.every((label) => DOMAIN_LABEL.test(label));
-}
-
-function countLetters(text: string): number {
-  return text.match(LETTERS)?.length ?? 0;
 }

@@ -6,21 +6,18 @@ import { formKeySource } from './signature-store';
 const CLIENT_PICKS_ADDRESS =
   '[contacto] AVISO: servidor propio (no Vercel) sin proxies de confianza (TRUST_PROXY_HEADERS vacía, 0 o inválida): cada cliente puede elegir la dirección que cuenta el límite de solicitudes (escribiendo X-Forwarded-For), y así saltárselo o bloquear a otra persona. Ponlo detrás de un proxy (nginx, por ejemplo) y define TRUST_PROXY_HEADERS con el número de proxies tuyos delante del servidor (1 si hay uno).';
 
-/**
- * The start-up report: where enquiries go, which engine holds those the API
- * does not take at once, how it retries them and who is told.
- */
+/** The start-up report: where enquiries go, which engine holds those the API does not take at once, and who is told. */
 export function describeContactConfig(): void {
-  // The variables the server runs without: each named, with what was turned off instead.
   for (const { variable, message, fallback } of configProblems()) {
     console.error(`[contacto] ERROR DE CONFIGURACIÓN: ${variable} ${message}; ${fallback}. Las solicitudes se siguen entregando.`);
   }
 
-  // In every mode: the abuse limit runs before any delivery.
   const limit = getRateLimitConfig();
   if (!limit.onVercel && limit.trustedProxies === 0) console.warn(CLIENT_PICKS_ADDRESS);
-
-  describeSpamFilter();
+  console.info(
+    `[contacto] Filtro de spam (campo trampa; tiempo en pantalla con firmas de un solo uso, ligadas a la dirección del cliente; reglas de contenido): el posible spam se aparta 30 días (npm run leads -- spam, y release <clave> para entregarlo).`,
+  );
+  console.info(`[contacto] El formulario se firma ${KEY_SOURCES[formKeySource()]}.`);
 
   const config = getContactConfig();
   if (config.mode === 'misconfigured') {
@@ -39,18 +36,9 @@ export function describeContactConfig(): void {
 }
 
 const WORLD_WORDS = { local: 'archivos locales', postgres: 'PostgreSQL', vercel: 'Vercel', other: 'otro' } as const;
-
 const KEY_SOURCES = {
   secret: 'con CONTACT_FORM_SECRET',
   redis: 'con una clave aleatoria guardada en Redis, la misma en cada instancia',
   postgres: 'con una clave aleatoria guardada en PostgreSQL, la misma en cada instancia',
   process: 'con una clave aleatoria de este proceso: al reiniciar, o en otra instancia, quien tenía la página abierta confirma una vez; define CONTACT_FORM_SECRET si hay varias instancias',
 } as const;
-
-/** The spam filter, and where a suspected spam waits. */
-function describeSpamFilter(): void {
-  console.info(
-    `[contacto] Filtro de spam (campo trampa; tiempo en pantalla con firmas de un solo uso, ligadas a la dirección del cliente; reglas de contenido): el posible spam se aparta 30 días (npm run leads -- spam, y release <clave> para entregarlo).`,
-  );
-  console.info(`[contacto] El formulario se firma ${KEY_SOURCES[formKeySource()]}.`);
-}

@@ -1,39 +1,22 @@
 import 'server-only';
 
-/**
- * What one answer of the contact API means (upstream.ts makes the calls):
- * accepted, refused, or a failure worth trying again or not, and its Retry-After.
- */
-
 export type UpstreamResult =
-  /** The API stored the enquiry. */
   | { outcome: 'accepted' }
-  /** The API answered and said no (success: false, or a 4xx): final. */
+  /** The API answered no (success: false, or a 4xx): final. */
   | { outcome: 'rejected'; mes?: string }
-  /** No usable answer: retries spent, deadline reached, or an answer we cannot read. */
+  /** Retries spent, deadline reached, or an answer we cannot read. */
   | { outcome: 'unavailable' };
-
-export type AttemptFailure =
-  | 'network'
-  | 'timeout'
-  | `http-${number}`
-  | 'redirect'
-  | 'malformed'
-  | 'too-large';
-
+export type AttemptFailure = 'network' | 'timeout' | `http-${number}` | 'redirect' | 'malformed' | 'too-large';
 export type Attempt =
   | { kind: 'answer'; result: Exclude<UpstreamResult, { outcome: 'unavailable' }> }
   | { kind: 'final-failure'; failure: AttemptFailure; retryAfterMs?: number }
   | { kind: 'retryable'; failure: AttemptFailure; retryAfterMs?: number };
+export type ResponseLimits = { maxResponseBytes: number; maxRetryAfterMs: number; now: () => number };
 
 const MAX_MES_LENGTH = 300;
 
-/** What one answer means for the enquiry; a body is read only up to `maxResponseBytes`. */
-export async function classifyResponse(
-  response: Response,
-  signal: AbortSignal,
-  limits: { maxResponseBytes: number; maxRetryAfterMs: number; now: () => number },
-): Promise<Attempt> {
+/** What one answer of the contact API means for the enquiry; a body is read only up to `maxResponseBytes`. */
+export async function classifyResponse(response: Response, signal: AbortSignal, limits: ResponseLimits): Promise<Attempt> {
   const { status } = response;
   // 408, 429 and 5xx: the API did not take the enquiry, so a retry is safe...
   if (status === 408 || status === 429 || status >= 500) {
@@ -49,7 +32,6 @@ export async function classifyResponse(
     discard(response);
     return { kind: 'final-failure', failure: 'redirect' };
   }
-
   let payload: unknown;
   try {
     payload = JSON.parse(await readCapped(response, limits.maxResponseBytes));
@@ -59,7 +41,6 @@ export async function classifyResponse(
     const failure = error instanceof TooLargeError ? 'too-large' : 'malformed';
     return status < 300 ? { kind: 'final-failure', failure } : { kind: 'answer', result: { outcome: 'rejected' } };
   }
-
   const mes = readMes(payload);
   if (status < 300) {
     const success = isRecord(payload) ? payload.success : undefined;
@@ -71,10 +52,7 @@ export async function classifyResponse(
   return { kind: 'answer', result: { outcome: 'rejected', mes } };
 }
 
-/**
- * A Retry-After header in ms from `now`: delta-seconds or an HTTP-date (RFC 9110, its
- * three forms). Anything else, and a date already past, is no Retry-After at all.
- */
+/** A Retry-After in ms from `now`: delta-seconds or an HTTP-date (RFC 9110's three forms); anything else, or a past date, is none. */
 export function parseRetryAfter(value: string | null, now: number): number | undefined {
   const text = value?.trim() ?? '';
   if (/^\d+$/.test(text)) return Number(text) * 1000;
@@ -83,15 +61,12 @@ export function parseRetryAfter(value: string | null, now: number): number | und
   if (/^[A-Za-z]{3,9}, [\w -]+ \d\d:\d\d:\d\d GMT$/.test(text)) date = Date.parse(text);
   // asctime, which carries no zone but means GMT as well.
   else if (/^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d\d:\d\d:\d\d \d{4}$/.test(text)) date = Date.parse(`${text} GMT`);
-  if (!Number.isFinite(date) || date < now) return undefined;
-  return date - now;
+  return Number.isFinite(date) && date >= now ? date - now : undefined;
 }
 
 class TooLargeError extends Error {}
-
 async function readCapped(response: Response, maxBytes: number): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (declared > maxBytes) {
+  if (Number(response.headers.get('content-length')) > maxBytes) {
     discard(response);
     throw new TooLargeError();
   }
@@ -113,13 +88,8 @@ async function readCapped(response: Response, maxBytes: number): Promise<string>
 }
 
 /** Frees the connection without waiting for the other side. */
-function discard(response: Response) {
-  response.body?.cancel().catch(() => {});
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
+const discard = (response: Response) => void response.body?.cancel().catch(() => {});
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
 function readMes(payload: unknown): string | undefined {
   if (!isRecord(payload) || typeof payload.mes !== 'string') return undefined;

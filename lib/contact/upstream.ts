@@ -1,14 +1,6 @@
 import 'server-only';
 import type { ContactEnquiry } from './schema';
-import { classifyResponse, type Attempt, type AttemptFailure, type UpstreamResult } from './upstream-response';
-
-export type { AttemptFailure, UpstreamResult } from './upstream-response';
-
-/**
- * The client of the contact API: POST {base}contact?siteKey=..., retried only
- * where a retry can help, always inside one deadline, never sooner than the
- * API's Retry-After asks.
- */
+import { classifyResponse, type Attempt, type AttemptFailure, type ResponseLimits, type UpstreamResult } from './upstream-response';
 
 export type UpstreamReport = {
   result: UpstreamResult;
@@ -24,14 +16,11 @@ export type UpstreamOptions = {
   siteKey: string;
   idempotencyKey: string;
   fetchImpl?: typeof fetch;
-  /** Spec: up to 3 retries, so 4 attempts. */
-  maxAttempts?: number;
   attemptTimeoutMs?: number;
   /** The whole call ends by then, retries included. */
   deadlineMs?: number;
   /** Wait before retry n (the last value repeats). */
   backoffMs?: readonly number[];
-  /** Answers larger than this are not read. */
   maxResponseBytes?: number;
   /** A Retry-After longer than this counts as this long (the caller passes its longest wait between rounds). */
   maxRetryAfterMs?: number;
@@ -40,6 +29,7 @@ export type UpstreamOptions = {
 };
 
 export const UPSTREAM_DEFAULTS = {
+  // The spec: up to 3 retries.
   maxAttempts: 4,
   attemptTimeoutMs: 2500,
   deadlineMs: 7500,
@@ -48,14 +38,13 @@ export const UPSTREAM_DEFAULTS = {
   // The longest default wait between rounds: a later Retry-After would not change when the lead is tried.
   maxRetryAfterMs: 3 * 60 * 60 * 1000,
 } as const;
-
 // Below this much time left another attempt cannot finish: stop instead.
 const MIN_ATTEMPT_MS = 250;
 
+/** POST {base}contact?siteKey=...: retried only where a retry can help, inside one deadline, never sooner than Retry-After asks. */
 export async function postEnquiry(enquiry: ContactEnquiry, options: UpstreamOptions): Promise<UpstreamReport> {
   const {
     fetchImpl = fetch,
-    maxAttempts = UPSTREAM_DEFAULTS.maxAttempts,
     attemptTimeoutMs = UPSTREAM_DEFAULTS.attemptTimeoutMs,
     deadlineMs = UPSTREAM_DEFAULTS.deadlineMs,
     backoffMs = UPSTREAM_DEFAULTS.backoffMs,
@@ -64,87 +53,45 @@ export async function postEnquiry(enquiry: ContactEnquiry, options: UpstreamOpti
     sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
     now = Date.now,
   } = options;
-
   const url = new URL('contact', options.baseUrl);
   url.searchParams.set('siteKey', options.siteKey);
-  const body = JSON.stringify({
-    name: enquiry.name,
-    mail: enquiry.mail,
-    reason: enquiry.reason,
-    phone: enquiry.phone,
-    captcha: enquiry.captcha,
-  });
-
+  const body = JSON.stringify({ name: enquiry.name, mail: enquiry.mail, reason: enquiry.reason, phone: enquiry.phone, captcha: enquiry.captcha });
   const started = now();
   const timeLeft = () => deadlineMs - (now() - started);
   const failures: AttemptFailure[] = [];
   let attempts = 0;
   let retryAfterMs: number | undefined;
-  const report = (result: UpstreamResult): UpstreamReport =>
-    retryAfterMs === undefined ? { result, attempts, failures } : { result, attempts, failures, retryAfterMs };
-
-  while (attempts < maxAttempts) {
+  const report = (result: UpstreamResult): UpstreamReport => (retryAfterMs === undefined ? { result, attempts, failures } : { result, attempts, failures, retryAfterMs });
+  while (attempts < UPSTREAM_DEFAULTS.maxAttempts) {
     const wait = attempts === 0 ? 0 : backoffBefore(attempts, backoffMs);
     if (timeLeft() - wait < MIN_ATTEMPT_MS) break;
     if (attempts > 0) await sleep(wait);
     const remaining = timeLeft();
     if (remaining < MIN_ATTEMPT_MS) break;
-
     attempts += 1;
-    const attempt = await attemptOnce(fetchImpl, url, body, options.idempotencyKey, {
-      timeoutMs: Math.min(attemptTimeoutMs, remaining),
-      maxResponseBytes,
-      maxRetryAfterMs,
-      now,
-    });
+    const attempt = await attemptOnce(fetchImpl, url, body, options.idempotencyKey, { timeoutMs: Math.min(attemptTimeoutMs, remaining), maxResponseBytes, maxRetryAfterMs, now });
     if (attempt.kind === 'answer') return report(attempt.result);
     failures.push(attempt.failure);
     if (attempt.retryAfterMs !== undefined) retryAfterMs = attempt.retryAfterMs;
     if (attempt.kind === 'final-failure' || !worthRetrying(attempt.retryAfterMs, backoffBefore(attempts, backoffMs), timeLeft())) break;
   }
-
   return report({ outcome: 'unavailable' });
 }
 
-/** The wait before the attempt after `attempts` attempts (the last value repeats). */
-function backoffBefore(attempts: number, backoffMs: readonly number[]): number {
-  return backoffMs[Math.min(attempts - 1, backoffMs.length - 1)] ?? 0;
-}
+const backoffBefore = (attempts: number, backoffMs: readonly number[]): number => backoffMs[Math.min(attempts - 1, backoffMs.length - 1)] ?? 0;
+/** No retry in this call when the API asked for a longer wait than it would make or has left: the lead's workflow honours that instead. */
+const worthRetrying = (retryAfterMs: number | undefined, nextWaitMs: number, timeLeftMs: number): boolean =>
+  retryAfterMs === undefined || (retryAfterMs <= nextWaitMs && retryAfterMs <= timeLeftMs);
 
-/**
- * Whether a failed attempt may be followed by another in this call: not when the API asked
- * for a longer wait than this call would make or has left (the lead's workflow honours it instead).
- */
-function worthRetrying(retryAfterMs: number | undefined, nextWaitMs: number, timeLeftMs: number): boolean {
-  return retryAfterMs === undefined || (retryAfterMs <= nextWaitMs && retryAfterMs <= timeLeftMs);
-}
-
-async function attemptOnce(
-  fetchImpl: typeof fetch,
-  url: URL,
-  body: string,
-  idempotencyKey: string,
-  limits: { timeoutMs: number; maxResponseBytes: number; maxRetryAfterMs: number; now: () => number },
-): Promise<Attempt> {
+async function attemptOnce(fetchImpl: typeof fetch, url: URL, body: string, idempotencyKey: string, limits: ResponseLimits & { timeoutMs: number }): Promise<Attempt> {
   const signal = AbortSignal.timeout(limits.timeoutMs);
+  const headers = { 'Content-Type': 'application/json', Accept: 'application/json', 'Idempotency-Key': idempotencyKey };
   let response: Response;
   try {
-    response = await fetchImpl(url, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        Accept: 'application/json',
-        'Idempotency-Key': idempotencyKey,
-      },
-      body,
-      // Never follow the API somewhere else with the enquiry and the site key.
-      redirect: 'manual',
-      cache: 'no-store',
-      signal,
-    });
+    // redirect 'manual': never follow the API somewhere else with the enquiry and the site key.
+    response = await fetchImpl(url, { method: 'POST', headers, body, redirect: 'manual', cache: 'no-store', signal });
   } catch {
     return { kind: 'retryable', failure: signal.aborted ? 'timeout' : 'network' };
   }
-
   return classifyResponse(response, signal, limits);
 }

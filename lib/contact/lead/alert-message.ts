@@ -2,40 +2,25 @@ import { dialable } from '../phone';
 import { touchLines } from '@/lib/source';
 import type { Lead } from './lead';
 
-/**
- * The text of the e-mails to the agency (alert.ts sends them). Only these carry
- * a lead's details; logs never do.
- */
-
+/** The e-mails to the agency: the only place a lead's details go; logs never carry them. */
 export type Mail = { subject: string; text: string };
-
 const when = new Intl.DateTimeFormat('es-MX', { dateStyle: 'full', timeStyle: 'short', timeZone: 'America/Mexico_City' });
 
-// Line breaks and other control characters: the schema refuses them in single-line
-// fields, but nothing checks a stored entry again.
+// The schema refuses control characters in single-line fields, but nothing checks a stored entry again.
 const CONTROL = /[\p{Cc}\u2028\u2029]/gu;
 const LINE_BREAK = /\r\n?|[\n\u2028\u2029]/;
 
 /** One line, whatever the visitor typed: never a forged header or template line. */
-function oneLine(text: string): string {
-  return text.replace(CONTROL, ' ');
-}
-
+const oneLine = (text: string): string => text.replace(CONTROL, ' ');
 /** The reason as a quoted block, so none of its lines can pass for one of the template's. */
-function quoted(text: string): string {
-  return text
-    .split(LINE_BREAK)
-    .map((line) => `> ${oneLine(line)}`)
-    .join('\n');
-}
+const quoted = (text: string): string => text.split(LINE_BREAK).map((line) => `> ${oneLine(line)}`).join('\n');
 
 /** pending: an enquiry the API has not got yet; dead: one it will not get. */
 export type AlertKind = 'pending' | 'dead';
 export const KIND_WORDS: Record<AlertKind, string> = { pending: 'pendiente', dead: 'no entregada' };
-/** Why a dead letter is dead, and the API's own words when it refused. */
 export type DeadDetail = { reason?: 'refused' | 'expired'; refusal?: string };
 
-/** The number in E.164 and a WhatsApp link, when it is a possible phone number (phone.ts). */
+/** The number in E.164 and a WhatsApp link, when it is a possible phone number. */
 function dialLines(phone: string): string[] {
   const dial = dialable(phone);
   return dial ? [`Teléfono (E.164): ${dial.e164}`, `WhatsApp: ${dial.whatsapp}`] : [];
@@ -64,7 +49,6 @@ export function alertMessage(kind: AlertKind, entry: Lead, detail: DeadDetail = 
     `Clave: ${entry.key}`,
     ...originLines(entry),
   ].join('\n');
-
   if (kind === 'pending') {
     return {
       subject: `Solicitud de contacto pendiente de entrega: ${name}`,
@@ -76,11 +60,7 @@ export function alertMessage(kind: AlertKind, entry: Lead, detail: DeadDetail = 
       ].join('\n'),
     };
   }
-
-  const why =
-    detail.reason === 'refused'
-      ? `La API la rechazó al reintentarla${detail.refusal ? `: «${oneLine(detail.refusal)}»` : ''}.`
-      : 'Pasaron 24 horas sin poder entregarla.';
+  const why = detail.reason === 'refused' ? `La API la rechazó al reintentarla${detail.refusal ? `: «${oneLine(detail.refusal)}»` : ''}.` : 'Pasaron 24 horas sin poder entregarla.';
   const keptUntil = when.format(now + entry.keepMs);
   return {
     subject: `Solicitud de contacto NO entregada, requiere seguimiento: ${name}`,
@@ -94,10 +74,7 @@ export function alertMessage(kind: AlertKind, entry: Lead, detail: DeadDetail = 
   };
 }
 
-/**
- * The e-mail sent once an hour's alerts are spent: it names no lead (the held-back keys only),
- * just says there are more and where to see them.
- */
+/** Once an hour's alerts are spent: names no lead (the held-back keys only), just says there are more and where to see them. */
 export function digestMessage(heldKeys: readonly string[], resumesAt: number, alertsPerHour: number): Mail {
   return {
     subject: 'Límite de avisos alcanzado: hay más solicitudes pendientes',

@@ -6,21 +6,12 @@ import { withTimeout } from '@/lib/with-timeout';
 import { alertMessage, digestMessage, KIND_WORDS, type AlertKind, type DeadDetail, type Mail } from './alert-message';
 import type { Lead } from './lead';
 
-/**
- * The e-mail to the agency, one per lead (the workflow keeps count): when an
- * enquiry goes pending, so a person can call the lead within minutes, or when
- * it goes dead without having had one. At most 20 an hour from one server,
- * then one digest. The texts are in alert-message.ts.
- */
-
 /** A busy day's outage gives the agency the first leads one by one, then one digest, not a flood. */
 export const ALERTS_PER_HOUR = 20;
-/** An alert e-mail ends within this, sent or not. */
 export const ALERT_TIMEOUT_MS = 12_000;
 const HOUR_MS = 60 * 60 * 1000;
 
 const transports = new Map<string, Transporter>();
-
 async function sendMail(config: AlertConfig, mail: Mail): Promise<{ sent: true } | { sent: false; why: string }> {
   let transport = transports.get(config.smtpUrl);
   if (!transport) {
@@ -41,15 +32,10 @@ type AlertWindow = { startedAt: number; sent: number; heldKeys: string[]; digest
 let alertWindow: AlertWindow = { startedAt: 0, sent: 0, heldKeys: [] };
 const isOver = (window: AlertWindow, now: number) => now - window.startedAt >= HOUR_MS || now < window.startedAt;
 
-/**
- * Sends the lead's alert. True once the agency has been told (the e-mail, or
- * past the hourly limit the digest that covers it); false when the mail
- * server failed, so the workflow owes it still. Logs carry the key only.
- */
+/** The agency's one e-mail about a lead (pending, so a person calls within minutes, or dead); true once told, by it or the digest. Logs carry the key only. */
 export async function sendLeadAlert(kind: AlertKind, lead: Lead, detail: DeadDetail, config: AlertConfig, now = Date.now()): Promise<boolean> {
   if (isOver(alertWindow, now)) alertWindow = { startedAt: now, sent: 0, heldKeys: [] };
   const window = alertWindow;
-
   if (window.sent < ALERTS_PER_HOUR) {
     // Counted before the send, which awaits: concurrent alerts never pass the limit; given back if it fails.
     window.sent += 1;
@@ -62,7 +48,6 @@ export async function sendLeadAlert(kind: AlertKind, lead: Lead, detail: DeadDet
     console.error(`[contacto] No se pudo enviar el aviso por correo de ${lead.key} (${outcome.why}); se reintentará`);
     return false;
   }
-
   if (!window.digest && !window.heldKeys.includes(lead.key)) window.heldKeys.push(lead.key);
   // Alerts held back while the digest is on its way wait for it: none counts as told unless it went out.
   window.digest ??= sendDigest(config, window);

@@ -10,12 +10,7 @@ export type RoundResult =
   | { outcome: 'rejected'; mes?: string }
   | { outcome: 'unavailable'; failures: string; retryAfterMs?: number };
 
-/**
- * One delivery round, where the configuration says: the contact API (the
- * spec's 4 attempts with the lead's one Idempotency-Key, within 7.5 s) or the
- * local inbox. Never throws: whatever goes wrong is a round to try again, and
- * the workflow decides when.
- */
+/** One round to the contact API (4 attempts with the lead's key, within 7.5 s) or the inbox. Never throws: the workflow decides when to try again. */
 export async function deliverRound(lead: Lead): Promise<RoundResult> {
   'use step';
   const config = getContactConfig();
@@ -26,12 +21,7 @@ export async function deliverRound(lead: Lead): Promise<RoundResult> {
       console.info(`[contacto] Solicitud pendiente ${lead.key} guardada en la bandeja local`);
       return { outcome: 'accepted' };
     }
-    const report = await postEnquiry(lead.enquiry, {
-      baseUrl: config.baseUrl,
-      siteKey: config.siteKey,
-      idempotencyKey: lead.key,
-      maxRetryAfterMs: maxRetryAfterMs(lead.backoffSeconds),
-    });
+    const report = await postEnquiry(lead.enquiry, { baseUrl: config.baseUrl, siteKey: config.siteKey, idempotencyKey: lead.key, maxRetryAfterMs: maxRetryAfterMs(lead.backoffSeconds) });
     const { result } = report;
     const failures = report.failures.join(',') || 'unavailable';
     if (result.outcome === 'accepted') console.info(`[contacto] Solicitud pendiente ${lead.key} entregada (${report.attempts} intento(s))`);

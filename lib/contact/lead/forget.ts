@@ -5,15 +5,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { getWorkflowWorld } from '@/lib/env/server';
 
-/**
- * Deletes everything the Workflow SDK's world keeps of one finished or
- * cancelled run: its input (the lead: name, e-mail, phone, message), events,
- * steps, hooks, waits and streams. For a person's request to be forgotten
- * (`npm run leads -- purge`) and for retention. The engine has no delete API,
- * so this follows each world's own layout (@workflow/world-local 4.4,
- * @workflow/world-postgres 4.3). A run still running is refused: the engine
- * would go on writing it; cancel it first.
- */
+/** Deletes all the engine keeps of one ended run (its input is the lead). No delete API: this follows @workflow/world-local 4.4's and world-postgres 4.3's layout. */
 export async function forgetRun(runId: string): Promise<void> {
   // The engine's ids (wrun_<ULID>): anything else could reach outside the data folder or match other runs.
   if (!/^wrun_[0-9A-HJKMNP-TV-Z]{26}$/.test(runId)) throw new Error(`${runId} no es el id de una ejecución`);
@@ -27,17 +19,15 @@ export async function forgetRun(runId: string): Promise<void> {
   );
 }
 
+// A run still running is refused: the engine would go on writing it.
 const RUNNING = 'sigue en curso: cancélala antes de borrarla';
-
 /** One JSON file per entity, named after the run (`<runId>.json`, `<runId>-<id>.json`), plus hooks and streams found through it. */
 async function forgetLocalRun(dir: string, runId: string): Promise<void> {
   const run = await readJson(path.join(dir, 'runs', `${runId}.json`));
   if (run && (run.status === 'pending' || run.status === 'running')) throw new Error(`La ejecución ${runId} ${RUNNING}`);
-
   const ofRun = (name: string) => name.startsWith(`${runId}.`) || name.startsWith(`${runId}-`);
   const files = async (sub: string) => (await readdir(path.join(dir, sub)).catch(() => [] as string[])).map((name) => path.join(dir, sub, name));
   const doomed: string[] = [];
-
   // Hooks are named by their own id: found by the runId inside (the hook, the token's claim) or in the run's events.
   const hookIds = new Set<string>();
   for (const file of (await files('events')).filter((file) => ofRun(path.basename(file)))) {
@@ -56,15 +46,11 @@ async function forgetLocalRun(dir: string, runId: string): Promise<void> {
     }
   }
   for (const file of await files('.locks/hooks')) if ([...hookIds].some((id) => path.basename(file).startsWith(`${id}.`))) doomed.push(file);
-
   // A stream's chunks are named by the stream, which the run's list names (a lead's run writes none today).
   const streams = (await readJson(path.join(dir, 'streams', 'runs', `${runId}.json`)))?.streams;
   const streamNames: string[] = Array.isArray(streams) ? streams.filter((name): name is string => typeof name === 'string') : [];
   for (const file of await files('streams/chunks')) if (streamNames.some((name) => path.basename(file).startsWith(`${name}-`))) doomed.push(file);
-
-  for (const sub of ['events', 'steps', 'waits', 'streams/runs', '.locks/steps', '.locks/waits']) {
-    doomed.push(...(await files(sub)).filter((file) => ofRun(path.basename(file))));
-  }
+  for (const sub of ['events', 'steps', 'waits', 'streams/runs', '.locks/steps', '.locks/waits']) doomed.push(...(await files(sub)).filter((file) => ofRun(path.basename(file))));
   // The run itself last: until then a second try finds the rest through it.
   doomed.push(...(await files('runs')).filter((file) => ofRun(path.basename(file))));
   for (const file of doomed) await rm(file, { force: true });
@@ -105,10 +91,6 @@ async function forgetPostgresRun(url: string, runId: string): Promise<void> {
 
 /** A JSON file's object, or null when it is missing or unreadable (the world writes each file whole, by rename). */
 async function readJson(file: string): Promise<Record<string, unknown> | null> {
-  try {
-    const value: unknown = JSON.parse(await readFile(file, 'utf8'));
-    return value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
+  const value: unknown = await readFile(file, 'utf8').then(JSON.parse).catch(() => null);
+  return value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
 }

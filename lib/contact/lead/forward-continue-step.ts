@@ -16,4 +16,3 @@ export async function continueForwarding(forward: Forward, target: Target, backo
   const run = await start(forwardWorkflow, [forward, target, backoffSeconds, from]);
   console.info(`[contacto] Envío de ${forward.key} al ${NAMES[target]}: sigue en la ejecución ${run.runId}`);
 }
-

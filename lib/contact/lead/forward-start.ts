@@ -7,13 +7,7 @@ import type { Lead } from './lead';
 
 export const NAMES: Record<Target, string> = { webhook: 'webhook', capi: 'API de Conversiones de Meta' };
 
-/**
- * Starts one forwarding run per configured target (forward-workflow.ts).
- * Called once the lead is confirmed: after the visitor's answer for a lead
- * the API took live (deliver.ts), or as the first step of the workflow of a
- * lead the engine holds (a spam once released). Never throws: the lead itself
- * is delivered either way.
- */
+/** One forwarding run per configured target, once the lead is confirmed. Never throws: the lead itself is delivered either way. */
 export async function startForwarding(forward: Forward): Promise<void> {
   const targets = targetsOf(getForwardConfig());
   const { backoffSeconds } = getDeliveryConfig();

@@ -4,20 +4,13 @@ import { errorName } from '@/lib/error-name';
 import { parseRetryAfter } from '../upstream-response';
 import { capiEvent, webhookBody, type Forward, type Target } from './forward';
 
-/** Meta's Graph API version the Conversions API is called with. */
 export const GRAPH_API_VERSION = 'v24.0';
 /** One send waits this long at most; a receiver that takes longer is tried again in the next round. */
 const SEND_TIMEOUT_MS = 10_000;
-
-/** What one send told the workflow: no personal data, safe to keep and log. */
+/** No personal data: safe to keep and log. */
 export type SendResult = { outcome: 'sent' } | { outcome: 'refused'; status: number } | { outcome: 'unavailable'; failure: string; retryAfterMs?: number };
 
-/**
- * Sends a confirmed lead to one target, once. Never throws: whatever goes
- * wrong is a round to try again (forward-workflow.ts decides when), but a
- * 4xx other than 408, 425 and 429 is the receiver's final word. A target
- * turned off since the lead was confirmed counts as sent.
- */
+/** One send, never throwing: whatever goes wrong is a round to try again, but a 4xx other than 408, 425 and 429 is the receiver's final word. A target turned off since counts as sent. */
 export async function sendForward(forward: Forward, target: Target): Promise<SendResult> {
   'use step';
   const config = getForwardConfig();
@@ -25,7 +18,6 @@ export async function sendForward(forward: Forward, target: Target): Promise<Sen
     if (target === 'webhook') {
       if (!config.webhook) return { outcome: 'sent' };
       const body = JSON.stringify(webhookBody(forward));
-      // webhook-id is the lead's key in every round: a receiver that got it already can tell.
       const now = new Date();
       return await post(config.webhook.url, body, {
         'webhook-id': forward.key,

@@ -8,15 +8,7 @@ import { DEAD_AFTER_MS, ROUNDS_PER_RUN, waitBeforeRound } from './lead';
 /** How a forwarding run ended: its return value, read by `npm run leads`. */
 export type ForwardOutcome = { outcome: 'sent'; rounds: number } | { outcome: 'refused'; status: number } | { outcome: 'expired' } | { outcome: 'continued' };
 
-/**
- * Sends one confirmed lead to one target (the agency's webhook, or Meta's
- * Conversions API), apart from the contact API: it never delays the visitor
- * or the API's delivery. Round 0 at once; then the rounds of the lead's own
- * workflow: the CONTACT_OUTBOX_BACKOFF_SECONDS waits with jitter, never sooner
- * than a Retry-After, for 24 hours; a refusal (4xx) ends it. Every
- * ROUNDS_PER_RUN rounds it goes on in a fresh run. Whatever the end, the
- * run's data (the enquiry, the visitor's address) is forgotten at once.
- */
+/** One lead to one target, apart from the contact API so it never delays the visitor or the delivery. Whatever the end, the run's data (enquiry, visitor's address) is forgotten at once. */
 export async function forwardWorkflow(forward: Forward, target: Target, backoffSeconds: readonly number[], from: number): Promise<ForwardOutcome> {
   'use workflow';
   const outcome = await sendRounds(forward, target, backoffSeconds, from);

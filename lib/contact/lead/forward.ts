@@ -4,38 +4,22 @@ import { dialable } from '../phone';
 import type { ContactEnquiry } from '../schema';
 import type { LeadSource } from '@/lib/source';
 
-/**
- * A confirmed lead as it is sent on, beside the contact API: to the agency's
- * webhook (its CRM, a sheet, Zapier or Make) and to Meta's Conversions API.
- * Serialisable: the forwarding workflow (forward-workflow.ts) carries it, and
- * forgets it once sent. No secret: the steps read those where they run.
- */
+/** A confirmed lead as sent to the agency's webhook and Meta's Conversions API. Carried by a workflow, so no secret: the steps read those where they run. */
 export type Forward = {
-  /** The lead's Idempotency-Key: the webhook's `webhook-id` and Meta's `event_id`, the browser's `eventID` too. */
+  /** The lead's Idempotency-Key, in every round: the webhook's `webhook-id`, Meta's `event_id` and the browser's `eventID`, so a receiver can tell a repeat. */
   key: string;
   enquiry: ContactEnquiry;
-  /** ms since the epoch. */
   receivedAt: number;
   source?: LeadSource;
   /** Only when Meta's Conversions API is configured: what it matches the visitor with. */
   visitor?: Visitor;
 };
-
-/** What Meta asks of a browser event it cannot see: every value bounded, each as the request gave it. */
 export type Visitor = { ip?: string; userAgent?: string; fbp?: string; fbc?: string; page?: string };
-
 export type Target = 'webhook' | 'capi';
 
-/** The targets configured now, for a lead that has what each needs. */
-export function targetsOf(config: ForwardConfig): Target[] {
-  return [...(config.webhook ? (['webhook'] as const) : []), ...(config.capi ? (['capi'] as const) : [])];
-}
+export const targetsOf = (config: ForwardConfig): Target[] => [...(config.webhook ? (['webhook'] as const) : []), ...(config.capi ? (['capi'] as const) : [])];
 
-/**
- * The webhook's JSON body, in Standard Webhooks' shape ({type, timestamp,
- * data}). The enquiry as the visitor sent it, the phone also in E.164 with a
- * WhatsApp link, and where the lead came from.
- */
+/** Standard Webhooks' shape ({type, timestamp, data}); the phone also in E.164 with a WhatsApp link. */
 export function webhookBody(forward: Forward): { type: 'lead.received'; timestamp: string; data: Record<string, unknown> } {
   const { key, enquiry, receivedAt, source } = forward;
   const phone = dialable(enquiry.phone);
@@ -53,14 +37,7 @@ export function webhookBody(forward: Forward): { type: 'lead.received'; timestam
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-/**
- * The Conversions API's `Lead` event: the same `event_id` as the browser's
- * `fbq('track', 'Lead', …, {eventID})`, so Meta counts one. The e-mail and the
- * phone go hashed (SHA-256 of the normalised value, as Meta asks); the click
- * id comes from the `_fbc` cookie or, failing it, from the `fbclid` kept with
- * the lead's source.
- */
+/** The browser's `eventID` as `event_id`, so Meta counts one `Lead`; e-mail and phone hashed as Meta asks; the click id from `_fbc`, else the source's `fbclid`. */
 export function capiEvent(forward: Forward): Record<string, unknown> {
   const { key, enquiry, receivedAt, source, visitor = {} } = forward;
   const phone = dialable(enquiry.phone);
@@ -84,19 +61,12 @@ export function capiEvent(forward: Forward): Record<string, unknown> {
 }
 
 const FB_COOKIE = /^fb\.\d\.\d{1,16}\.[\w-]{1,255}$/;
-const MAX_USER_AGENT = 512;
-const MAX_PAGE = 512;
-
-/**
- * The visitor's side of a Conversions API event from the request: each
- * value checked and bounded, anything else left out (Meta matches less, the
- * visitor never notices). `ip` is the address the abuse limit trusts.
- */
+/** Each value checked and bounded, anything else left out (Meta matches less, the visitor never notices). `ip`: the one the abuse limit trusts. */
 export function visitorOf(request: { ip?: string; userAgent?: string | null; fbp?: string; fbc?: string; referer?: string | null; siteOrigin?: string }): Visitor {
   const visitor: Visitor = {};
   if (request.ip) visitor.ip = request.ip;
   const userAgent = request.userAgent?.trim();
-  if (userAgent && userAgent.length <= MAX_USER_AGENT && !/[\u0000-\u001f\u007f]/.test(userAgent)) visitor.userAgent = userAgent;
+  if (userAgent && userAgent.length <= 512 && !/[\u0000-\u001f\u007f]/.test(userAgent)) visitor.userAgent = userAgent;
   if (request.fbp && FB_COOKIE.test(request.fbp)) visitor.fbp = request.fbp;
   if (request.fbc && FB_COOKIE.test(request.fbc)) visitor.fbc = request.fbc;
   const page = pageOf(request.referer, request.siteOrigin);
@@ -104,7 +74,7 @@ export function visitorOf(request: { ip?: string; userAgent?: string | null; fbp
   return visitor;
 }
 
-/** The page the form was sent from, when it is this site's: its address without the query (which Meta need not see). */
+/** The page the form was sent from, if this site's, without the query (which Meta need not see). */
 function pageOf(referer: string | null | undefined, siteOrigin: string | undefined): string | undefined {
   if (!referer || referer.length > 2048) return undefined;
   try {
@@ -112,7 +82,7 @@ function pageOf(referer: string | null | undefined, siteOrigin: string | undefin
     if (siteOrigin && url.origin !== siteOrigin) return undefined;
     if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
     const page = `${url.origin}${url.pathname}`;
-    return page.length <= MAX_PAGE ? page : undefined;
+    return page.length <= 512 ? page : undefined;
   } catch {
     return undefined;
   }

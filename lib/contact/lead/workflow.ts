@@ -7,19 +7,9 @@ import { forwardConfirmed } from './forward-continue-step';
 import { DEAD_AFTER_MS, releaseToken, ROUNDS_PER_RUN, waitBeforeRound, type Lead, type LeadOutcome } from './lead';
 
 /**
- * The life of one enquiry the contact API did not take live (lib/contact/deliver.ts
- * starts it), or that the spam filter held back. Durable: the engine keeps each
- * step's outcome, so a restart, a crash or another machine resumes it here.
- *
- * A held-back spam first waits up to CONTACT_KEEP_DAYS for `npm run leads --
- * release`. The lead is confirmed (the visitor was thanked, or staff released
- * it), so it is sent on at once to the agency's webhook and Meta, whatever the
- * API does next. Then rounds: deliver; on a refusal, a dead letter at once;
- * otherwise the agency's one alert, a wait (the backoff, jitter, Retry-After)
- * and another round, until 24 hours have passed: a dead letter, kept for the
- * agency. Every ROUNDS_PER_RUN rounds the lead goes on in a fresh run. Whatever
- * the end, the run's data is forgotten when the privacy notice says: a
- * delivered or handed-on lead's at once, the others CONTACT_KEEP_DAYS later.
+ * The life of an enquiry the API did not take live, or that the spam filter held back (it waits for `npm run leads -- release`);
+ * the engine keeps each step's outcome, so a restart or another machine resumes it here. A dead letter's data is forgotten
+ * CONTACT_KEEP_DAYS later, the others' at once.
  */
 export async function leadWorkflow(lead: Lead): Promise<LeadOutcome> {
   'use workflow';
@@ -35,7 +25,6 @@ async function deliverLead(lead: Lead): Promise<LeadOutcome> {
     const released = await Promise.race([release.then(() => true), sleep(lead.keepMs).then(() => false)]);
     if (!released) return { outcome: 'spam-expired' };
   }
-
   // Confirmed: sent on now (the webhook, Meta), not after the API; a fresh run of the same lead already was.
   if (!lead.forwarded) await forwardConfirmed(lead);
   // One e-mail per lead: the pending one, or the dead letter's when no other went out (false: owed still).
@@ -52,7 +41,6 @@ async function deliverLead(lead: Lead): Promise<LeadOutcome> {
       }
       await sleep(wait);
     }
-
     const result = await deliverRound(lead);
     if (result.outcome === 'accepted') return { outcome: 'delivered', rounds: round + 1 };
     if (result.outcome === 'rejected') {
