@@ -25,6 +25,8 @@ export const RETENTION_PORT = 3106 + OFFSET;
 export const PROXY_PORT = 3105 + OFFSET;
 /** The same build sending each lead on to a webhook and Meta's Conversions API (stand-ins of its own), started by forward.spec.ts. */
 export const FORWARD_PORT = 3107 + OFFSET;
+/** The same build with no contact API, so enquiries go to the local inbox, started by inbox-retention.spec.ts. */
+export const INBOX_PORT = 3108 + OFFSET;
 /** The site with the agency's own large PNG and JPEG pictures (e2e/support/pictures-app.ts). */
 export const PICTURES_PORT = 3104 + OFFSET;
 export const PICTURES_URL = `http://127.0.0.1:${PICTURES_PORT}`;

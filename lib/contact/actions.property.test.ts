@@ -14,6 +14,7 @@ jest.mock('next/headers', () => ({ headers: async () => new Headers({ 'x-forward
 jest.mock('workflow/api', () => ({ start: async () => ({ runId: 'wrun_prueba' }) }));
 jest.mock('./lead/workflow', () => ({ leadWorkflow: {} }));
 jest.mock('./lead/forward-workflow', () => ({ forwardWorkflow: {} }));
+jest.mock('./lead/forget-workflow', () => ({ forgetWorkflow: {} }));
 
 const FIELDS = [...CONTACT_FIELDS, 'captcha'] as const;
 const LIMITS = { name: [5, 100], mail: [1, 100], phone: [1, 15], reason: [5, 500], captcha: [0, Infinity] } as const;

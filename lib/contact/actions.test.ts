@@ -30,6 +30,7 @@ const mockStart = jest.fn(async (..._args: unknown[]): Promise<{ runId: string }
 jest.mock('workflow/api', () => ({ start: (...args: unknown[]) => mockStart(...args) }));
 jest.mock('./lead/workflow', () => ({ leadWorkflow: { workflowId: 'leadWorkflow' } }));
 jest.mock('./lead/forward-workflow', () => ({ forwardWorkflow: { workflowId: 'forwardWorkflow' } }));
+jest.mock('./lead/forget-workflow', () => ({ forgetWorkflow: { workflowId: 'forgetWorkflow' } }));
 /** The leads handed to the engine so far. */
 const started = (): Lead[] => mockStart.mock.calls.map((call) => (call[1] as [Lead])[0]);
 

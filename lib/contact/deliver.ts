@@ -7,6 +7,7 @@ import { errorName } from '@/lib/error-name';
 import { withTimeout } from '@/lib/with-timeout';
 import { saveToInbox } from './inbox';
 import type { Visitor } from './lead/forward';
+import { forgetInboxLater } from './lead/forget-step';
 import { forwardOf, startForwarding } from './lead/forward-start';
 import { maxRetryAfterMs, type Lead } from './lead/lead';
 import { leadWorkflow } from './lead/workflow';
@@ -40,7 +41,7 @@ export async function deliverEnquiry(
     try {
       const file = await saveToInbox(enquiry, config.dir, key, keepMs, source);
       console.info(`[contacto] Sin CONTACT_API_BASE_URL: solicitud ${key} guardada en la bandeja local ${file}`);
-      forwardAfterAnswer({ key, enquiry, receivedAt, source, visitor });
+      afterAnswer(() => Promise.all([forgetInboxLater(keepMs), startForwarding(forwardOf({ key, enquiry, receivedAt, source, visitor }))]));
       return { status: 'sent', key };
     } catch (error) {
       console.error(`[contacto] No se pudo guardar la solicitud ${key} en la bandeja local (${errorName(error)})`);
@@ -51,7 +52,7 @@ export async function deliverEnquiry(
     const summary = `${key}: ${report.attempts} intento(s) en ${Date.now() - receivedAt} ms`;
     if (report.result.outcome === 'accepted') {
       if (report.failures.length) console.warn(`[contacto] Entregada tras fallos (${report.failures.join(', ')}) ${summary}`);
-      forwardAfterAnswer({ key, enquiry, receivedAt, source, visitor });
+      afterAnswer(() => startForwarding(forwardOf({ key, enquiry, receivedAt, source, visitor })));
       return { status: 'sent', key };
     }
     if (report.result.outcome === 'rejected') {
@@ -61,13 +62,8 @@ export async function deliverEnquiry(
     console.warn(`[contacto] La API no respondió bien (${report.failures.join(', ')}) ${summary}`);
     retryAfterMs = report.retryAfterMs;
   }
-  const lead: Lead = {
-    key, enquiry, receivedAt, backoffSeconds, keepMs,
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    ...(source ? { source } : {}),
-    ...(visitor ? { visitor } : {}),
-  };
-  return (await hold(lead, answerBy)) ? { status: 'sent', key } : { status: 'failed' };
+  const known = { ...(retryAfterMs === undefined ? {} : { retryAfterMs }), ...(source ? { source } : {}), ...(visitor ? { visitor } : {}) };
+  return (await hold({ key, enquiry, receivedAt, backoffSeconds, keepMs, ...known }, answerBy)) ? { status: 'sent', key } : { status: 'failed' };
 }
 
 /** A suspected spam is thanked like a person (a bot learns nothing), with no key (nothing to convert); its run waits for `npm run leads -- release` or forgets it. */
@@ -79,14 +75,13 @@ export async function quarantineEnquiry(enquiry: ContactEnquiry, rule: string, {
   return { status: 'sent' };
 }
 
-/** Sent on (webhook, Meta) after the answer, as starting the runs costs up to 0.5 s; on Vercel `after` keeps the function alive. A crash loses the copy, never the lead. */
-function forwardAfterAnswer(lead: Pick<Lead, 'key' | 'enquiry' | 'receivedAt' | 'source' | 'visitor'>): void {
-  const forward = forwardOf(lead);
+/** Runs started after the answer (sending on, forgetting): starting one costs up to 0.5 s; on Vercel `after` keeps the function alive. A crash loses the copy, never the lead. */
+function afterAnswer(work: () => Promise<unknown>): void {
   try {
-    after(() => startForwarding(forward));
+    after(work);
   } catch {
     // Outside a request (a script, a unit test): at once, without waiting.
-    void startForwarding(forward);
+    void work();
   }
 }
 

@@ -2,10 +2,11 @@
  * @jest-environment node
  */
 import { randomUUID } from 'node:crypto';
+import fsPromises from 'node:fs/promises';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { INBOX_FILE_MAX_BYTES, INBOX_MAX_FILES, InboxFullError, saveToInbox } from './inbox';
+import { forgetOlderThan, INBOX_FILE_MAX_BYTES, INBOX_MAX_FILES, InboxFullError, saveToInbox } from './inbox';
 
 /** The local inbox (no contact API): personal data, private to the owner, bounded, and forgotten on time. */
 
@@ -72,5 +73,36 @@ describe('the local inbox', () => {
     expect(text).toContain('reciente@example.mx');
     expect(text).toContain(enquiry.mail);
     expect(readdirSync(root).sort()).toEqual([path.basename(keptAside), 'enquiries.jsonl']);
+  });
+
+  it('loses no enquiry saved while the engine forgets old lines: the save waits for the rewrite', async () => {
+    const file = path.join(root, 'enquiries.jsonl');
+    writeFileSync(file, `${JSON.stringify({ receivedAt: new Date(Date.now() - KEEP_MS - 60_000).toISOString(), mail: 'vieja@example.mx' })}\n`);
+    // The worst moment: the engine's pass has read the file, and a visitor's enquiry arrives before it writes what it keeps.
+    const rewrite = fsPromises.writeFile;
+    let saving: Promise<string> | undefined;
+    const spy = jest.spyOn(fsPromises, 'writeFile').mockImplementation(async (...args: Parameters<typeof rewrite>) => {
+      // Kept twice as long, the save has nothing to forget itself: only the pass rewrites the file.
+      saving ??= saveToInbox(enquiry, root, randomUUID(), KEEP_MS * 2);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return rewrite(...args);
+    });
+    try {
+      await forgetOlderThan(root, Date.now() - KEEP_MS);
+      await saving;
+    } finally {
+      spy.mockRestore();
+    }
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain('vieja@example.mx');
+    expect(text).toContain(enquiry.mail);
+  });
+
+  it('forgets old lines with nothing saved (the engine calls it once a period is over), and a missing inbox is no error', async () => {
+    const file = path.join(root, 'enquiries.jsonl');
+    writeFileSync(file, `${JSON.stringify({ receivedAt: new Date(Date.now() - 60_000).toISOString(), mail: 'vieja@example.mx' })}\n`);
+    await forgetOlderThan(root, Date.now() - 30_000);
+    expect(readFileSync(file, 'utf8')).toBe('');
+    await expect(forgetOlderThan(path.join(root, 'nada'), Date.now())).resolves.toBeUndefined();
   });
 });

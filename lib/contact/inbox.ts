@@ -7,25 +7,37 @@ import type { LeadSource } from '@/lib/source';
 /**
  * The inbox used without a contact API: one JSON line per enquiry. Personal data, so the folder we make and the file are the owner's
  * alone; an existing folder is left as it is (the operator may share it on purpose). A full inbox (INBOX_MAX_FILES files) refuses
- * an enquiry (the visitor sees WhatsApp and the phone) rather than delete a kept one. Each save forgets what is older than `keepMs`
- * (the privacy notice's period): no scheduler, as an inbox nobody writes to holds nothing new to forget.
+ * an enquiry (the visitor sees WhatsApp and the phone) rather than delete a kept one. What is older than `keepMs` (the privacy
+ * notice's period) is forgotten at each save, and by the engine once a saved line's period is over (forget-workflow.ts).
  */
 export const INBOX_FILE_MAX_BYTES = 5 * 1024 * 1024;
 export const INBOX_MAX_FILES = 20;
 const CURRENT = 'enquiries.jsonl';
 const SET_ASIDE = /^enquiries-[\dT-]+Z(-\d+)?\.jsonl$/;
 export class InboxFullError extends Error {
+  override name = 'InboxFullError';
   constructor() {
     super('la bandeja local está llena');
-    this.name = 'InboxFullError';
   }
 }
 
-export async function saveToInbox(enquiry: ContactEnquiry, dir: string, idempotencyKey: string, keepMs: number, source?: LeadSource): Promise<string> {
+/** One write at a time in this process (on globalThis: the action and the engine's steps are bundled apart), so a line appended while the file is rewritten is never lost. */
+const WRITES = Symbol.for('contacto.bandeja');
+function serially<T>(work: () => Promise<T>): Promise<T> {
+  const chain = globalThis as { [WRITES]?: Promise<unknown> };
+  const done = (chain[WRITES] ?? Promise.resolve()).then(work, work);
+  chain[WRITES] = done.catch(() => undefined);
+  return done;
+}
+
+export const saveToInbox = (enquiry: ContactEnquiry, dir: string, idempotencyKey: string, keepMs: number, source?: LeadSource) =>
+  serially(() => save(enquiry, dir, idempotencyKey, keepMs, source));
+
+async function save(enquiry: ContactEnquiry, dir: string, idempotencyKey: string, keepMs: number, source?: LeadSource): Promise<string> {
   const folder = path.resolve(/* turbopackIgnore: true */ process.cwd(), dir);
   const file = path.join(folder, CURRENT);
   await mkdir(folder, { recursive: true, mode: 0o700 });
-  await forgetOlderThan(folder, file, Date.now() - keepMs);
+  await forget(folder, Date.now() - keepMs);
   const { captcha, ...fields } = enquiry;
   const line = `${JSON.stringify({ receivedAt: new Date().toISOString(), idempotencyKey, ...fields, captcha: Boolean(captcha), ...(source ? { source } : {}) })}\n`;
   await makeRoom(folder, file, Buffer.byteLength(line));
@@ -52,8 +64,12 @@ async function makeRoom(folder: string, file: string, bytes: number): Promise<vo
   await rename(file, path.join(folder, `enquiries-${stamp}.jsonl`)).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
 }
 
-export async function forgetOlderThan(folder: string, file: string, since: number): Promise<void> {
-  for (const name of (await readdir(folder)).filter((name) => SET_ASIDE.test(name))) {
+/** Deletes the set-aside files last written before `since` (ms), and the current file's lines received before it. */
+export const forgetOlderThan = (dir: string, since: number) => serially(() => forget(path.resolve(/* turbopackIgnore: true */ process.cwd(), dir), since));
+
+async function forget(folder: string, since: number): Promise<void> {
+  const file = path.join(folder, CURRENT);
+  for (const name of (await readdir(folder).catch(() => [] as string[])).filter((name) => SET_ASIDE.test(name))) {
     const setAside = path.join(folder, name);
     if ((await stat(setAside)).mtimeMs < since) await rm(setAside, { force: true });
   }

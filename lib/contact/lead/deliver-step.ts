@@ -1,6 +1,7 @@
 import { getContactConfig } from '@/lib/env/server';
 import { errorName } from '@/lib/error-name';
 import { saveToInbox } from '../inbox';
+import { forgetInboxLater } from './forget-step';
 import { postEnquiry } from '../upstream';
 import { maxRetryAfterMs, type Lead } from './lead';
 
@@ -17,7 +18,8 @@ export async function deliverRound(lead: Lead): Promise<RoundResult> {
   try {
     if (config.mode === 'misconfigured') return { outcome: 'unavailable', failures: 'misconfigured' };
     if (config.mode === 'inbox') {
-      await saveToInbox(lead.enquiry, config.dir, lead.key, lead.keepMs);
+      await saveToInbox(lead.enquiry, config.dir, lead.key, lead.keepMs, lead.source);
+      await forgetInboxLater(lead.keepMs);
       console.info(`[contacto] Solicitud pendiente ${lead.key} guardada en la bandeja local`);
       return { outcome: 'accepted' };
     }

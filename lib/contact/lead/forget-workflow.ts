@@ -1,12 +1,22 @@
 import { RetryableError, sleep } from 'workflow';
 import { getWorld } from 'workflow/runtime';
+import { getContactConfig, getDeliveryConfig } from '@/lib/env/server';
+import { forgetOlderThan } from '../inbox';
 import { forgetRun } from './forget';
+import { INBOX } from './lead';
 
-/** Waits until `at` (ms), then deletes everything the engine keeps of run `runId`, once that run has ended. */
+/** Waits until `at` (ms), then deletes everything the engine keeps of run `runId` once it has ended; for INBOX, the inbox's lines past their period. */
 export async function forgetWorkflow(runId: string, at: number): Promise<void> {
   'use workflow';
   if (at > Date.now()) await sleep(new Date(at));
-  await forgetEndedRun(runId);
+  if (runId === INBOX) await forgetInboxLines();
+  else await forgetEndedRun(runId);
+}
+
+async function forgetInboxLines(): Promise<void> {
+  'use step';
+  const config = getContactConfig();
+  if (config.mode === 'inbox') await forgetOlderThan(config.dir, Date.now() - getDeliveryConfig().keepMs);
 }
 
 const ENDED = new Set(['completed', 'failed', 'cancelled']);

@@ -38,6 +38,8 @@ export type LeadOutcome =
 export const ROUNDS_PER_RUN = 6;
 /** Undelivered this long: a dead letter, given up and kept for the agency. */
 export const DEAD_AFTER_MS = 24 * 60 * 60 * 1000;
+/** forgetWorkflow's name for the local inbox: a saved line is forgotten when its period is over, even if nothing is written again. */
+export const INBOX = 'bandeja-local';
 /** The hook a held-back spam waits on; `release` resumes it. */
 export const releaseToken = (key: string) => `lead-release:${key}`;
 
