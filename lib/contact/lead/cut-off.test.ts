@@ -1,4 +1,4 @@
-import { ABANDONED_AFTER_MS, leadNeeds, logEnd, STALLED_AFTER_MS, TORN_AFTER_MS, verdictOf } from './cut-off';
+import { ABANDONED_AFTER_MS, leadNeeds, LOCAL_AFTER_MS, logEnd, STALLED_AFTER_MS, TORN_AFTER_MS, verdictOf } from './cut-off';
 
 describe('a run cut off by a crash mid-step', () => {
   const now = Date.parse('2026-11-25T12:00:00Z');
@@ -39,6 +39,16 @@ describe('a run cut off by a crash mid-step', () => {
     expect(logEnd('step_2', sleep(110_000, ago(STALLED_AFTER_MS - 1)), now)).toBe('waits');
     // Its waking long past and nothing recorded: the chaos run's lead lost after "wait_created", 110 s before.
     expect(logEnd('step_2', sleep(110_000, ago(STALLED_AFTER_MS).toISOString()), now)).toBe('stalled');
+  });
+
+  it('is torn or stalled sooner on the local world, where no job comes back from another server', () => {
+    const ended = { status: 'completed', completedAt: ago(LOCAL_AFTER_MS), updatedAt: ago(LOCAL_AFTER_MS) };
+    expect(verdictOf(ended, now, upLong, true)).toBe('torn');
+    expect(verdictOf(ended, now, upLong)).toBeNull();
+    const end = (msAgo: number) => ({ eventType: 'step_completed', correlationId: 'step_2', createdAt: ago(msAgo) });
+    expect(logEnd('step_2', end(LOCAL_AFTER_MS), now, true)).toBe('stalled');
+    expect(logEnd('step_2', end(LOCAL_AFTER_MS - 1000), now, true)).toBe('waits');
+    expect(logEnd('step_2', end(LOCAL_AFTER_MS), now)).toBe('waits');
   });
 
   it('starts again a stalled lead unless its step says it was delivered', () => {

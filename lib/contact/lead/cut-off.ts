@@ -10,6 +10,8 @@ export const ABANDONED_AFTER_MS = 5 * 60_000;
  * dead server's job comes back within 55 s (lib/workflow-world.ts).
  */
 export const STALLED_AFTER_MS = 75_000;
+/** Both, on the local world: its one process writes and replays the runs (no job comes back from another), so 20 s is patience enough. */
+export const LOCAL_AFTER_MS = 20_000;
 
 export type LatestStep = { status: string; completedAt?: Date; updatedAt: Date };
 export type Verdict = 'torn' | 'abandoned' | null;
@@ -17,17 +19,17 @@ export type Verdict = 'torn' | 'abandoned' | null;
 export type LastEvent = { eventType: string; correlationId?: string; createdAt: Date; eventData?: unknown };
 
 /** Whether a run waits after its latest step's end, or asleep: 'stalled' once it should have gone on STALLED_AFTER_MS ago; null when the log goes on (a hook, another step). */
-export function logEnd(stepId: string, last: LastEvent | undefined, now: number): 'stalled' | 'waits' | null {
+export function logEnd(stepId: string, last: LastEvent | undefined, now: number, local = false): 'stalled' | 'waits' | null {
   let due: number;
   if (last?.correlationId === stepId && (last.eventType === 'step_completed' || last.eventType === 'step_failed')) due = +last.createdAt;
   else if (last?.eventType === 'wait_created') due = +new Date((last.eventData as { resumeAt?: Date | string } | undefined)?.resumeAt ?? last.createdAt);
   else return null;
-  return now - due >= STALLED_AFTER_MS ? 'stalled' : 'waits';
+  return now - due >= (local ? LOCAL_AFTER_MS : STALLED_AFTER_MS) ? 'stalled' : 'waits';
 }
 
 /** Whether a latest step looks cut off (the log is then read to be sure); 'abandoned' only once this server has rescued as long: after a long stop, the world runs such a step again first. */
-export function verdictOf(step: LatestStep, now: number, rescuingSinceMs: number): Verdict {
-  if ((step.status === 'completed' || step.status === 'failed') && now - +(step.completedAt ?? step.updatedAt) >= TORN_AFTER_MS) return 'torn';
+export function verdictOf(step: LatestStep, now: number, rescuingSinceMs: number, local = false): Verdict {
+  if ((step.status === 'completed' || step.status === 'failed') && now - +(step.completedAt ?? step.updatedAt) >= (local ? LOCAL_AFTER_MS : TORN_AFTER_MS)) return 'torn';
   if (step.status === 'running' && now - +step.updatedAt >= ABANDONED_AFTER_MS && now - rescuingSinceMs >= ABANDONED_AFTER_MS) return 'abandoned';
   return null;
 }

@@ -2,6 +2,7 @@ import 'server-only';
 import { getRun, start } from 'workflow/api';
 import { hydrateResourceIO, observabilityRevivers, parseStepName, parseWorkflowName } from 'workflow/observability';
 import { getWorld } from 'workflow/runtime';
+import { getWorkflowWorld } from '@/lib/env/server';
 import { errorName } from '@/lib/error-name';
 import { leadNeeds, logEnd, verdictOf } from './cut-off';
 import { forgetRun } from './forget';
@@ -60,6 +61,7 @@ const seenEnded = new Map<string, string>();
  */
 export async function rescueCutOffRuns(now = Date.now()): Promise<number> {
   const world = getWorld();
+  const local = getWorkflowWorld().kind === 'local';
   let mended = 0;
   const running = new Set<string>();
   for (let cursor: string | undefined; ; ) {
@@ -70,11 +72,11 @@ export async function rescueCutOffRuns(now = Date.now()): Promise<number> {
       running.add(run.runId);
       const [latest] = (await world.steps.list({ runId: run.runId, resolveData: 'none', pagination: { limit: 1, sortOrder: 'desc' } })).data;
       if (!latest || seenEnded.get(run.runId) === latest.stepId) continue;
-      const verdict = verdictOf(latest, now, rescuingSince);
+      const verdict = verdictOf(latest, now, rescuingSince, local);
       if (!verdict) continue;
       if (verdict === 'torn') {
         const [last] = (await world.events.list({ runId: run.runId, resolveData: 'all', pagination: { limit: 1, sortOrder: 'desc' } })).data;
-        const end = logEnd(latest.stepId, last, now);
+        const end = logEnd(latest.stepId, last, now, local);
         if (end === 'stalled' && (await mend(run.runId, workflow, latest.stepId, 'stalled'))) mended += 1;
         if (end) continue;
       }
