@@ -67,7 +67,8 @@ async function runScenario(number: number, title: string): Promise<Row> {
     clearTimeout(limit);
     if (abort.signal.aborted) kit.checks.push(`stopped at the scenario's ${limitSeconds} s limit`);
     if (kit.summary) row.ledger = ledgerOf(kit.results, kit.summary, kit.clearedAt);
-    await kit.cleanUp();
+    // A failed scenario's folders (the world's runs and events) stay beside its logs.
+    await kit.cleanUp(failures(row).length ? path.join(logDir, `scenario-${number}-data`) : undefined);
     row.seconds = (performance.now() - started) / 1000;
   }
   const checks = failures(row);

@@ -4,7 +4,7 @@
 // that traffic. Everything it starts or mounts is undone by cleanUp(), and by
 // the process's exit whatever ends it.
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statfsSync, writeSync } from 'node:fs';
+import { closeSync, cpSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statfsSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, startNext, startProcess, type Server } from '../../test-support/harness';
 import { awaitDeliveries, countBy, sabotageAfter, sabotageBefore } from '../load/ledger';
@@ -219,9 +219,17 @@ export class Kit {
     return null;
   }
 
-  async cleanUp() {
+  /** Stops and undoes everything; `keepTo`: first a copy of the scenario's folders there (the world's runs, to read why a lead was lost). */
+  async cleanUp(keepTo?: string) {
     this.reportDeaths();
     for (const server of this.servers) await server.stop().catch(() => {});
+    if (keepTo) {
+      try {
+        cpSync(this.dir, keepTo, { recursive: true });
+      } catch (error) {
+        this.notes.push(`copy of the data: ${messageOf(error)}`);
+      }
+    }
     for (const step of this.undo.reverse()) {
       try {
         await step();

@@ -51,6 +51,12 @@ describe('a run cut off by a crash mid-step', () => {
     expect(logEnd('step_2', end(LOCAL_AFTER_MS), now)).toBe('waits');
   });
 
+  it('is torn when the local world locked its step\'s end but never wrote it (a full disk, a kill), never while the end is being written', () => {
+    expect(verdictOf({ status: 'running', updatedAt: ago(LOCAL_AFTER_MS) }, now, upLong, true, true)).toBe('torn');
+    expect(verdictOf({ status: 'running', updatedAt: ago(1000) }, now, upLong, true, true)).toBeNull();
+    expect(verdictOf({ status: 'running', updatedAt: ago(LOCAL_AFTER_MS) }, now, upLong, true, false)).toBeNull();
+  });
+
   it('starts again a stalled lead unless its step says it was delivered', () => {
     expect(leadNeeds('deliverRound', 'stalled', { outcome: 'unavailable', failures: 'http-503' })).toBe('again');
     expect(leadNeeds('deliverRound', 'stalled', { outcome: 'accepted' })).toBe('forget');

@@ -28,17 +28,17 @@ export function logEnd(stepId: string, last: LastEvent | undefined, now: number,
 }
 
 /** Whether a latest step looks cut off (the log is then read to be sure); 'abandoned' only once this server has rescued as long: after a long stop, the world runs such a step again first. */
-export function verdictOf(step: LatestStep, now: number, rescuingSinceMs: number, local = false): Verdict {
+export function verdictOf(step: LatestStep, now: number, rescuingSinceMs: number, local = false, endLocked = false): Verdict {
   if ((step.status === 'completed' || step.status === 'failed') && now - +(step.completedAt ?? step.updatedAt) >= (local ? LOCAL_AFTER_MS : TORN_AFTER_MS)) return 'torn';
+  if (endLocked && now - +step.updatedAt >= LOCAL_AFTER_MS) return 'torn';
   if (step.status === 'running' && now - +step.updatedAt >= ABANDONED_AFTER_MS && now - rescuingSinceMs >= ABANDONED_AFTER_MS) return 'abandoned';
   return null;
 }
 
 /**
- * What a lead's or forwarding run cut off at step `shortName` needs, from the result the step kept (none when abandoned):
- * 'again', a fresh run; 'forget', only forgetting it now (delivered, answered, or handed to a fresh run); 'keep', nothing
- * (forgetAfter already scheduled its forgetting, at the time the privacy notice says). Never 'again' once the step says
- * delivered: this pass sends no lead twice.
+ * What a lead's or forwarding run cut off at step `shortName` needs, from its step's result (none when abandoned): 'again', a
+ * fresh run; 'forget', only forgetting it now (delivered, answered, or handed on); 'keep', nothing (forgetAfter scheduled it, as
+ * the privacy notice says). Never 'again' once the step says delivered: this pass sends no lead twice.
  */
 export function leadNeeds(shortName: string | undefined, verdict: 'torn' | 'abandoned' | 'stalled', output: unknown): 'again' | 'forget' | 'keep' {
   if (shortName === 'forgetAfter') return 'keep';

@@ -12,11 +12,8 @@ export async function forgetRun(runId: string): Promise<void> {
   const world = getWorkflowWorld();
   if (world.kind === 'local') return forgetLocalRun(path.resolve(/* turbopackIgnore: true */ process.cwd(), world.dir), runId);
   if (world.kind === 'postgres') return forgetPostgresRun(world.url, runId);
-  throw new Error(
-    world.kind === 'vercel'
-      ? 'En Vercel las ejecuciones las guarda Vercel: desde aquí no se pueden borrar (caducan según el plan; o desde el panel de Vercel).'
-      : `El motor de entregas ${world.target} no es el local ni PostgreSQL: no sé borrar sus datos.`,
-  );
+  if (world.kind === 'vercel') throw new Error('En Vercel las ejecuciones las guarda Vercel: desde aquí no se pueden borrar (caducan según el plan; o desde el panel de Vercel).');
+  throw new Error(`El motor de entregas ${world.target} no es el local ni PostgreSQL: no sé borrar sus datos.`);
 }
 
 // A run still running is refused: the engine would go on writing it.

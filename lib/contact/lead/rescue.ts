@@ -1,4 +1,6 @@
 import 'server-only';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { getRun, start } from 'workflow/api';
 import { hydrateResourceIO, observabilityRevivers, parseStepName, parseWorkflowName } from 'workflow/observability';
 import { getWorld } from 'workflow/runtime';
@@ -50,18 +52,17 @@ const rescuingSince = Date.now();
 const seenEnded = new Map<string, string>();
 
 /**
- * The local world (@workflow/world-local 4.4) records a step's end as a lock, the step (ended, with its result), then the event;
- * the Postgres world (4.3) in two statements. A SIGKILL in between leaves a log where the step still runs while the step says it
- * ended: each replay sends the step, refused as ended, for ever, nothing delivered (the chaos test's lost lead), and the run
- * never fails, so rescueGivenUpLeads never sees it. Killed after the lock alone, the step's end is refused and the run stops for
- * good. No engine option covers it, and its API can no longer write that event. So a running run of ours whose latest step has no
- * logged end (verdictOf) is cancelled, ending the loop, a fresh run started first if something is left (leadNeeds; forgetting
- * twice is harmless). The same for a run whose log ends with that step's end, or a sleep, over a minute after it should have gone
- * on (logEnd).
+ * A world records a step's end in steps (local 4.4: a lock, the step, then the event; Postgres 4.3: two statements). Cut between them
+ * (a SIGKILL, a full disk), the log says the step runs while the step says it ended, or the lock refuses an end never written: the run
+ * waits for ever, nothing delivered, never failed (so rescueGivenUpLeads never sees it), and no engine option or API mends it. So a
+ * running run of ours whose latest step has no logged end (verdictOf) is cancelled, a fresh run started first if something is left
+ * (leadNeeds); the same when its log ends with that step's end, or a sleep, long after it should have gone on (logEnd).
  */
 export async function rescueCutOffRuns(now = Date.now()): Promise<number> {
   const world = getWorld();
-  const local = getWorkflowWorld().kind === 'local';
+  const config = getWorkflowWorld();
+  const local = config.kind === 'local';
+  const endLocked = (runId: string, stepId: string) => local && existsSync(path.resolve(/* turbopackIgnore: true */ process.cwd(), config.dir, '.locks', 'steps', `${runId}-${stepId}.terminal`));
   let mended = 0;
   const running = new Set<string>();
   for (let cursor: string | undefined; ; ) {
@@ -72,7 +73,7 @@ export async function rescueCutOffRuns(now = Date.now()): Promise<number> {
       running.add(run.runId);
       const [latest] = (await world.steps.list({ runId: run.runId, resolveData: 'none', pagination: { limit: 1, sortOrder: 'desc' } })).data;
       if (!latest || seenEnded.get(run.runId) === latest.stepId) continue;
-      const verdict = verdictOf(latest, now, rescuingSince, local);
+      const verdict = verdictOf(latest, now, rescuingSince, local, latest.status === 'running' && endLocked(run.runId, latest.stepId));
       if (!verdict) continue;
       if (verdict === 'torn') {
         const [last] = (await world.events.list({ runId: run.runId, resolveData: 'all', pagination: { limit: 1, sortOrder: 'desc' } })).data;
