@@ -7,11 +7,11 @@ import { prepareWorkflowPostgres, releaseStaleJobLocks } from '@/lib/workflow-wo
 
 /**
  * A job locked this long belongs to a server that died inside it: well over
- * what any step or replay takes (a delivery round is 7.5 s, an alert 12 s), so
+ * what any step or replay takes (a delivery round is 7.5 s, an alert 12 s, twice over), so
  * a slow one is hardly ever run twice by a live server (and a step run twice
  * sends the same key, which the API stores once).
  */
-const STALE_LOCK_SECONDS = 45;
+const STALE_LOCK_SECONDS = 30;
 /** How often each server gives such jobs back: a dead machine delays a lead by about a minute, not graphile-worker's 4 hours. */
 const RELEASE_EVERY_MS = 10_000;
 /** How often each server starts again the leads the engine gave up on, or a crash cut off (lead/rescue.ts). */

@@ -23,7 +23,7 @@ describe('a run cut off by a crash mid-step', () => {
     const end = (eventType: string, msAgo: number, correlationId = 'step_2') => ({ eventType, correlationId, createdAt: ago(msAgo) });
     expect(logEnd('step_2', end('step_completed', STALLED_AFTER_MS), now)).toBe('stalled');
     expect(logEnd('step_2', end('step_failed', STALLED_AFTER_MS + 1), now)).toBe('stalled');
-    // Its end just written: the next replay is on its way; a dead server's job comes back within 55 s.
+    // Its end just written: the next replay is on its way; a dead server's job comes back within 40 s.
     expect(logEnd('step_2', end('step_completed', 55_000), now)).toBe('waits');
     // The run went on: another step, or a step under way.
     expect(logEnd('step_2', end('step_completed', 60 * 60_000, 'step_1'), now)).toBeNull();
