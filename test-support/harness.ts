@@ -122,7 +122,7 @@ export async function buildApp(spec: AppSpec, { log, without = [] }: { log?: (li
   console.log(`> next build (${spec.name})`);
   const started = Date.now();
   // Not spawnSync: a Ctrl-C during the build must still run the caller's clean-up.
-  const child = spawn(nextBin(dir), ['build'], { cwd: dir, env: environment(spec.publicEnv, {}, without), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(nextBin(dir), ['build'], { cwd: dir, env: environment(spec.publicEnv, { TEST_HARNESS_BUILD: '1' }, without), stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(child);
   let output = '';
   const collect = (chunk: Buffer) => {
