@@ -1,8 +1,8 @@
 // Runs npm scripts in lanes: the scripts of a lane one after another, the lanes side by side, each line of
-// output tagged with its script. `npm test` runs the chaos run beside the stand-in, quality and load runs:
-// the chaos run mostly waits on outages and restarts (the machine about 70% idle over its 3 to 4 minutes),
-// the others leave about 30% of it. Exits 1 if any script failed; a lane stops at its first failure.
-//   tsx scripts/test-lanes.mts "test:stand-in test:quality test:load" "test:chaos"
+// output tagged with its script. `npm test` runs the isolation and chaos runs beside the stand-in, quality and
+// load runs: those two mostly wait (on a delivery, on outages and restarts), the others leave about 30% of the
+// machine idle. Exits 1 if any script failed; a lane stops at its first failure.
+//   tsx scripts/test-lanes.mts "test:stand-in test:quality test:load" "test:isolation test:chaos"
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
