@@ -69,6 +69,15 @@ function linkNodeModules(dir: string) {
   if (linked.status !== 0) throw new Error(`cp -al node_modules: ${linked.stderr}`);
 }
 
+/**
+ * A copy starts from the main build's Turbopack cache, as Vercel restores a project's build cache: only what
+ * its own values and files change is compiled again (the no-tags copy: 20 s -> 11 s here).
+ */
+function seedBuildCache(dir: string) {
+  const cache = path.join(ROOT, '.next', 'cache', 'turbopack');
+  if (existsSync(cache)) cpSync(cache, path.join(dir, '.next', 'cache', 'turbopack'), { recursive: true });
+}
+
 function copyProject(dir: string, files: string[]) {
   rmSync(dir, { recursive: true, force: true });
   for (const file of files) {
@@ -117,7 +126,10 @@ export async function buildApp(spec: AppSpec, { log, without = [] }: { log?: (li
     mkdirSync(dir, { recursive: true });
     spec.create.run(dir);
     linkNodeModules(dir);
-  } else if (spec.name !== 'main') copyProject(dir, files);
+  } else if (spec.name !== 'main') {
+    copyProject(dir, files);
+    seedBuildCache(dir);
+  }
   await spec.prepare?.run(dir);
   console.log(`> next build (${spec.name})`);
   const started = Date.now();
