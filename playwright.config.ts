@@ -17,14 +17,16 @@ const chromium = {
   launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
 };
 
+const WAITING_SPECS = ['forward.spec.ts', 'retention.spec.ts', 'inbox-retention.spec.ts', 'carousel-offscreen.spec.ts', 'crash.spec.ts', 'delivery.spec.ts'];
+
 const localConfig = defineConfig<Options>({
   testDir: './e2e',
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
   retries: process.env.CI ? 1 : 0,
-  // Four at a time on 2 cores: the flows mostly wait (a person's reading time, the API's retries, the 6 s tags),
-  // and at four the machine is still two-thirds idle.
-  workers: 4,
+  // Four flows at a time on 2 cores (project chromium), beside two that mostly sleep (project waits): more
+  // flows at once than four would starve their timed steps (a 1.5 s sending mask, a conversion held 2.3 s).
+  workers: 6,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   // The HTML report always (npx playwright show-report), and failures as annotations on GitHub.
@@ -36,11 +38,14 @@ const localConfig = defineConfig<Options>({
     screenshot: 'only-on-failure',
   },
   projects: [
-    // Every spec but the pictures', two at a time; the deployment suite
+    // The specs that spend most of their time asleep (a period to pass, an outage, a tab hidden for 12 s), two at a time.
+    { name: 'waits', testMatch: WAITING_SPECS, workers: 2, use: { ...chromium, outbox: 'auto' } },
+    // Every other spec but the pictures', four at a time; the deployment suite
     // (e2e/deployment/) runs on its own three devices: npm run test:deployment, test:stand-in.
     {
       name: 'chromium',
-      testIgnore: ['pictures.spec.ts', 'content-check.spec.ts', 'deployment/**'],
+      testIgnore: [...WAITING_SPECS, 'pictures.spec.ts', 'content-check.spec.ts', 'deployment/**'],
+      workers: 4,
       use: { ...chromium, outbox: 'auto' },
     },
     {
@@ -49,14 +54,17 @@ const localConfig = defineConfig<Options>({
       // of the other projects (a 1.5 s sending mask, a conversion held 2.3 s), so these run last, alone.
       name: 'pictures',
       testMatch: ['pictures.spec.ts', 'content-check.spec.ts'],
-      dependencies: ['chromium', 'outbox-off'],
+      dependencies: ['chromium', 'waits', 'outbox-off'],
       use: { ...chromium },
     },
     {
       // The flows whose outcome depends on the engine holding a lead (tagged @engine), again with an engine that cannot.
+      // After project chromium, so that no more than four flows run at once.
       name: 'outbox-off',
       testMatch: ['faults.spec.ts', 'contact-form.spec.ts'],
       grep: /@engine/,
+      dependencies: ['chromium'],
+      workers: 4,
       use: { ...chromium, outbox: 'off', baseURL: `http://127.0.0.1:${E2E_OFF_PORT}` },
     },
   ],
