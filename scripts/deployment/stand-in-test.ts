@@ -13,6 +13,7 @@
 //      the proxy's 401, saying why.
 //   4. A build whose thank-you page is on another host (the e2e pictures
 //      build): the QA enquiry follows the visitor there (one device).
+// 2 runs beside 3 then 4, each with a proxy of its own.
 // 127.0.0.1 only; every server is stopped at the end; exits non-zero naming
 // every failed check.
 import { spawn } from 'node:child_process';
@@ -33,6 +34,7 @@ const PROXY_PORT = 3121 + OFFSET;
 const STUB_PORT = 3122 + OFFSET;
 const ELSEWHERE_PORT = 3123 + OFFSET;
 const ELSEWHERE_PROXY_PORT = 3124 + OFFSET;
+const REFUSED_PROXY_PORT = 3125 + OFFSET; // and the next: the runs without the secret and with a wrong one
 const BYPASS = 'x-vercel-protection-bypass';
 const SET_COOKIE = 'x-vercel-set-bypass-cookie';
 const QA_LINE = /\[contacto\] Solicitud de prueba \(QA/;
@@ -48,8 +50,8 @@ const check = (ok: boolean, what: string) => {
 
 type Run = { code: number | null; output: string };
 
-/** `npm run test:deployment` with `env`, its output shown and kept. */
-function runSuite(name: string, env: Record<string, string>, args: string[]): Promise<Run> {
+/** `npm run test:deployment` with `env`, its output kept: shown as it comes, or under `heading` once it ends (runs side by side). */
+function runSuite(name: string, env: Record<string, string>, args: string[], heading?: string): Promise<Run> {
   const inherited = { ...process.env };
   delete inherited.VERCEL_AUTOMATION_BYPASS_SECRET;
   delete inherited.PLAYWRIGHT_HTML_OUTPUT_DIR;
@@ -62,7 +64,7 @@ function runSuite(name: string, env: Record<string, string>, args: string[]): Pr
   let output = '';
   const keep = (chunk: Buffer) => {
     output += chunk.toString();
-    process.stdout.write(chunk);
+    if (!heading) process.stdout.write(chunk);
   };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
@@ -70,6 +72,7 @@ function runSuite(name: string, env: Record<string, string>, args: string[]): Pr
   return new Promise((resolve) =>
     child.on('exit', (code) => {
       clearTimeout(limit);
+      if (heading) console.log(`\n${heading}\n\n${output}`);
       resolve({ code, output });
     }),
   );
@@ -81,8 +84,7 @@ async function main() {
   const secret = randomBytes(24).toString('hex');
   const serverLog = path.join(work, 'server.log');
   const dataDir = path.join(work, 'data');
-  let proxy: Awaited<ReturnType<typeof startProtectedProxy>> | undefined;
-  let elsewhereProxy: Awaited<ReturnType<typeof startProtectedProxy>> | undefined;
+  const proxies: Array<Awaited<ReturnType<typeof startProtectedProxy>>> = [];
   try {
     const stub = await startStubApi(STUB_PORT);
     servers.push(stub);
@@ -97,14 +99,15 @@ async function main() {
     };
     const site = await startNext(await buildApp(MAIN_APP), { port: SITE_PORT, log: serverLog, env: siteEnv });
     servers.push(site);
-    proxy = await startProtectedProxy({ port: PROXY_PORT, target: site.url, secret });
+    const proxy = await startProtectedProxy({ port: PROXY_PORT, target: site.url, secret });
+    proxies.push(proxy);
     const otherHostsLog = path.join(work, 'other-hosts.jsonl');
 
     console.log(`\n> The suite with the bypass secret, against ${proxy.url}\n`);
     const withSecret = await runSuite('with-secret', { PLAYWRIGHT_BASE_URL: proxy.url, VERCEL_AUTOMATION_BYPASS_SECRET: secret, DEPLOYMENT_OTHER_HOSTS_LOG: otherHostsLog }, []);
-    const ownHost = proxy.records.filter((record) => record.host === proxy?.host);
+    const ownHost = proxy.records.filter((record) => record.host === proxy.host);
     const otherHosts = [
-      ...proxy.records.filter((record) => record.host !== proxy?.host).map((record) => ({ host: record.host, bypass: BYPASS in record.headers })),
+      ...proxy.records.filter((record) => record.host !== proxy.host).map((record) => ({ host: record.host, bypass: BYPASS in record.headers })),
       ...(existsSync(otherHostsLog) ? readFileSync(otherHostsLog, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { host: string; bypass: boolean; setCookie: boolean }) : []),
     ];
     const summary = (await (await fetch(`${stub.url}/__summary`)).json()) as { attempts: number };
@@ -138,10 +141,44 @@ async function main() {
     check(stored.length === 0, `nothing was held by the engine or written to the inbox (${stored.length} files)`);
     check(qaLines.length >= 3, `the server logged the QA enquiries (${qaLines.length} lines), e.g. ${qaLines[0]?.trim() ?? 'none'}`);
 
-    // Traced, every test: traces that would hold the secret exist, and must not. (Tracing the whole suite costs half a minute more.)
-    console.log('\n> One device, one shard, every test traced: --project pixel-7 --shard 2/2\n');
+    // Then three things at once, each with a proxy of its own: one device and one shard, traced; the suite
+    // without the secret and with a wrong one, in turn; and a build with its thank-you page on another host.
     const phoneTests = withSecret.output.split('\n').filter((line) => line.includes('[pixel-7]')).length;
-    const shard = await runSuite('shard', { PLAYWRIGHT_BASE_URL: proxy.url, VERCEL_AUTOMATION_BYPASS_SECRET: secret }, ['--project', 'pixel-7', '--shard', '2/2', '--trace', 'on']);
+    const refusalsThenElsewhere = async () => {
+      const refusals: Array<{ name: string; why: string; run: Run; refused: number }> = [];
+      for (const [name, env, why, port] of [
+        ['without-secret', {}, 'Set VERCEL_AUTOMATION_BYPASS_SECRET', REFUSED_PROXY_PORT],
+        ['wrong-secret', { VERCEL_AUTOMATION_BYPASS_SECRET: randomBytes(24).toString('hex') }, 'the secret is not this project', REFUSED_PROXY_PORT + 1],
+      ] as const) {
+        const own = await startProtectedProxy({ port, target: site.url, secret });
+        proxies.push(own);
+        const run = await runSuite(name, { PLAYWRIGHT_BASE_URL: own.url, ...env }, [], `> The suite ${name.replace('-', ' ')}`);
+        refusals.push({ name, why, run, refused: own.records.filter((record) => record.status === 401).length });
+      }
+      // The end-to-end suite's pictures build: the only one whose thank-you page is on another host.
+      const elsewhere = await startNext(await buildApp(PICTURES_APP), {
+        port: ELSEWHERE_PORT,
+        log: path.join(work, 'server-elsewhere.log'),
+        env: { ...siteEnv, ...PICTURES_APP.publicEnv, CONTACT_INBOX_DIR: path.join(work, 'data-elsewhere') },
+      });
+      servers.push(elsewhere);
+      const elsewhereProxy = await startProtectedProxy({ port: ELSEWHERE_PROXY_PORT, target: elsewhere.url, secret });
+      proxies.push(elsewhereProxy);
+      const followed = await runSuite(
+        'thank-you-elsewhere',
+        { PLAYWRIGHT_BASE_URL: elsewhereProxy.url, VERCEL_AUTOMATION_BYPASS_SECRET: secret },
+        ['--project', 'pixel-7', '-g', 'QA enquiry is thanked'],
+        `> A deployment built with its thank-you page on another host (${EXTERNAL_THANK_YOU}), one device`,
+      );
+      return { refusals, followed };
+    };
+    // Traced, every test: traces that would hold the secret exist, and must not. (Tracing the whole suite costs half a minute more.)
+    const [shard, { refusals, followed }] = await Promise.all([
+      runSuite('shard', { PLAYWRIGHT_BASE_URL: proxy.url, VERCEL_AUTOMATION_BYPASS_SECRET: secret }, ['--project', 'pixel-7', '--shard', '2/2', '--trace', 'on'], '> One device, one shard, every test traced: --project pixel-7 --shard 2/2'),
+      refusalsThenElsewhere(),
+    ]);
+
+    console.log('\n> Checks of the three\n');
     const shardLines = shard.output.split('\n').filter((line) => /^\s+\S+\s+\d+ \[/.test(line));
     check(
       shard.code === 0 && shardLines.length > 0 && shardLines.length < phoneTests && shardLines.every((line) => line.includes('[pixel-7]')),
@@ -154,32 +191,12 @@ async function main() {
     const holding = findSecret([path.join(work, 'with-secret', 'results'), path.join(work, 'with-secret', 'report'), ...traced], secret);
     check(holding.length === 0, `the secret is in no report, trace or attachment${holding.length ? `: ${holding.join(', ')}` : ''}`);
     check(![withSecret.output, shard.output, readFileSync(serverLog, 'utf8')].some((text) => text.includes(secret)), "the secret is in neither the suites' output nor the server's log");
-
-    for (const [name, env, why] of [
-      ['without-secret', {}, 'Set VERCEL_AUTOMATION_BYPASS_SECRET'],
-      ['wrong-secret', { VERCEL_AUTOMATION_BYPASS_SECRET: randomBytes(24).toString('hex') }, 'the secret is not this project'],
-    ] as const) {
-      console.log(`\n> The suite ${name.replace('-', ' ')}\n`);
-      const before = proxy.records.length;
-      const run = await runSuite(name, { PLAYWRIGHT_BASE_URL: proxy.url, ...env }, []);
-      const refused = proxy.records.slice(before).filter((record) => record.status === 401).length;
+    for (const { name, why, run, refused } of refusals) {
       check(run.code !== 0 && refused > 0 && run.output.includes(why), `${name.replace('-', ' ')} the suite fails (exit ${run.code}) on the protection's 401 (${refused}), saying "${why}"`);
     }
-
-    console.log(`\n> A deployment built with its thank-you page on another host (${EXTERNAL_THANK_YOU}), one device\n`);
-    // The end-to-end suite's pictures build: the only one whose thank-you page is on another host.
-    const elsewhere = await startNext(await buildApp(PICTURES_APP), {
-      port: ELSEWHERE_PORT,
-      log: path.join(work, 'server-elsewhere.log'),
-      env: { ...siteEnv, ...PICTURES_APP.publicEnv, CONTACT_INBOX_DIR: path.join(work, 'data-elsewhere') },
-    });
-    servers.push(elsewhere);
-    elsewhereProxy = await startProtectedProxy({ port: ELSEWHERE_PROXY_PORT, target: elsewhere.url, secret });
-    const followed = await runSuite('thank-you-elsewhere', { PLAYWRIGHT_BASE_URL: elsewhereProxy.url, VERCEL_AUTOMATION_BYPASS_SECRET: secret }, ['--project', 'pixel-7', '-g', 'QA enquiry is thanked']);
     check(followed.code === 0 && /1 passed/.test(followed.output), `the QA enquiry follows the visitor to the thank-you page on another host (exit ${followed.code})`);
   } finally {
-    await elsewhereProxy?.close();
-    await proxy?.close();
+    await Promise.all(proxies.map((one) => one.close()));
     await stopAll(servers);
     await sink.stop();
   }
