@@ -1,36 +1,33 @@
 // Tests never touch real data: with a production-like .env.local in the
-// project (a Redis, a contact API and a mail server that this test watches,
-// production's Workflow SDK world in PostgreSQL and public IDs), a `next build`
-// and `next start` launched with the isolated environment
-// (test-support/isolated-env.ts), and an enquiry sent while the test's stub
-// API is down, the watched Redis must see no command, the watched PostgreSQL,
-// API and mail server no connection, while the enquiry reaches the test's own
-// stub through the test's own local world.
+// project (test-support/production-env.ts: a Redis, a contact API and a mail
+// server that this test watches, production's Workflow SDK world in
+// PostgreSQL and public IDs), a `next build` and `next start` launched with
+// the isolated environment (test-support/isolated-env.ts), and an enquiry sent
+// while the test's stub API is down, the watched Redis must see no command,
+// the watched PostgreSQL, API and mail server no connection, while the enquiry
+// reaches the test's own stub through the test's own local world.
 //
-// The .env.local is written into the test's own copy of the project
-// (test-support/harness.ts), never beside a developer's own.
-// ENV_ISOLATION_DROP=REDIS_URL,... leaves variables out of the isolated
-// environment, to watch this test fail.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// The build is the no-tags one the end-to-end and quality runs use, made with
+// that .env.local in its copy (test-support/harness.ts), never beside a
+// developer's own. ENV_ISOLATION_DROP=REDIS_URL,... leaves variables out of
+// the isolated environment, in a build of its own, to watch this test fail.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Redis from 'ioredis';
 import { startRedisServer } from '../test-support/redis-server';
-import { buildApp, startNext, startStubApi, stopAll, type Server } from '../test-support/harness';
+import { NO_TAGS_APP } from '../e2e/support/test-env';
+import { BUILD_LOG, buildApp, startNext, startStubApi, stopAll, type Server } from '../test-support/harness';
+import { PROD_HOOKS_PORT, PROD_PG_PORT, PROD_PUBLIC, PROD_REDIS_PORT, PROD_SMTP_PORT, PROD_STUB_PORT } from '../test-support/production-env';
 
 const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
 const APP_PORT = 3290 + OFFSET;
 const STUB_PORT = 3291 + OFFSET; // the test's contact API
-const PROD_STUB_PORT = 3292 + OFFSET; // "production's" contact API, named only in .env.local
-const PROD_SMTP_PORT = 3293 + OFFSET; // "production's" mail server, likewise
-const PROD_PG_PORT = 3294 + OFFSET; // "production's" PostgreSQL (the engine's world), likewise
-const PROD_HOOKS_PORT = 3295 + OFFSET; // "production's" lead webhook and Meta Graph API, likewise
 const APP = `http://127.0.0.1:${APP_PORT}`;
 const STUB = `http://127.0.0.1:${STUB_PORT}`;
 const PROD_STUB = `http://127.0.0.1:${PROD_STUB_PORT}`;
 const DROP = (process.env.ENV_ISOLATION_DROP ?? '').split(',').filter(Boolean);
-const PROD_PUBLIC = ['produccion.env-isolation.test', 'G-PRODUCCION1', '999000111222333'];
 
 const work = mkdtempSync(path.join(tmpdir(), 'env-isolation-'));
 const servers: Server[] = [];
@@ -48,7 +45,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => vo
 
 /* ---------- What "production" looks like, watched ---------- */
 
-const redis = await startRedisServer();
+const redis = await startRedisServer(PROD_REDIS_PORT);
 stopRedis = redis.stop;
 // Every command anyone else sends to that Redis from now on.
 const monitor = await new Redis(redis.url).monitor();
@@ -77,30 +74,6 @@ await new Promise<void>((resolve) => prodHooks.listen(PROD_HOOKS_PORT, '127.0.0.
 
 servers.push(await startStubApi(STUB_PORT), await startStubApi(PROD_STUB_PORT));
 
-const envLocal = [
-    `REDIS_URL=${redis.url}`,
-    `CONTACT_API_BASE_URL=${PROD_STUB}/api/`,
-    'CONTACT_SITE_KEY=clave-de-produccion-9f8e7d',
-    `CONTACT_INBOX_DIR=${path.join(work, 'produccion')}`,
-    'CONTACT_OUTBOX_BACKOFF_SECONDS=1',
-    'WORKFLOW_TARGET_WORLD=@workflow/world-postgres',
-    `WORKFLOW_POSTGRES_URL=postgres://produccion:secreto@127.0.0.1:${PROD_PG_PORT}/produccion`,
-    `ALERT_SMTP_URL=smtp://avisos:secreto@127.0.0.1:${PROD_SMTP_PORT}`,
-    'ALERT_EMAIL_TO=ventas@produccion.test',
-    'ALERT_EMAIL_FROM=Produccion <avisos@produccion.test>',
-    'CONTACT_RATE_LIMIT_MAX=1',
-    'TRUST_PROXY_HEADERS=1',
-    'VERCEL=1',
-    `NEXT_PUBLIC_SITE_URL=https://${PROD_PUBLIC[0]}`,
-    `NEXT_PUBLIC_GA_MEASUREMENT_ID=${PROD_PUBLIC[1]}`,
-    `LEAD_WEBHOOK_URL=http://127.0.0.1:${PROD_HOOKS_PORT}/webhook`,
-    `LEAD_WEBHOOK_SECRET=whsec_${Buffer.from('secreto-de-produccion-de-32-byte').toString('base64')}`,
-    `NEXT_PUBLIC_META_PIXEL_ID=${PROD_PUBLIC[2]}`,
-    'META_CAPI_ACCESS_TOKEN=EAAProduccion0123456789',
-    `META_GRAPH_API_URL=http://127.0.0.1:${PROD_HOOKS_PORT}/graph`,
-    '',
-  ].join('\n');
-
 /* ---------- The test's own build and server, isolated ---------- */
 
 const env = {
@@ -115,11 +88,10 @@ if (DROP.length) console.log(`Left out of the isolated environment on purpose: $
 let buildLog = '';
 const serverLog = path.join(work, 'server.log');
 try {
-  const dir = await buildApp(
-    // The .env.local's values differ every run (ports, folders), so this is always a build of its own.
-    { name: 'env-isolation', publicEnv: { NEXT_PUBLIC_SITE_URL: APP }, prepare: { id: envLocal, run: (copy) => writeFileSync(path.join(copy, '.env.local'), envLocal) } },
-    { log: (line) => (buildLog += `${line}\n`), without: DROP },
-  );
+  // With variables left out on purpose, a build of its own: the no-tags one must stay as the other runs expect it.
+  const spec = DROP.length ? { ...NO_TAGS_APP, name: 'env-isolation' } : NO_TAGS_APP;
+  const dir = await buildApp(spec, { without: DROP });
+  buildLog = readFileSync(path.join(dir, BUILD_LOG), 'utf8');
   servers.push(await startNext(dir, { port: APP_PORT, env, without: DROP, log: serverLog }));
 } catch (error) {
   console.error(error);

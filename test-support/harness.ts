@@ -30,6 +30,8 @@ function projectRoot(from: string): string {
 // Outside .next/: the Workflow SDK's builder skips any path with /.next/ in it, so a copy there would register no workflow.
 const APPS_DIR = path.join(ROOT, '.cache', 'test-apps');
 const STAMP = path.join('.next', 'harness-stamp');
+/** What `next build` said, kept beside the build. */
+export const BUILD_LOG = path.join('.next', 'harness-build.log');
 // Test code and docs do not change what `next build` makes.
 const NOT_BUILT = /^(e2e|scripts|test-support|docs|\.github|\.ci)\/|\.md$|\.test\.tsx?$/;
 
@@ -146,6 +148,7 @@ export async function buildApp(spec: AppSpec, { log, without = [] }: { log?: (li
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   live.delete(child);
   if (code !== 0) throw new Error(`next build (${spec.name}) failed:\n${output.slice(-4000)}`);
+  writeFileSync(path.join(dir, BUILD_LOG), output);
   writeFileSync(stampFile, stamp);
   console.log(`  ${spec.name} built in ${Math.round((Date.now() - started) / 1000)} s`);
   return dir;

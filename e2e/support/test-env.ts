@@ -1,5 +1,8 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { isolatedEnv } from '../../test-support/isolated-env';
 import type { AppSpec } from '../../test-support/harness';
+import { PRODUCTION_ENV_LOCAL } from '../../test-support/production-env';
 
 /**
  * The configuration the end-to-end build is made with. Every third-party
@@ -106,4 +109,9 @@ const publicPart = (env: Record<string, string>) => Object.fromEntries(Object.en
 
 /** The builds (test-support/harness.ts): the end-to-end one, in the project's .next, and the one without tags. */
 export const MAIN_APP: AppSpec = { name: 'main', publicEnv: publicPart(E2E_BUILD_ENV) };
-export const NO_TAGS_APP: AppSpec = { name: 'no-tags', publicEnv: publicPart(NO_TAGS_BUILD_ENV) };
+/** Built with a production-like .env.local in its copy, which the isolated environment must keep out (npm run test:isolation). */
+export const NO_TAGS_APP: AppSpec = {
+  name: 'no-tags',
+  publicEnv: publicPart(NO_TAGS_BUILD_ENV),
+  prepare: { id: PRODUCTION_ENV_LOCAL, run: (copy) => writeFileSync(path.join(copy, '.env.local'), PRODUCTION_ENV_LOCAL) },
+};
