@@ -90,6 +90,8 @@ test.describe('privacy where the data is collected', () => {
       'tu dirección IP, el agente de usuario de tu navegador',
       'webhook',
       'la conservamos 30 días',
+      // On Vercel the SDK cannot delete runs: the notice says whose period applies there.
+      'En Vercel, nuestro proveedor de alojamiento, las conserva Vercel durante el periodo de retención que fija nuestro plan',
       'acceso, rectificación, cancelación u oposición',
       '20 días hábiles',
       'contacto@impulsodigital.mx',

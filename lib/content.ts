@@ -235,10 +235,11 @@ export const privacyNotice = {
     {
       heading: 'Cuánto tiempo los conservamos',
       paragraphs: [
-        // The periods are CONTACT_KEEP_DAYS (30) and the 24 hours of retries (lib/contact/lead/): change them together.
-        'Si en el momento de tu envío nuestro sistema de contacto no está disponible, guardamos tu solicitud de forma segura solo el tiempo necesario para entregarla: la reintentamos hasta 24 horas y la borramos en cuanto la recibimos. Si no se pudo entregar, la conservamos 30 días para darte seguimiento y después se borra. Los mensajes que nuestro filtro de spam aparta se borran a los 30 días.',
-        // lib/contact/lead/forward-workflow.ts: change them together.
-        'Lo que enviamos a nuestras herramientas de trabajo y a la API de Conversiones de Meta se reintenta hasta 24 horas si no lo reciben; después, nuestro servidor lo olvida. En nuestras herramientas conservamos tu solicitud mientras te damos seguimiento, o hasta que nos pidas borrarla. Cada cookie dura lo que indica la tabla; Google y Meta conservan lo que reciben según sus propias políticas.',
+        // The periods are CONTACT_KEEP_DAYS (30) and the 24 hours of retries (lib/contact/lead/, forward-workflow.ts): change them together.
+        'Si en el momento de tu envío nuestro sistema de contacto no está disponible, guardamos tu solicitud de forma segura para entregarla: la reintentamos hasta 24 horas. Si no se pudo entregar, la conservamos 30 días para darte seguimiento. Los mensajes que nuestro filtro de spam aparta se conservan 30 días. Lo que enviamos a nuestras herramientas de trabajo y a la API de Conversiones de Meta también se reintenta hasta 24 horas si no lo reciben.',
+        // Our own servers: lib/contact/lead/forget-workflow.ts deletes each run. Vercel: forget-step.ts leaves runs to Vercel (docs/operations.md).
+        'Cuándo se borran estas copias depende de dónde funcione el sitio. En nuestros propios servidores, en cuanto termina la entrega o, las que conservamos, a los 30 días. En Vercel, nuestro proveedor de alojamiento, las conserva Vercel durante el periodo de retención que fija nuestro plan, en lugar de esos plazos.',
+        'En nuestras herramientas conservamos tu solicitud mientras te damos seguimiento, o hasta que nos pidas borrarla. Cada cookie dura lo que indica la tabla; Google y Meta conservan lo que reciben según sus propias políticas.',
       ],
     },
     {

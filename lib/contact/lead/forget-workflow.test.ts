@@ -1,0 +1,72 @@
+/**
+ * @jest-environment node
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { forgetAfter } from './forget-step';
+import { forgetWorkflow } from './forget-workflow';
+
+/*
+ * The end of a lead's run (and of a forwarding run): forgetAfter, then the forgetting run's steps, called as plain
+ * functions. The engine's client is the one boundary faked: start() and the world's runs.get are what reach
+ * Vercel's backend over the network (and the SDK's ES modules do not load under Jest). The rest is ours, as it runs.
+ */
+const mockStart = jest.fn(async (..._args: unknown[]) => ({ runId: 'wrun_01KAZ0000000000000000000CD' }));
+jest.mock('workflow/api', () => ({ start: (...args: unknown[]) => mockStart(...args) }));
+// The lead's run has ended by the time its forgetting runs: Vercel's world answers so.
+const mockGetRun = jest.fn(async (runId: string) => ({ runId, status: 'completed' }));
+jest.mock('workflow/runtime', () => ({ getWorld: () => ({ runs: { get: (runId: string) => mockGetRun(runId) } }) }));
+
+const RUN = 'wrun_01KAZ0000000000000000000AB';
+const KEEP_MS = 30 * 24 * 60 * 60 * 1000;
+
+const saved = { ...process.env };
+afterEach(() => {
+  process.env = { ...saved };
+  jest.clearAllMocks();
+  jest.restoreAllMocks();
+});
+
+describe('a lead’s run ending on Vercel', () => {
+  beforeEach(() => {
+    // As a Vercel function sees it: no WORKFLOW_TARGET_WORLD, VERCEL=1 and a deployment id.
+    delete process.env.WORKFLOW_TARGET_WORLD;
+    Object.assign(process.env, { VERCEL: '1', VERCEL_DEPLOYMENT_ID: 'dpl_4e3bHq9Yz1' });
+  });
+
+  it.each([
+    ['delivered (forgotten at once)', 0],
+    ['a dead letter (kept CONTACT_KEEP_DAYS)', KEEP_MS],
+  ])('ends without error when %s, leaving the run to Vercel’s retention', async (_end, keep) => {
+    await expect(forgetAfter(RUN, Date.now() + keep)).resolves.toBe('kept-by-vercel');
+    // No forgetting run that could only fail, 21 times, for every lead.
+    expect(mockStart).not.toHaveBeenCalled();
+  });
+
+  it('ends a forgetting run started before (rerun on latest from the dashboard) without error', async () => {
+    const info = jest.spyOn(console, 'info').mockImplementation(() => {});
+    await expect(forgetWorkflow(RUN, Date.now() - 1)).resolves.toBeUndefined();
+    expect(info).not.toHaveBeenCalledWith(expect.stringMatching(/borrados/));
+  });
+});
+
+describe('a lead’s run ending on our own server', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'forget-workflow-'));
+    Object.assign(process.env, { WORKFLOW_TARGET_WORLD: 'local', WORKFLOW_LOCAL_DATA_DIR: dir });
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('still schedules the forgetting, and the forgetting still deletes the run', async () => {
+    const at = Date.now() + KEEP_MS;
+    await expect(forgetAfter(RUN, at)).resolves.toBe('scheduled');
+    expect(mockStart).toHaveBeenCalledWith(forgetWorkflow, [RUN, at]);
+
+    const info = jest.spyOn(console, 'info').mockImplementation(() => {});
+    await forgetWorkflow(RUN, Date.now() - 1);
+    expect(mockGetRun).toHaveBeenCalledWith(RUN);
+    expect(info).toHaveBeenCalledWith(`[contacto] Datos de la ejecución ${RUN} borrados, como dice el aviso de privacidad`);
+  });
+});
