@@ -3,12 +3,15 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import Redis from 'ioredis';
-import { RateLimiterRes } from 'rate-limiter-flexible';
+import { Client, Pool } from 'pg';
+import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { addressKey, clientKey, consume, createContactLimiter, UNKNOWN_CLIENT_KEY, type ContactLimiter } from './rate-limit';
 import { startPostgres, type Postgres } from '@/test-support/postgres';
 import { startStuckRedis } from '@/test-support/stuck-redis';
 
 const config = { max: 5, windowSeconds: 60, trustedProxies: 0, onVercel: false };
+// How many times two servers start at once on an empty PostgreSQL (see its test).
+const ROUNDS = 100;
 
 /** The shared store's own verdict, with no 300 ms wait: a busy test machine must not turn a count into a fallback. */
 const storeAllows = (shared: ContactLimiter, key: string) =>
@@ -259,6 +262,86 @@ describe('abuse limit, in the Postgres world\'s database (self-hosted on several
       b.release?.();
     }
   }, 30_000);
+
+  // A schema of its own on the test's PostgreSQL: an empty database as far as the limiter can tell, made in milliseconds.
+  async function emptySchema(name: string): Promise<string> {
+    const admin = new Client({ connectionString: postgres?.url, connectionTimeoutMillis: 5000 });
+    await admin.connect();
+    try {
+      await admin.query(`create schema ${name}`);
+    } finally {
+      await admin.end();
+    }
+    return `${postgres?.url}?options=${encodeURIComponent(`-c search_path=${name}`)}`;
+  }
+
+  // Two servers started at once on an empty database both made the table, and the loser of that race (PostgreSQL's 42P07
+  // or 42710) counted in memory until it restarted: about 1 start in 20 to 30 here, hence the many rounds (about 4 s).
+  it('makes its table once when two servers start at the same instant on an empty database, and both count there', async () => {
+    const logs: string[] = [];
+    jest.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logs.push(args.join(' ')));
+    /** A visitor's enquiry, until PostgreSQL rather than this server's memory answers it (3 s at most). */
+    const countedInStore = async (shared: ContactLimiter, server: string, round: number) => {
+      for (const began = Date.now(); Date.now() - began < 3000; await new Promise((resolve) => setTimeout(resolve, 50))) {
+        await consume(shared, `203.0.113.${round}`);
+        if (!shared.fellBack) return;
+      }
+      throw new Error(`round ${round}: server ${server} still counted in memory after 3 s; the servers said: ${[...new Set(logs)].join(' / ')}`);
+    };
+    try {
+      for (let round = 1; round <= ROUNDS; round++) {
+        const url = await emptySchema(`carrera_${round}`);
+        logs.length = 0;
+        const [a, b] = [createContactLimiter({ ...config, postgresUrl: url }), createContactLimiter({ ...config, postgresUrl: url })];
+        try {
+          await Promise.all([countedInStore(a, 'A', round), countedInStore(b, 'B', round)]);
+          // What one counts, the other reads from PostgreSQL.
+          const ip = '198.51.100.30';
+          expect(await storeAllows(a, ip)).toBe(true);
+          expect((await b.limiter.get(ip))?.consumedPoints).toBe(1);
+          expect(await storeAllows(b, ip)).toBe(true);
+          expect((await a.limiter.get(ip))?.consumedPoints).toBe(2);
+        } finally {
+          a.release?.();
+          b.release?.();
+        }
+      }
+    } finally {
+      jest.restoreAllMocks();
+    }
+  }, 30_000);
+
+  it('makes the very table rate-limiter-flexible makes for itself', async () => {
+    const columns = async (url: string) => {
+      const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+      await client.connect();
+      try {
+        const { rows } = await client.query(`select column_name, data_type, character_maximum_length, is_nullable, column_default,
+            column_name in (select k.column_name from information_schema.table_constraints t join information_schema.key_column_usage k using (constraint_schema, constraint_name)
+              where t.constraint_type = 'PRIMARY KEY' and t.table_schema = current_schema() and t.table_name = 'contacto_limite') as primary_key
+          from information_schema.columns where table_schema = current_schema() and table_name = 'contacto_limite' order by ordinal_position`);
+        return rows;
+      } finally {
+        await client.end();
+      }
+    };
+    const oursUrl = await emptySchema('tabla_nuestra');
+    const ours = createContactLimiter({ ...config, postgresUrl: oursUrl });
+    const theirsUrl = await emptySchema('tabla_de_la_biblioteca');
+    const pool = new Pool({ connectionString: theirsUrl, max: 1 });
+    try {
+      await ours.ready?.();
+      await new Promise<void>((resolve, reject) => {
+        new RateLimiterPostgres({ points: 1, duration: 1, storeClient: pool, storeType: 'pool', tableName: 'contacto_limite', clearExpiredByTimeout: false }, (error?: Error) => (error ? reject(error) : resolve()));
+      });
+      const theirs = await columns(theirsUrl);
+      expect(theirs).toHaveLength(3);
+      expect(await columns(oursUrl)).toEqual(theirs);
+    } finally {
+      ours.release?.();
+      await pool.end();
+    }
+  });
 
   it('answers from memory within its wait when PostgreSQL is away', async () => {
     const limiter = createContactLimiter({ ...config, max: 1, postgresUrl: 'postgres://nadie:nada@127.0.0.1:9/nada' });

@@ -2,7 +2,7 @@ import 'server-only';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type Redis from 'ioredis';
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { getRateLimitConfig, RATE_LIMIT_DEFAULTS, type RateLimitConfig } from '@/lib/env/server';
 import { errorName } from '@/lib/error-name';
@@ -16,8 +16,18 @@ export type LimitVerdict = { allowed: true } | { allowed: false; retryAfterSecon
 /** How long the limit may hold a visitor, connecting included. */
 export const LIMIT_WAIT_MS = 300;
 
-/** The shared limit and the same limit in memory; `fellBack` while memory answers (logged once when it starts, once when it ends). */
-export type ContactLimiter = { limiter: RateLimiterAbstract; fallback: RateLimiterMemory | null; redis?: Redis; release?: () => void; fellBack: boolean };
+/**
+ * The shared limit and the same limit in memory; `fellBack` while memory answers (logged once when it starts, once when it
+ * ends). `ready`, when the store needs something made first (PostgreSQL's table): settled once it is, tried again after a failure.
+ */
+export type ContactLimiter = {
+  limiter: RateLimiterAbstract;
+  fallback: RateLimiterMemory | null;
+  redis?: Redis;
+  ready?: () => Promise<void>;
+  release?: () => void;
+  fellBack: boolean;
+};
 
 /** `keyPrefix` keeps another count (the used signatures, signature-store.ts) apart in the same store. */
 export function createContactLimiter(config: RateLimitConfig, redis?: Redis, keyPrefix = 'contacto'): ContactLimiter {
@@ -28,15 +38,48 @@ export function createContactLimiter(config: RateLimitConfig, redis?: Redis, key
   return { limiter: new RateLimiterRedis({ ...options, storeClient: lease.client }), fallback: new RateLimiterMemory(options), redis: lease.client, release: lease.release, fellBack: false };
 }
 
-/** The limit in its own table of the Postgres world's database (made at first use), with a small pool. */
+/** The limit in its own table of the Postgres world's database (made when the limiter is, see makeLimitTable), with a small pool. */
 function postgresLimiter(url: string, options: { keyPrefix: string; points: number; duration: number }): ContactLimiter {
   const pool = new Pool({ connectionString: url, max: 2, connectionTimeoutMillis: LIMIT_WAIT_MS, idleTimeoutMillis: 30_000 });
   // An idle client's error (the database restarting) is the pool's to handle, never the process's.
   pool.on('error', () => {});
-  const limiter = new RateLimiterPostgres({ ...options, storeClient: pool, storeType: 'pool', tableName: 'contacto_limite', clearExpiredByTimeout: true }, (error?: Error) => {
-    if (error) console.error(`[contacto] ERROR: no se pudo preparar la tabla del límite de solicitudes en PostgreSQL (${errorName(error)}); se usa la memoria mientras tanto`);
-  });
-  return { limiter, fallback: new RateLimiterMemory(options), release: () => void pool.end().catch(() => {}), fellBack: false };
+  const limiter = new RateLimiterPostgres({ ...options, storeClient: pool, storeType: 'pool', tableName: LIMIT_TABLE, tableCreated: true, clearExpiredByTimeout: true });
+  let making: Promise<void> | undefined;
+  let failed = false;
+  const ready = () =>
+    (making ??= makeLimitTable(url).catch((error: unknown) => {
+      // The next enquiry tries again; until then this instance counts in memory.
+      making = undefined;
+      if (!failed) console.error(`[contacto] ERROR: no se pudo preparar la tabla del límite de solicitudes en PostgreSQL (${errorName(error)}); se usa la memoria mientras tanto`);
+      failed = true;
+      throw error;
+    }));
+  // Made now, as the library would: the table is there before the first enquiry.
+  ready().catch(() => {});
+  return { limiter, fallback: new RateLimiterMemory(options), ready, release: () => void pool.end().catch(() => {}), fellBack: false };
+}
+
+// rate-limiter-flexible's table, as its RateLimiterPostgres makes it (_getCreateTableStmt; the version is pinned in
+// package.json). We make it, not the library: two servers starting at once on an empty database race at its CREATE TABLE
+// IF NOT EXISTS, and the library forgives only the loser's 23505; a 42P07 or 42710 left that server counting in memory
+// until it restarted. Here servers take turns on an advisory lock, so the statement never races.
+const LIMIT_TABLE = 'contacto_limite';
+const LIMIT_TABLE_SQL = `create table if not exists "${LIMIT_TABLE}" (key varchar(255) primary key, points integer not null default 0, expire bigint)`;
+// Any number, the same on every server (not the Postgres world's migration lock).
+const LIMIT_TABLE_LOCK = 0x6c696d697465;
+
+async function makeLimitTable(url: string): Promise<void> {
+  // Off the visitor's path (consume() waits LIMIT_WAIT_MS at most): seconds, not 300 ms, for a server that just started.
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000, statement_timeout: 5000, query_timeout: 6000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('select pg_advisory_lock($1)', [LIMIT_TABLE_LOCK]);
+    await client.query(LIMIT_TABLE_SQL);
+  } finally {
+    // Ends the session, and the advisory lock with it; not awaited, so nothing waits on a goodbye.
+    void client.end().catch(() => {});
+  }
 }
 
 export async function consume(shared: ContactLimiter, key: string): Promise<LimitVerdict> {
@@ -45,6 +88,7 @@ export async function consume(shared: ContactLimiter, key: string): Promise<Limi
   const startedAt = Date.now();
   try {
     if (redis) await whenReady(redis, LIMIT_WAIT_MS);
+    if (shared.ready) await withTimeout(shared.ready(), LIMIT_WAIT_MS);
     const verdict = await withTimeout(verdictOf(() => limiter.consume(key, 1), { rethrow: true }), LIMIT_WAIT_MS - (Date.now() - startedAt));
     if (shared.fellBack) console.info('[contacto] El límite de solicitudes vuelve a usar su almacén compartido');
     shared.fellBack = false;
