@@ -1,5 +1,6 @@
 import 'server-only';
 import { getWorld } from 'workflow/runtime';
+import { openEngineDoor } from '@/lib/engine/door';
 import { rescueCutOffRuns, rescueGivenUpLeads } from '@/lib/contact/lead/rescue';
 import { getWorkflowServerUrl, getWorkflowWorld } from '@/lib/env/server';
 import { errorName } from '@/lib/error-name';
@@ -27,6 +28,13 @@ const RESCUE_EVERY_MS = 10_000;
 export async function startWorkflowWorld(): Promise<void> {
   const world = getWorkflowWorld();
   if (world.kind === 'vercel') return;
+  // Before the world starts: its deliveries go through the door, and nothing else reaches its routes.
+  try {
+    await openEngineDoor(getWorkflowServerUrl(), world.kind === 'local' ? world.dir : undefined);
+  } catch (error) {
+    console.error(`[contacto] ERROR: no se abrió la puerta privada del motor de entregas (${errorName(error)}); las solicitudes pendientes no se reintentan`);
+    return;
+  }
   // The local world's queue posts each run it re-enqueues to this very server, which listens only once
   // instrumentation.ts is done: started now, those posts would fail and the runs would wait for the next start.
   if (world.kind === 'local') void whenListening().then(start);

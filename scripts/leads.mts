@@ -21,6 +21,7 @@ const { releaseToken } = await import('../lib/contact/lead/lead');
 const { deadLettersCsv } = await import('./leads-csv');
 const { forgetRun } = await import('../lib/contact/lead/forget');
 const { purgeInbox } = await import('./leads-inbox');
+const { readEngineDoor } = await import('../lib/engine/door');
 const { SPAM_RULE_LABELS } = await import('../lib/contact/spam-rules');
 const { defaultExportFile, exportRefusal, writePrivateFile } = await import('./leads-export');
 
@@ -84,12 +85,13 @@ console.log(
       : `Motor de entregas: ${where.target}`,
 );
 for (const { variable, message, fallback } of configProblems()) console.error(`${variable} ${message}; ${fallback}.`);
-// Where the engine in this process sends a run it wakes (release): in the local world, to the server on this
-// machine (alone it would look for one in this process). In PostgreSQL, to no one: the job waits in the database
+// Where the engine in this process sends a run it wakes (release): in the local world, to the private door of the
+// server on this machine (lib/engine/door.ts; its public address refuses the engine's messages). In PostgreSQL, to
+// no one: the job waits in the database
 // for the servers' workers. world-postgres (4.3) starts a worker in the process that queues once that address
 // answers; at a loopback port nobody listens on it never does, so this process neither takes (and fails) other
 // leads' jobs nor hands production's to a development server on this machine.
-const serverUrl = where.kind === 'postgres' ? 'http://127.0.0.1:9' : getWorkflowServerUrl();
+const serverUrl = where.kind === 'postgres' ? 'http://127.0.0.1:9' : (where.kind === 'local' && readEngineDoor(where.dir)) || getWorkflowServerUrl();
 process.env.WORKFLOW_LOCAL_BASE_URL = serverUrl;
 
 const world = getWorld();
@@ -233,7 +235,7 @@ try {
   } else if (command === 'release' && argument) {
     try {
       if (where.kind === 'local' && !(await serverAnswers(serverUrl))) {
-        console.error(`El servidor no responde en ${serverUrl} (PORT o WORKFLOW_LOCAL_BASE_URL): arráncalo y vuelve a intentarlo; sin él nada se entrega.`);
+        console.error(`El servidor no responde en ${serverUrl} (la puerta del motor que anota en ${where.dir}): arráncalo y vuelve a intentarlo; sin él nada se entrega.`);
         process.exitCode = 1;
       } else {
         const hook = await resumeHook(releaseToken(argument), { released: true });

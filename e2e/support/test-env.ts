@@ -115,3 +115,5 @@ export const NO_TAGS_APP: AppSpec = {
   publicEnv: publicPart(NO_TAGS_BUILD_ENV),
   prepare: { id: PRODUCTION_ENV_LOCAL, run: (copy) => writeFileSync(path.join(copy, '.env.local'), PRODUCTION_ENV_LOCAL) },
 };
+/** e2e/engine-seal.spec.ts: a server on the local world, then two sharing one PostgreSQL. */
+export const SEAL_PORTS = [3109 + OFFSET, 3110 + OFFSET, 3111 + OFFSET] as const;

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { assertServerEnv } from './server-schema';
 
 /**
@@ -10,14 +11,26 @@ export function checkServerEnv(): void {
   assertServerEnv(process.env);
 }
 
+/** The sealed world (lib/engine/sealed-world.mjs): the SDK loads it by this path. */
+export const SEALED_WORLD_MODULE = path.join('lib', 'engine', 'sealed-world.mjs');
+
 /**
  * The Workflow SDK's world, chosen before withWorkflow() would: on Vercel its
- * own; with WORKFLOW_TARGET_WORLD set (the Postgres world), that one;
- * otherwise the local world, with its files under CONTACT_INBOX_DIR (git-ignored),
- * not in .next/, which every build empties.
+ * own. On our own servers, the local world (its files under CONTACT_INBOX_DIR,
+ * git-ignored, not in .next/, which every build empties) or, with
+ * WORKFLOW_TARGET_WORLD=@workflow/world-postgres, the Postgres world: either
+ * one sealed (lib/engine/), named in ENGINE_WORLD. Runs before any world is
+ * made (next.config.ts, the scripts), so the world never caches the site's
+ * own address as its delivery address: WORKFLOW_LOCAL_BASE_URL, when set,
+ * becomes ENGINE_SITE_URL, where the engine's door finds the site.
  */
 export function chooseWorkflowWorld(): void {
-  if (process.env.VERCEL_DEPLOYMENT_ID || process.env.WORKFLOW_TARGET_WORLD) return;
-  process.env.WORKFLOW_TARGET_WORLD = 'local';
-  process.env.WORKFLOW_LOCAL_DATA_DIR ||= `${process.env.CONTACT_INBOX_DIR || '.inbox'}/workflow`;
+  const env = process.env;
+  const target = env.WORKFLOW_TARGET_WORLD || 'local';
+  if (env.VERCEL_DEPLOYMENT_ID || env.VERCEL === '1' || !['local', '@workflow/world-postgres'].includes(target)) return;
+  env.ENGINE_WORLD = target;
+  env.WORKFLOW_TARGET_WORLD = path.join(process.cwd(), SEALED_WORLD_MODULE);
+  if (target === 'local') env.WORKFLOW_LOCAL_DATA_DIR ||= `${env.CONTACT_INBOX_DIR || '.inbox'}/workflow`;
+  if (env.WORKFLOW_LOCAL_BASE_URL) env.ENGINE_SITE_URL ||= env.WORKFLOW_LOCAL_BASE_URL;
+  delete env.WORKFLOW_LOCAL_BASE_URL;
 }

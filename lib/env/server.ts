@@ -1,4 +1,5 @@
 import 'server-only';
+import { SEALED_WORLD_MODULE } from './build';
 import {
   parseContactConfig,
   parseFormSecret,
@@ -63,7 +64,10 @@ export type WorkflowWorld =
   | { kind: 'other'; target: string };
 
 export function getWorkflowWorld(): WorkflowWorld {
-  const target = process.env.WORKFLOW_TARGET_WORLD || (process.env.VERCEL === '1' ? 'vercel' : 'local');
+  const chosen = process.env.WORKFLOW_TARGET_WORLD;
+  // Sealed by lib/env/build.ts: the world inside is the one that holds the leads.
+  const sealed = chosen?.endsWith(SEALED_WORLD_MODULE) ? process.env.ENGINE_WORLD : undefined;
+  const target = sealed || chosen || (process.env.VERCEL === '1' ? 'vercel' : 'local');
   // The folder lib/env/build.ts gives the server, for a script that did not load next.config.ts.
   if (target === 'local') return { kind: 'local', dir: process.env.WORKFLOW_LOCAL_DATA_DIR || `${process.env.CONTACT_INBOX_DIR || '.inbox'}/workflow` };
   // The same default as @workflow/world-postgres's createWorld(), so `npm run leads` reads the database the server uses.
@@ -72,12 +76,11 @@ export function getWorkflowWorld(): WorkflowWorld {
 }
 
 /**
- * Where the server that runs the leads' workflows listens, for a world used
- * from another process (`npm run leads -- release`): the world's queue posts
- * there, and cannot find it on its own outside the server.
+ * Where the site itself listens on this machine: the engine's door
+ * (lib/engine/door.ts) passes the world's deliveries there.
  */
 export function getWorkflowServerUrl(): string {
-  return process.env.WORKFLOW_LOCAL_BASE_URL || `http://localhost:${process.env.PORT || 3000}`;
+  return process.env.ENGINE_SITE_URL || process.env.WORKFLOW_LOCAL_BASE_URL || `http://localhost:${process.env.PORT || 3000}`;
 }
 
 /** The local inbox's folder (CONTACT_INBOX_DIR), whether or not the contact API is set now: files from before may be there. */

@@ -1,0 +1,109 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { isolatedProcessEnv } from '../test-support/isolated-env';
+import { startLeadReceivers } from '../test-support/lead-receivers';
+import { startPostgres, type Postgres } from '../test-support/postgres';
+import { ROOT } from '../test-support/harness';
+import { alertsAbout } from './support/alerts';
+import { expect, test } from './support/fixtures';
+import { sendAsPersonWithoutScripts } from './support/form-post';
+import { startServer } from './support/server';
+import { records, setScenario, uniqueMail } from './support/stub';
+import { DATA_DIR, E2E_BUILD_ENV, SEAL_PORTS } from './support/test-env';
+
+/*
+ * Issue 40: only the server drives its engine. An attacker points the Workflow
+ * SDK's own client at the site's public address and forges a "start this run"
+ * message for every workflow the build serves, carrying a lead it made up;
+ * then raw step messages, and the same messages dressed as the machine itself
+ * (Host, X-Forwarded-For, Forwarded, a guessed key). On the local world and on
+ * two servers sharing one PostgreSQL, every one is refused, and nothing reaches
+ * the contact API, the signed webhook, Meta's Conversions API or the mailbox.
+ * The engine's own deliveries still pass its private door (lib/engine/door.ts):
+ * a lead the API refuses live is delivered by the engine's first round.
+ */
+const MANIFEST = path.join(ROOT, 'app/.well-known/workflow/v1/manifest.json');
+const FORGE = path.join(ROOT, 'test-support/forge-engine.mjs');
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const person = (mail: string) => ({ name: 'Lucía Verdadera', mail, phone: '+52 55 1234 5678', reason: 'Quiero una página para mi panadería.' });
+type Answered = { path: string; status: number; what: 'client' | 'raw'; queue: string };
+
+test.describe.configure({ mode: 'serial' });
+test.setTimeout(120_000);
+let receivers: Awaited<ReturnType<typeof startLeadReceivers>>;
+let postgres: Postgres | undefined;
+const servers: Array<{ url: string; kill: () => void }> = [];
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  receivers = await startLeadReceivers();
+  postgres = await startPostgres();
+  // What a forged lead could reach: the contact API (E2E_BUILD_ENV), the alert mailbox, the signed webhook and Meta.
+  const reachable = (name: string, port: number) => ({
+    ...E2E_BUILD_ENV,
+    NEXT_PUBLIC_SITE_URL: `http://127.0.0.1:${port}`,
+    CONTACT_INBOX_DIR: `${DATA_DIR}/seal-${name}`,
+    LEAD_WEBHOOK_URL: receivers.webhookUrl,
+    LEAD_WEBHOOK_SECRET: `whsec_${Buffer.from('secreto-del-webhook-sellado-32by').toString('base64')}`,
+    META_CAPI_ACCESS_TOKEN: 'EAAE2Etoken0123456789abcdef',
+    META_GRAPH_API_URL: receivers.graphUrl,
+  });
+  const shared = { WORKFLOW_TARGET_WORLD: '@workflow/world-postgres', WORKFLOW_POSTGRES_URL: postgres.url, CONTACT_FORM_SECRET: 'secreto-del-formulario-compartido-0123456789' };
+  const [local, first, second] = SEAL_PORTS;
+  servers.push(await startServer(local, reachable('local', local), 'e2e/.server-seal-local.log'));
+  // Started together on an empty database, as a self-hoster's two machines would be.
+  servers.push(
+    ...(await Promise.all([
+      startServer(first, { ...reachable('pg1', first), ...shared }, 'e2e/.server-seal-pg1.log'),
+      startServer(second, { ...reachable('pg2', second), ...shared }, 'e2e/.server-seal-pg2.log'),
+    ])),
+  );
+});
+test.afterAll(async () => {
+  for (const server of servers) server.kill();
+  await receivers?.stop();
+  await postgres?.stop();
+});
+
+/** The forgery, from another process with its own empty engine folder: what each request was answered. */
+function forge(site: string, mail: string): Answered[] {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'forja-'));
+  try {
+    const run = spawnSync(process.execPath, [FORGE, site, MANIFEST, mail, dir], { cwd: ROOT, env: isolatedProcessEnv({}), encoding: 'utf8', timeout: 60_000 });
+    expect(run.status, run.stderr).toBe(0);
+    return run.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Answered);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+for (const [world, index] of [['the local world', 0], ['the first of two servers on one PostgreSQL', 1], ['the second of two servers on one PostgreSQL', 2]] as const) {
+  test(`on ${world}, a forged engine message starts nothing and reaches no one`, async () => {
+    const site = servers[index]?.url ?? '';
+    const mail = uniqueMail(`forja-${index}`);
+    const answered = forge(site, mail);
+    // What a run would do within seconds (issue 40 saw all of it within 3 s): none of it, well past that.
+    await new Promise((resolve) => setTimeout(resolve, 8000));
+    expect((await records(mail)).attempts, 'the contact API received the forged lead').toEqual([]);
+    expect(receivers.webhook.filter((hit) => hit.body.includes(mail)).length, 'the webhook carried it').toBe(0);
+    expect(JSON.stringify(receivers.graph).includes(sha256(mail)), 'Meta received a Lead event').toBe(false);
+    expect((await alertsAbout(mail)).length, 'the agency was e-mailed').toBe(0);
+    // The engine's own client sent one start per workflow the build serves; every message of every kind was refused.
+    expect(answered.filter((hit) => hit.what === 'client').length).toBeGreaterThanOrEqual(3);
+    expect(answered.some((hit) => hit.path.endsWith('/step'))).toBe(true);
+    expect(answered.filter((hit) => hit.status !== 404), 'answered as if the engine had taken them').toEqual([]);
+  });
+
+  test(`on ${world}, the engine still delivers a held lead through its own door`, async ({ request }) => {
+    const site = servers[index]?.url ?? '';
+    const mail = uniqueMail(`sellado-${index}`);
+    // The API fails the live attempts (four): the lead is the engine's, delivered on its first round (3 s).
+    await setScenario(mail, [...Array.from({ length: 4 }, () => ({ status: 503 })), { success: true, mes: 'Recibida' }]);
+    const answer = await sendAsPersonWithoutScripts(request, site, person(mail), { 'x-forwarded-for': `198.18.7.${index + 1}` });
+    expect(answer.kind).toBe('thanks');
+    await expect.poll(async () => (await records(mail)).stored.length, { timeout: 30_000 }).toBe(1);
+  });
+}
