@@ -8,7 +8,7 @@ export async function register() {
   // The contact modules need Node (files, SMTP, the engine); Next sets NEXT_RUNTIME for each runtime it starts.
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { describeContactConfig } = await import('./lib/contact/startup');
-  const { startWorkflowWorld } = await import('./lib/workflow-world');
+  const { startWorkflowWorld } = await import('./lib/engine/start');
   describeContactConfig();
   await startWorkflowWorld();
 }

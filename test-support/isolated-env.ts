@@ -55,6 +55,9 @@ const ISOLATED: Record<string, string> = {
   WORKFLOW_LOCAL_DATA_DIR: '',
   WORKFLOW_LOCAL_BASE_URL: '',
   WORKFLOW_POSTGRES_URL: '',
+  // Set by lib/env/build.ts from the two above in the server's own process (the sealed world, the site's own address).
+  ENGINE_WORLD: '',
+  ENGINE_SITE_URL: '',
   // Where the world's queue reaches this server's /.well-known/workflow/ routes: startNext() sets it to the server's port.
   PORT: '',
 };

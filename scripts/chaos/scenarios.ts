@@ -34,17 +34,17 @@ const postgresWorld = (inbox: string, url: string) => ({
   WORKFLOW_POSTGRES_URL: url,
 });
 
-/** Whether some server module (not a test) makes the Postgres world's tables at start-up with lib/workflow-world-postgres.ts. */
+/** Whether some server module (not a test) makes the Postgres world's tables at start-up with lib/engine/postgres.ts. */
 function preparesPostgres(dir = path.join(ROOT, 'lib')): boolean {
   return readdirSync(dir, { withFileTypes: true }).some((entry) => {
     const file = path.join(dir, entry.name);
     if (entry.isDirectory()) return preparesPostgres(file);
-    return /(?<!\.test)\.ts$/.test(entry.name) && entry.name !== 'workflow-world-postgres.ts' && readFileSync(file, 'utf8').includes('prepareWorkflowPostgres(');
+    return /(?<!\.test)\.ts$/.test(entry.name) && entry.name !== 'postgres.ts' && readFileSync(file, 'utf8').includes('prepareWorkflowPostgres(');
   });
 }
 
 function postgresMissing(): string | null {
-  if (!existsSync(path.join(ROOT, 'lib', 'workflow-world-postgres.ts'))) return 'lib/workflow-world-postgres.ts (the Postgres world, its tables made at start-up) is not in the project yet';
+  if (!existsSync(path.join(ROOT, 'lib', 'engine', 'postgres.ts'))) return 'lib/engine/postgres.ts (the Postgres world, its tables made at start-up) is not in the project yet';
   if (!preparesPostgres()) return "no server module calls prepareWorkflowPostgres() yet: the Postgres world's tables would not exist";
   if (!debianPostgresBin()) return 'no PostgreSQL server (/usr/lib/postgresql/<version>/bin): run scripts/ensure-test-tools.ts';
   return null;
@@ -134,7 +134,7 @@ export const SCENARIOS: Scenario[] = [
     skip: postgresMissing,
     // Beside 3 or 4 other scenarios it lost a lead in 3 runs of 4 (CHAOS_TOGETHER=1 CHAOS_PARALLEL=5): a flow job
     // that failed while the database restarted is released, run again, and the run makes no progress. The rescue
-    // pass now starts such a stalled run again (lead/cut-off.ts), not yet seen doing so here; alone, even beside
+    // pass now starts such a stalled run again (lib/engine/cut-off.ts), not yet seen doing so here; alone, even beside
     // busy loops on both cores, it delivered every lead.
     alone: !process.env.CHAOS_TOGETHER,
     async run(kit, appDir) {

@@ -2,7 +2,7 @@ import { RetryableError, sleep } from 'workflow';
 import { getWorld } from 'workflow/runtime';
 import { getContactConfig, getDeliveryConfig, getWorkflowWorld } from '@/lib/env/server';
 import { forgetOlderThan } from '../inbox';
-import { forgetRun } from './forget';
+import { forgetRun } from '@/lib/engine/forget-run';
 import { INBOX } from './lead';
 
 /** Waits until `at` (ms), then deletes everything the engine keeps of run `runId` once it has ended; for INBOX, the inbox's lines past their period. */

@@ -4,21 +4,24 @@ import path from 'node:path';
 import { getRun, start } from 'workflow/api';
 import { hydrateResourceIO, observabilityRevivers, parseStepName, parseWorkflowName } from 'workflow/observability';
 import { getWorld } from 'workflow/runtime';
+import { RUN_ERROR_CODES } from '@workflow/errors';
 import { getWorkflowWorld } from '@/lib/env/server';
 import { errorName } from '@/lib/error-name';
 import { leadNeeds, logEnd, verdictOf } from './cut-off';
-import { forgetRun } from './forget';
-import { forgetWorkflow } from './forget-workflow';
-import type { Forward, Target } from './forward';
-import { forwardWorkflow } from './forward-workflow';
-import type { Lead } from './lead';
-import { leadWorkflow } from './workflow';
+import { forgetRun } from './forget-run';
+import { forgetWorkflow } from '@/lib/contact/lead/forget-workflow';
+import type { Forward, Target } from '@/lib/contact/lead/forward';
+import { forwardWorkflow } from '@/lib/contact/lead/forward-workflow';
+import type { Lead } from '@/lib/contact/lead/lead';
+import { leadWorkflow } from '@/lib/contact/lead/workflow';
 
-/** The engine's own cap on one message's deliveries (@workflow/core, MAX_QUEUE_DELIVERIES): its words when it gives a run up. */
-const GAVE_UP = /maximum queue deliveries/;
+// The engine's repairs that read its internals (pinned: workflow 4.8.9, @workflow/world-local 4.4.1,
+// @workflow/world-postgres 4.3.7). Each names what upstream leaves open and the chaos scenario that proves it
+// (scripts/chaos/scenarios.ts); docs/operations.md says how to upgrade the engine with them.
 
 /**
- * Starts again, same lead and key, every lead's run the engine gave up on: on the local world, replays after a SIGKILL or a full
+ * Upstream recovers a crashed run only when a server starts (vercel/workflow#3993), and gives a run up after
+ * MAX_QUEUE_DELIVERIES (48) of one message. Chaos scenarios 1 (server SIGKILLed) and 4 (full disk). Starts again, same lead and key, every lead's run the engine gave up on: on the local world, replays after a SIGKILL or a full
  * disk spent its 48 deliveries of one message (the chaos run lost 5 and 8 leads of 60). Only that failure: a run our code failed
  * would fail again. The API stores a key once, so a round made twice is no second lead; the agency is not alerted again.
  */
@@ -28,7 +31,7 @@ export async function rescueGivenUpLeads(): Promise<number> {
   for (let cursor: string | undefined; ; ) {
     const page = await world.runs.list({ status: 'failed', resolveData: 'all', pagination: { limit: 50, cursor } });
     for (const run of page.data) {
-      if (parseWorkflowName(run.workflowName)?.shortName !== 'leadWorkflow' || !GAVE_UP.test(run.error?.message ?? '')) continue;
+      if (parseWorkflowName(run.workflowName)?.shortName !== 'leadWorkflow' || run.error?.code !== RUN_ERROR_CODES.MAX_DELIVERIES_EXCEEDED) continue;
       const { input } = hydrateResourceIO(run, observabilityRevivers) as { input?: unknown };
       const lead = Array.isArray(input) ? (input[0] as Lead | undefined) : undefined;
       if (!lead?.key) continue;
@@ -52,6 +55,8 @@ const rescuingSince = Date.now();
 const seenEnded = new Map<string, string>();
 
 /**
+ * Upstream: crash recovery only at start-up (vercel/workflow#3993); a sleep is not durable across a worker's crash
+ * (vercel/workflow#679). Chaos scenarios 1, 2 (a server of two on PostgreSQL SIGKILLed) and 3 (PostgreSQL restarted).
  * A world records a step's end in steps (local 4.4: a lock, the step, then the event; Postgres 4.3: two statements). Cut between them
  * (a SIGKILL, a full disk), the log says the step runs while the step says it ended, or the lock refuses an end never written: the run
  * waits for ever, nothing delivered, never failed (so rescueGivenUpLeads never sees it), and no engine option or API mends it. So a

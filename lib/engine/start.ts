@@ -1,10 +1,10 @@
 import 'server-only';
 import { getWorld } from 'workflow/runtime';
-import { openEngineDoor } from '@/lib/engine/door';
-import { rescueCutOffRuns, rescueGivenUpLeads } from '@/lib/contact/lead/rescue';
+import { openEngineDoor } from './door';
+import { rescueCutOffRuns, rescueGivenUpLeads } from './rescue';
 import { getWorkflowServerUrl, getWorkflowWorld } from '@/lib/env/server';
 import { errorName } from '@/lib/error-name';
-import { prepareWorkflowPostgres, releaseStaleJobLocks } from '@/lib/workflow-world-postgres';
+import { prepareWorkflowPostgres, releaseStaleJobLocks } from './postgres';
 
 /**
  * A job locked this long belongs to a server that died inside it: well over
@@ -15,7 +15,7 @@ import { prepareWorkflowPostgres, releaseStaleJobLocks } from '@/lib/workflow-wo
 const STALE_LOCK_SECONDS = 30;
 /** How often each server gives such jobs back: a dead machine delays a lead by about a minute, not graphile-worker's 4 hours. */
 const RELEASE_EVERY_MS = 10_000;
-/** How often each server starts again the leads the engine gave up on, or a crash cut off (lead/rescue.ts). */
+/** How often each server starts again the leads the engine gave up on, or a crash cut off (rescue.ts). */
 const RESCUE_EVERY_MS = 10_000;
 
 /**

@@ -5,7 +5,10 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { getWorkflowWorld } from '@/lib/env/server';
 
-/** Deletes all the engine keeps of one ended run (its input is the lead). No delete API: this follows @workflow/world-local 4.4's and world-postgres 4.3's layout. */
+/**
+ * Deletes all the engine keeps of one ended run (its input is the lead). Upstream has no delete API for a run: this follows
+ * @workflow/world-local 4.4.1's files and world-postgres 4.3.7's tables (pinned). Proved by e2e/retention.spec.ts and forget-run.test.ts.
+ */
 export async function forgetRun(runId: string): Promise<void> {
   // The engine's ids (wrun_<ULID>): anything else could reach outside the data folder or match other runs.
   if (!/^wrun_[0-9A-HJKMNP-TV-Z]{26}$/.test(runId)) throw new Error(`${runId} no es el id de una ejecución`);

@@ -7,7 +7,7 @@ export const ABANDONED_AFTER_MS = 5 * 60_000;
 /**
  * A run whose log ends with its latest step's end, or a sleep whose time has come, this long is stalled: seen on the Postgres
  * world when the database restarted under load (replays every second, nothing recorded). A healthy run goes on within a second; a
- * dead server's job comes back within 40 s (lib/workflow-world.ts).
+ * dead server's job comes back within 40 s (start.ts).
  */
 export const STALLED_AFTER_MS = 75_000;
 /** Both, on the local world: its one process writes and replays the runs (no job comes back from another), so 20 s is patience enough. */

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Logger, makeWorkerUtils, run } from 'graphile-worker';
 import { Pool } from 'pg';
 import { debianPostgresBin, queryRows, startPostgres, type Postgres } from '@/test-support/postgres';
-import { prepareWorkflowPostgres, releaseStaleJobLocks } from './workflow-world-postgres';
+import { prepareWorkflowPostgres, releaseStaleJobLocks } from './postgres';
 
 const quiet = new Logger(() => () => {});
 let postgres: Postgres;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { debianPostgresBin, startPostgres, type Postgres } from '@/test-support/postgres';
-import { forgetRun } from './forget';
+import { forgetRun } from './forget-run';
 
 /*
  * Against real worlds: the local one in a temporary folder, and PostgreSQL's
@@ -31,7 +31,7 @@ afterEach(() => {
 
 /** A lead's run by `mail` in the world `where` (a folder or a postgres:// URL), left running, completed or cancelled; its id. */
 const runOf = (mail: string, end: 'running' | 'completed' | 'cancelled', where = dir) =>
-  execFileSync(process.execPath, [path.join(__dirname, '..', '..', '..', 'test-support', 'lead-run-fixture.mjs'), where, mail, end], { encoding: 'utf8' }).trim();
+  execFileSync(process.execPath, [path.join(__dirname, '..', '..', 'test-support', 'lead-run-fixture.mjs'), where, mail, end], { encoding: 'utf8' }).trim();
 
 /** Every file in the world's folder, with what it holds. */
 function files(): Map<string, string> {
@@ -85,7 +85,7 @@ describe('forgetting a lead’s run in the local world', () => {
   beforeAll(async () => {
     postgres = await startPostgres();
     // The world's tables and graphile-worker's, as `npx --package=@workflow/world-postgres bootstrap` makes them.
-    const setup = path.join(__dirname, '../../../node_modules/@workflow/world-postgres/bin/setup.js');
+    const setup = path.join(__dirname, '../../node_modules/@workflow/world-postgres/bin/setup.js');
     execFileSync(process.execPath, [setup], { env: { ...process.env, WORKFLOW_POSTGRES_URL: postgres.url }, stdio: 'ignore' });
     client = new Client({ connectionString: postgres.url });
     await client.connect();

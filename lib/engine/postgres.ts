@@ -1,6 +1,8 @@
-// What the Postgres world (@workflow/world-postgres, the Workflow SDK's engine
-// on several machines) needs from us and does not do itself: its tables made
-// by each server at start-up, and a job left locked by a dead server given back.
+// What the Postgres world (@workflow/world-postgres 4.3.7, pinned: this reads its migration journal and
+// graphile-worker's private tables) needs from us and does not do itself: its tables made by each server at
+// start-up (its own setup exits the process and races; chaos scenario 2 starts two servers together), and a job
+// left locked by a dead server given back (graphile-worker frees it only after a fixed 4 hours, with no option:
+// chaos scenario 2, a server of two SIGKILLed).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
