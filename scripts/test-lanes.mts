@@ -1,15 +1,24 @@
-// Runs npm scripts in lanes: the scripts of a lane one after another, the lanes side by side, each line of
-// output tagged with its script. `npm test` runs the isolation and chaos runs beside the stand-in, quality and
-// load runs: those two mostly wait (on a delivery, on outages and restarts), the others leave about 30% of the
-// machine idle. Exits 1 if any script failed; a lane stops at its first failure.
-//   tsx scripts/test-lanes.mts "test:stand-in test:quality test:load" "test:isolation test:chaos"
+// Runs npm scripts in lanes: the scripts of a lane one after another, the lanes of a stage side by side,
+// the stages (separated by `then`) one after another; each line of output tagged with its script. `npm test`
+// is one stage of one lane (tools, lint, typecheck, Jest, Playwright), then the isolation and chaos runs
+// beside the stand-in, quality and load runs: those two mostly wait (on a delivery, on outages and
+// restarts), the others leave about 30% of the machine idle. A lane stops at its first failure, and no
+// stage starts after a failed one. It ends with one line per lane: its scripts' times and its result.
+//   tsx scripts/test-lanes.mts "test:tools lint test:unit" then "test:stand-in test:load" "test:chaos"
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
-const lanes = process.argv.slice(2).map((lane) => lane.split(' ').filter(Boolean));
-if (lanes.length === 0) throw new Error('usage: tsx scripts/test-lanes.mts "script script…" "script…"');
+const stages = process.argv
+  .slice(2)
+  .join('\n')
+  .split(/\nthen\n/)
+  .map((stage) => stage.split('\n').map((lane) => lane.split(' ').filter(Boolean)).filter((lane) => lane.length));
+if (stages.flat().length === 0) throw new Error('usage: tsx scripts/test-lanes.mts "script script…" "script…" [then "script…" …]');
 
-function run(script: string): Promise<number> {
+type Ran = { script: string; seconds: number; code: number };
+type Lane = { scripts: string[]; ran: Ran[] };
+
+function run(script: string): Promise<Ran> {
   const tag = `[${script.replace(/^test:/, '')}]`;
   const began = Date.now();
   console.log(`${tag} npm run ${script}`);
@@ -17,21 +26,39 @@ function run(script: string): Promise<number> {
   for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on('line', (line) => console.log(`${tag} ${line}`));
   return new Promise((resolve) =>
     child.on('close', (code) => {
-      console.log(`${tag} ended in ${Math.round((Date.now() - began) / 1000)} s (exit ${code ?? 'by signal'})`);
-      resolve(code ?? 1);
+      const seconds = Math.round((Date.now() - began) / 1000);
+      console.log(`${tag} ended in ${seconds} s (exit ${code ?? 'by signal'})`);
+      resolve({ script, seconds, code: code ?? 1 });
     }),
   );
 }
 
-const failed: string[] = [];
-await Promise.all(
-  lanes.map(async (lane) => {
-    for (const script of lane) {
-      if ((await run(script)) === 0) continue;
-      failed.push(script);
-      return;
-    }
-  }),
-);
-if (failed.length) console.log(`\nFailed: ${failed.join(', ')}`);
-process.exit(failed.length ? 1 : 0);
+const began = Date.now();
+const lanes: Lane[] = stages.flatMap((stage) => stage.map((scripts) => ({ scripts, ran: [] })));
+let failed = false;
+for (const stage of stages) {
+  if (failed) break;
+  const ofStage = lanes.filter((lane) => stage.includes(lane.scripts));
+  await Promise.all(
+    ofStage.map(async (lane) => {
+      for (const script of lane.scripts) {
+        const ran = await run(script);
+        lane.ran.push(ran);
+        if (ran.code !== 0) return void (failed = true);
+      }
+    }),
+  );
+}
+
+console.log('\nLanes:');
+for (const { scripts, ran } of lanes) {
+  const times = scripts.map((script) => {
+    const done = ran.find((r) => r.script === script);
+    return done ? `${script} ${done.seconds} s` : `${script} not run`;
+  });
+  const broke = ran.find((r) => r.code !== 0);
+  const result = broke ? `FAILED (${broke.script})` : ran.length === scripts.length ? 'passed' : 'not run';
+  console.log(`  ${result.padEnd(24)} ${String(ran.reduce((sum, r) => sum + r.seconds, 0)).padStart(4)} s  ${times.join(', ')}`);
+}
+console.log(`  ${'total'.padEnd(24)} ${String(Math.round((Date.now() - began) / 1000)).padStart(4)} s`);
+process.exit(failed ? 1 : 0);

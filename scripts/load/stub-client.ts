@@ -3,6 +3,8 @@
 // stub stored is the only truth the tests trust about a lead: the site's own
 // logs and the engine's files are never read to decide a check.
 
+import { harnessJson, harnessRequest } from './harness-request';
+
 /** GET /__summary. */
 export type StubSummary = {
   attempts: number;
@@ -24,18 +26,14 @@ const DOWN_MS = 60 * 60 * 1000;
 export type StubClient = ReturnType<typeof stubClient>;
 
 export function stubClient(base: string) {
-  const post = async (route: string, body: unknown, headers: Record<string, string> = {}) => {
-    const response = await fetch(`${base}${route}`, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(5000) });
-    await response.text();
-    return response.status;
-  };
+  // Each switch sets a state (or, for store(), a key stored once): safe to send again.
+  const post = async (route: string, body: unknown, headers: Record<string, string> = {}) =>
+    (await harnessRequest(`the stub's ${route}`, `${base}${route}`, { method: 'POST', headers, body: JSON.stringify(body) })).status;
   return {
     base,
-    summary: async (): Promise<StubSummary> => (await (await fetch(`${base}/__summary`, { signal: AbortSignal.timeout(5000) })).json()) as StubSummary,
-    attempts: async (mail: string): Promise<StubAttempt[]> => {
-      const records = (await (await fetch(`${base}/__records?mail=${encodeURIComponent(mail)}`, { signal: AbortSignal.timeout(5000) })).json()) as { attempts: StubAttempt[] };
-      return records.attempts;
-    },
+    summary: () => harnessJson<StubSummary>("the stub's summary", `${base}/__summary`),
+    attempts: async (mail: string): Promise<StubAttempt[]> =>
+      (await harnessJson<{ attempts: StubAttempt[] }>(`the stub's records of ${mail}`, `${base}/__records?mail=${encodeURIComponent(mail)}`)).attempts,
     /** Every attempt answers 503 from now on (for `ms`, else until up()). */
     down: (ms = DOWN_MS) => post('/__outage', { ms }),
     up: () => post('/__outage', { ms: 0 }),

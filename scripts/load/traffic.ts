@@ -3,6 +3,8 @@
 // Action, a few at a time. Both scripts use this module, so what the chaos
 // test breaks is exactly what the load test measures.
 
+import { harnessJson, harnessRequest } from './harness-request';
+
 // A person needs seconds to fill the form: a signature younger than 3 s is answered "confirm".
 const TOKEN_AGE_MS = 3300;
 
@@ -27,11 +29,11 @@ export type EnquiryResult = {
 
 /** The Server Action's id, as the page's own JavaScript knows it. */
 export async function findActionId(app: string): Promise<string> {
-  const html = await (await fetch(`${app}/`)).text();
+  const { text: html } = await harnessRequest('the page', `${app}/`);
   let actionId: string | undefined;
   for (const [, src] of html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)) {
     if (!src) continue;
-    const js = await (await fetch(new URL(src, app))).text();
+    const { text: js } = await harnessRequest('a page script', new URL(src, app));
     actionId = js.match(/createServerReference\)\("([0-9a-f]{40,})"/)?.[1] ?? actionId;
   }
   if (!actionId) throw new Error('Server Action id not found in the page scripts');
@@ -47,7 +49,7 @@ export async function formTokens(app: string, count: number): Promise<string[]> 
   const tokens: string[] = [];
   while (tokens.length < count) {
     const batch = Array.from({ length: Math.min(20, count - tokens.length) }, async () => {
-      const { token } = (await (await fetch(`${app}/api/contact/token`)).json()) as { token: string };
+      const { token } = await harnessJson<{ token: string }>('a form signature', `${app}/api/contact/token`);
       return token;
     });
     tokens.push(...(await Promise.all(batch)));
