@@ -18,7 +18,7 @@ const quoted = (text: string): string => text.split(LINE_BREAK).map((line) => `>
 /** pending: an enquiry the API has not got yet; dead: one it will not get. */
 export type AlertKind = 'pending' | 'dead';
 export const KIND_WORDS: Record<AlertKind, string> = { pending: 'pendiente', dead: 'no entregada' };
-export type DeadDetail = { reason?: 'refused' | 'expired'; refusal?: string };
+export type DeadDetail = { reason?: 'refused' | 'expired'; refusal?: string; /** Kept by Vercel's retention, not ours (docs/operations.md). */ onVercel?: boolean };
 
 /** The number in E.164 and a WhatsApp link, when it is a possible phone number. */
 function dialLines(phone: string): string[] {
@@ -67,7 +67,9 @@ export function alertMessage(kind: AlertKind, entry: Lead, detail: DeadDetail = 
     text: [
       `Esta solicitud no llegó a la API de contacto y ya no se reintentará. ${why}`,
       'Dale seguimiento a mano: llama o escribe a esta persona y registra la solicitud donde corresponda.',
-      `Se conserva hasta el ${keptUntil} y después se borra (npm run leads -- export la exporta a CSV).`,
+      detail.onVercel
+        ? 'Vercel la conserva el tiempo que fija su plan (Observability -> Workflows).'
+        : `Se conserva hasta el ${keptUntil} y después se borra (npm run leads -- export la exporta a CSV).`,
       '',
       details,
     ].join('\n'),

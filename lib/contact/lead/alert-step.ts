@@ -1,4 +1,4 @@
-import { getDeliveryConfig } from '@/lib/env/server';
+import { getDeliveryConfig, getWorkflowWorld } from '@/lib/env/server';
 import { sendLeadAlert } from './alert';
 import type { AlertKind, DeadDetail } from './alert-message';
 import type { Lead } from './lead';
@@ -7,5 +7,6 @@ import type { Lead } from './lead';
 export async function alertAgency(kind: AlertKind, lead: Lead, detail: DeadDetail): Promise<boolean> {
   'use step';
   const { alert } = getDeliveryConfig();
-  return alert ? sendLeadAlert(kind, lead, detail, alert) : true;
+  const onVercel = getWorkflowWorld().kind === 'vercel';
+  return alert ? sendLeadAlert(kind, lead, { ...detail, ...(onVercel ? { onVercel } : {}) }, alert) : true;
 }

@@ -86,6 +86,13 @@ it('says why a dead letter is dead, in the API\'s own words, and until when it i
   expect(mail?.text).toContain('npm run leads -- export');
 });
 
+it('on Vercel, says the platform keeps a dead letter, not until when we do', async () => {
+  await sendLeadAlert('dead', newLead(), { reason: 'expired', onVercel: true }, config, T0 + 2500);
+  const mail = sink.mails.at(-1);
+  expect(mail?.text).toContain('Vercel la conserva el tiempo que fija su plan');
+  expect(mail?.text).not.toMatch(/Se conserva hasta|se borra/);
+});
+
 it('answers false when the mail server is away, so the workflow owes the alert still', async () => {
   expect(await sendLeadAlert('pending', newLead(), {}, { ...config, smtpUrl: DOWN }, T0 + 3000)).toBe(false);
   expect(sink.mails).toHaveLength(0);
