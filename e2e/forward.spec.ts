@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { isolatedProcessEnv } from '../test-support/isolated-env';
@@ -6,7 +5,7 @@ import { startLeadReceivers, type WebhookHit } from '../test-support/lead-receiv
 import { waitForAlerts } from './support/alerts';
 import { expect, stayOnThankYouView, test, waitForFormScript } from './support/fixtures';
 import { sendAsPersonWithoutScripts } from './support/form-post';
-import { runsFor, runsHolding } from './support/leads';
+import { leadsCli, runsFor, runsHolding } from './support/leads';
 import { startServer } from './support/server';
 import { records, setScenario, uniqueMail } from './support/stub';
 import { DATA_DIR, E2E_BUILD_ENV, FORWARD_PORT } from './support/test-env';
@@ -157,7 +156,7 @@ test('`npm run leads -- purge <e-mail>` stops and forgets a copy still on its wa
 
     // The person asks to be forgotten; the staff run the CLI against this server's engine.
     const env = isolatedProcessEnv({ ...E2E_BUILD_ENV, PORT: String(FORWARD_PORT), CONTACT_INBOX_DIR: `${DATA_DIR}/forward` });
-    const purged = spawnSync('npm', ['run', '--silent', 'leads', '--', 'purge', mail], { env, encoding: 'utf8', timeout: 60_000 });
+    const purged = await leadsCli(['purge', mail], env);
     purgedAt = Date.now();
     expect(purged.status, `${purged.stdout}${purged.stderr}`).toBe(0);
     expect(purged.stdout).toMatch(/reenvío\(s\) al webhook o a Meta detenido\(s\) y borrado\(s\)/);
@@ -215,7 +214,7 @@ test('spam, QA and refused sends reach neither the webhook nor Meta; a released 
   // Staff release the spam, a false positive: it is confirmed now, and sent on once.
   const [held] = runsFor(spam, 'forward');
   const env = isolatedProcessEnv({ ...E2E_BUILD_ENV, PORT: String(FORWARD_PORT), CONTACT_INBOX_DIR: `${DATA_DIR}/forward` });
-  const released = spawnSync('npm', ['run', '--silent', 'leads', '--', 'release', held?.lead.key ?? ''], { env, encoding: 'utf8', timeout: 60_000 });
+  const released = await leadsCli(['release', held?.lead.key ?? ''], env);
   expect(released.status, `${released.stdout}${released.stderr}`).toBe(0);
   await expect.poll(() => Math.min(deliveredTo(spam).length, metaLeadsFor(spam).length), { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
   // One lead, under one id: after a release from the CLI the local world has been seen running each

@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'devalue';
@@ -53,5 +54,20 @@ export function runsHolding(text: string, server: string): string[] {
     } catch {
       return false;
     }
+  });
+}
+
+export type CliRun = { status: number | null; stdout: string; stderr: string };
+
+/**
+ * `npm run leads -- <args>` as the staff run it, without blocking this worker: a stand-in receiver or stub
+ * that lives in the worker keeps answering meanwhile (spawnSync froze them, so a "down" receiver hung
+ * instead, and answered every send it held at once when the command ended).
+ */
+export function leadsCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile('npm', ['run', '--silent', 'leads', '--', ...args], { env, encoding: 'utf8', timeout: timeoutMs }, (error, stdout: string, stderr: string) =>
+      resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
+    );
   });
 }
