@@ -1,9 +1,9 @@
 // Runs npm scripts in lanes: the scripts of a lane one after another, the lanes of a stage side by side,
 // the stages (separated by `then`) one after another; each line of output tagged with its script. `npm test`
-// is one stage of one lane (tools, lint, typecheck, Jest, Playwright), then the isolation and chaos runs
-// beside the stand-in, quality and load runs: those two mostly wait (on a delivery, on outages and
-// restarts), the others leave about 30% of the machine idle. A lane stops at its first failure, and no
-// stage starts after a failed one. It ends with one line per lane: its scripts' times and its result.
+// is the tools and Playwright's suite, which takes the whole machine; then three lanes at once: the
+// stand-in; lint, typecheck, Jest, isolation, quality and load; chaos, which mostly waits (outages,
+// restarts). A lane stops at its first failure, and no stage starts after a failed one. It ends with one
+// line per lane: its scripts' times and its result.
 //   tsx scripts/test-lanes.mts "test:tools lint test:unit" then "test:stand-in test:load" "test:chaos"
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
