@@ -1,9 +1,10 @@
 // Runs npm scripts in lanes: the scripts of a lane one after another, the lanes of a stage side by side,
 // the stages (separated by `then`) one after another; each line of output tagged with its script. `npm test`
-// is the tools and Playwright's suite, which takes the whole machine; then three lanes at once: the
-// stand-in; lint, typecheck, Jest, isolation, quality and load; chaos, which mostly waits (outages,
-// restarts). A lane stops at its first failure, and no stage starts after a failed one. It ends with one
-// line per lane: its scripts' times and its result.
+// is the tools, typecheck, Jest and Playwright, one after another (Jest's tests time out when the machine
+// is shared: seen at 3x); then three lanes at once: the stand-in; lint, isolation, quality and load, none
+// of which reads a clock against a budget; chaos, which mostly waits (outages, restarts). A lane stops at
+// its first failure, and no stage starts after a failed one. It ends with one line per lane: its scripts'
+// times and its result.
 //   tsx scripts/test-lanes.mts "test:tools lint test:unit" then "test:stand-in test:load" "test:chaos"
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
