@@ -12,12 +12,12 @@ nextEnv.loadEnvConfig(process.cwd());
 // After the environment: the engine's modules read it when first used.
 const { chooseWorkflowWorld } = await import('../lib/env/build');
 chooseWorkflowWorld();
-const { configProblems, getInboxDir, getWorkflowServerUrl, getWorkflowWorld } = await import('../lib/env/server');
+const { configProblems, getDeliveryConfig, getInboxDir, getWorkflowServerUrl, getWorkflowWorld } = await import('../lib/env/server');
 const { getWorld } = await import('workflow/runtime');
-const { getRun, resumeHook } = await import('workflow/api');
+const { getRun, resumeHook, start } = await import('workflow/api');
 const { HookNotFoundError } = await import('workflow/errors');
 const { hydrateResourceIO, observabilityRevivers, parseWorkflowName } = await import('workflow/observability');
-const { releaseToken } = await import('../lib/contact/lead/lead');
+const { FORGET_WORKFLOW_ID, releaseToken } = await import('../lib/contact/lead/lead');
 const { deadLettersCsv } = await import('./leads-csv');
 const { forgetRun } = await import('../lib/engine/forget-run');
 const { purgeInbox } = await import('./leads-inbox');
@@ -165,6 +165,19 @@ async function serverAnswers(base: string): Promise<boolean> {
   }
 }
 
+/** Passes of `purge`: each finds the runs a continuation started while the last one was being cancelled. */
+const PURGE_PASSES = 5;
+/** A step's own bound is 10 s (the API's and receivers' timeouts); a step still "running" past this crashed with its server. */
+const STEP_SETTLE_MS = 15_000;
+
+/** Waits until none of the run's steps is running: a cancelled run may still be finishing one. */
+async function stepsSettled(runId: string, withinMs: number): Promise<void> {
+  for (const until = Date.now() + withinMs; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 250))) {
+    const { data } = await world.steps.list({ runId, resolveData: 'none', pagination: { limit: 100 } });
+    if (!data.some((step) => step.status === 'running')) return;
+  }
+}
+
 /** After a release: true once the run moved past it (an event after the hook's), i.e. the server took it up. */
 async function movedOn(runId: string, withinMs: number): Promise<boolean> {
   for (const until = Date.now() + withinMs; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 500))) {
@@ -264,22 +277,35 @@ try {
     const mail = argument.trim().toLowerCase();
     let forgotten = 0;
     let cancelled = 0;
-    const theirs: LeadRun[] = [];
-    for await (const run of leadRuns()) if (run.lead.enquiry.mail.trim().toLowerCase() === mail) theirs.push(run);
-    for (const { runId, state } of theirs) {
-      if (state === 'pending' || state === 'spam') {
-        await getRun(runId).cancel();
-        cancelled += 1;
-      }
-      await forgetRun(runId);
-      forgotten += 1;
-    }
-    // Their copies on their way to the webhook or Meta: stopped, and forgotten too.
     let forwards = 0;
-    for await (const { runId, live } of forwardRunsOf(mail)) {
-      if (live) await getRun(runId).cancel();
-      await forgetRun(runId);
-      forwards += 1;
+    // A run cancelled in the middle of a step still finishes that step, and a continuation step (ROUNDS_PER_RUN)
+    // starts a fresh run of the person's lead or copy. So each cancelled run's step is waited for, and the runs
+    // are looked for again, until a pass finds none: nothing of theirs is left to start another.
+    const done = new Set<string>();
+    for (let pass = 0; pass < PURGE_PASSES; pass += 1) {
+      const theirs: { runId: string; live: boolean; forward: boolean }[] = [];
+      for await (const run of leadRuns()) {
+        if (done.has(run.runId) || run.lead.enquiry.mail.trim().toLowerCase() !== mail) continue;
+        theirs.push({ runId: run.runId, live: run.state === 'pending' || run.state === 'spam', forward: false });
+      }
+      for await (const run of forwardRunsOf(mail)) if (!done.has(run.runId)) theirs.push({ ...run, forward: true });
+      if (!theirs.length) break;
+      for (const { runId } of theirs.filter((run) => run.live)) {
+        await getRun(runId).cancel();
+        await stepsSettled(runId, STEP_SETTLE_MS);
+      }
+      for (const { runId, live, forward } of theirs) {
+        // A run stopped just now keeps an empty, cancelled record so that no message left in the queue
+        // re-creates it (lib/engine/forget-run.ts); the engine forgets that record after the usual period.
+        await forgetRun(runId, { tombstone: live });
+        if (live) await start({ workflowId: FORGET_WORKFLOW_ID }, [runId, Date.now() + getDeliveryConfig().keepMs]);
+        done.add(runId);
+        if (forward) forwards += 1;
+        else {
+          forgotten += 1;
+          if (live) cancelled += 1;
+        }
+      }
     }
     const inbox = await purgeInbox(getInboxDir(), mail);
     console.log(`${mail}: ${forgotten} solicitud(es) borrada(s) del motor de entregas${cancelled ? ` (${cancelled} cancelada(s) antes: no se entregarán)` : ''}.`);

@@ -1,6 +1,8 @@
 // For lib/contact/lead/forget.test.ts: writes one lead's run into a world through the world's
 // own API, as start() and the engine write it, and prints its id:
 // `node test-support/lead-run-fixture.mjs <local world's folder | postgres://…> <mail> running|completed|cancelled`.
+// With `<runId> resend` instead, it replays what the queue does when it sends a run's first message again (after a
+// sleep): run_started carrying the run's input, which re-creates a run that is gone. It prints the run's status after.
 // A child process because the worlds are ESM only, which Jest's CommonJS
 // runtime cannot load. The world's queue is never started: nothing runs.
 import { dehydrateStepReturnValue, dehydrateWorkflowArguments } from '@workflow/core/serialization';
@@ -10,6 +12,19 @@ import { ulid } from 'ulid';
 
 const [where, mail, end] = process.argv.slice(2);
 const world = where.startsWith('postgres://') ? createWorld({ connectionString: where }) : createLocalWorld({ dataDir: where, recoverActiveRuns: false });
+
+if (end === 'resend') {
+  const runId = mail;
+  const input = await dehydrateWorkflowArguments([{ key: 'k', enquiry: { mail: 'resent@example.mx' } }], runId, undefined);
+  const eventData = { deploymentId: 'dpl_test', workflowName: 'workflow//./lib/contact/lead/workflow//leadWorkflow', input };
+  const said = await world.events.create(runId, { eventType: 'run_started', eventData }).then(
+    ({ run }) => run.status,
+    (error) => error.name,
+  );
+  await world.close?.();
+  console.log(said);
+  process.exit(0);
+}
 
 const lead = {
   key: crypto.randomUUID(),

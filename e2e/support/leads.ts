@@ -41,18 +41,26 @@ export function leadRuns(server = 'main'): LeadRun[] {
 export const runsFor = (mail: string, server = 'main') => leadRuns(server).filter((run) => run.lead.enquiry.mail === mail);
 
 /** Every run of any workflow (lead, forwarding, forgetting) whose input holds `text`, of the server at `DATA_DIR/<server>`. */
-export function runsHolding(text: string, server: string): string[] {
+export const runsHolding = (text: string, server: string): string[] => inputsHolding(text, server).map(({ name }) => name);
+
+/** The rounds the webhook's forwarding runs of `mail` begin at (its input's 4th argument): more than 0 for a run that goes on from another. */
+export const webhookRunsFrom = (mail: string, server: string): number[] =>
+  inputsHolding(mail, server, 'forwardWorkflow').flatMap(({ input }) => (Array.isArray(input) && input[1] === 'webhook' ? [Number(input[3])] : []));
+
+function inputsHolding(text: string, server: string, workflow?: string): { name: string; input: unknown }[] {
   const folder = path.join(DATA_DIR, server, 'workflow', 'runs');
   let names: string[] = [];
   try {
     names = readdirSync(folder).filter((name) => name.endsWith('.json'));
   } catch {}
-  return names.filter((name) => {
+  return names.flatMap((name) => {
     try {
-      const run = JSON.parse(readFileSync(path.join(folder, name), 'utf8')) as { input?: { data?: string } };
-      return JSON.stringify(decode(run.input) ?? null).includes(text);
+      const run = JSON.parse(readFileSync(path.join(folder, name), 'utf8')) as { input?: { data?: string }; workflowName?: string };
+      if (workflow && !run.workflowName?.endsWith(`//${workflow}`)) return [];
+      const input = decode(run.input);
+      return JSON.stringify(input ?? null).includes(text) ? [{ name, input }] : [];
     } catch {
-      return false;
+      return [];
     }
   });
 }

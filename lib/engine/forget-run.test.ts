@@ -30,7 +30,7 @@ afterEach(() => {
 });
 
 /** A lead's run by `mail` in the world `where` (a folder or a postgres:// URL), left running, completed or cancelled; its id. */
-const runOf = (mail: string, end: 'running' | 'completed' | 'cancelled', where = dir) =>
+const runOf = (mail: string, end: 'running' | 'completed' | 'cancelled' | 'resend', where = dir) =>
   execFileSync(process.execPath, [path.join(__dirname, '..', '..', 'test-support', 'lead-run-fixture.mjs'), where, mail, end], { encoding: 'utf8' }).trim();
 
 /** Every file in the world's folder, with what it holds. */
@@ -60,6 +60,26 @@ describe('forgetting a lead’s run in the local world', () => {
       expect(`${file}: ${text}`).not.toContain(mariana);
       expect(`${file}: ${text}`).not.toContain('mariana@example.mx');
     }
+  });
+
+  it('keeps a cancelled run’s emptied record when asked, so the queue’s message cannot re-create it', async () => {
+    const jorge = runOf('jorge@example.mx', 'cancelled');
+    // Without the record, the start message the queue sends again after a sleep brings the run back.
+    const gone = runOf('mariana@example.mx', 'cancelled');
+    await forgetRun(gone);
+    expect(runOf(gone, 'resend')).toBe('running');
+
+    await forgetRun(jorge, { tombstone: true });
+    const left = [...files()].filter(([, text]) => text.includes(jorge));
+    const record = left[0]?.[1] ?? '';
+    expect(left.map(([file]) => file)).toEqual([path.join('runs', `${jorge}.json`)]);
+    expect(record).not.toContain('jorge@example.mx');
+    expect(JSON.parse(record)).toMatchObject({ runId: jorge, status: 'cancelled' });
+    expect(JSON.parse(record)).not.toHaveProperty('input');
+    expect(runOf(jorge, 'resend')).toMatch(/RunExpiredError|EntityConflictError/);
+    // The engine forgets the record after its period, like any ended run.
+    await forgetRun(jorge);
+    expect([...files()].filter(([, text]) => text.includes(jorge))).toEqual([]);
   });
 
   it('refuses a run still running, and leaves it whole (the purge cancels it first)', async () => {
@@ -126,5 +146,20 @@ describe('forgetting a lead’s run in the local world', () => {
     expect(await rowsOf(jorge)).toEqual(jorgeBefore);
     await expect(forgetRun(jorge)).rejects.toThrow(/sigue en curso/);
     expect(await rowsOf(jorge)).toEqual(jorgeBefore);
+  });
+
+  it('keeps a cancelled run’s emptied row when asked, so the queue’s message cannot re-create it', async () => {
+    const gone = runOf('mariana@example.mx', 'cancelled', postgres.url);
+    await forgetRun(gone);
+    expect(runOf(gone, 'resend', postgres.url)).toBe('running');
+
+    const jorge = runOf('jorge@example.mx', 'cancelled', postgres.url);
+    await forgetRun(jorge, { tombstone: true });
+    expect(await rowsOf(jorge)).toEqual({ workflow_runs: 1, workflow_events: 0, workflow_steps: 0, workflow_hooks: 0, workflow_waits: 0, workflow_stream_chunks: 0, jobs: 0 });
+    const { rows } = await client.query('SELECT status, input, input_cbor, output_cbor, error_cbor, execution_context_cbor FROM workflow.workflow_runs WHERE id = $1', [jorge]);
+    expect(rows[0]).toEqual({ status: 'cancelled', input: null, input_cbor: null, output_cbor: null, error_cbor: null, execution_context_cbor: null });
+    expect(runOf(jorge, 'resend', postgres.url)).toMatch(/RunExpiredError|EntityConflictError/);
+    await forgetRun(jorge);
+    expect(Object.values(await rowsOf(jorge))).toEqual([0, 0, 0, 0, 0, 0, 0]);
   });
 });

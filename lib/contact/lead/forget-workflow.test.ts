@@ -1,11 +1,12 @@
 /**
  * @jest-environment node
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { forgetAfter } from './forget-step';
 import { forgetWorkflow } from './forget-workflow';
+import { FORGET_WORKFLOW_ID } from './lead';
 
 /*
  * The end of a lead's run (and of a forwarding run): forgetAfter, then the forgetting run's steps, called as plain
@@ -68,5 +69,14 @@ describe('a lead’s run ending on our own server', () => {
     await forgetWorkflow(RUN, Date.now() - 1);
     expect(mockGetRun).toHaveBeenCalledWith(RUN);
     expect(info).toHaveBeenCalledWith(`[contacto] Datos de la ejecución ${RUN} borrados, como dice el aviso de privacidad`);
+  });
+});
+
+describe('the id `npm run leads -- purge` starts the forgetting run by', () => {
+  it('is the one the SDK’s build gives forgetWorkflow', () => {
+    // Written by the workflow build that runs before Jest (and before every next build).
+    const manifest = readFileSync(path.join(__dirname, '../../../app/.well-known/workflow/v1/manifest.json'), 'utf8');
+    const ids = [...manifest.matchAll(/"workflowId":\s*"([^"]+)"/g)].map((match) => match[1]);
+    expect(ids).toContain(FORGET_WORKFLOW_ID);
   });
 });

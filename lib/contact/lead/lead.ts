@@ -40,6 +40,8 @@ export const ROUNDS_PER_RUN = 6;
 export const DEAD_AFTER_MS = 24 * 60 * 60 * 1000;
 /** forgetWorkflow's name for the local inbox: a saved line is forgotten when its period is over, even if nothing is written again. */
 export const INBOX = 'bandeja-local';
+/** forgetWorkflow's id in the engine's manifest, for `npm run leads`, which runs without the SDK's compiler. */
+export const FORGET_WORKFLOW_ID = 'workflow//./lib/contact/lead/forget-workflow//forgetWorkflow';
 /** The hook a held-back spam waits on; `release` resumes it. */
 export const releaseToken = (key: string) => `lead-release:${key}`;
 
