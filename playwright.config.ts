@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { CHROMIUM_ARGS, chromiumPath } from './test-support/chromium';
+import { CHROMIUM_ARGS, playwrightChromiumPath } from './test-support/chromium';
 import type { Options } from './e2e/support/fixtures';
 import { E2E_OFF_PORT, E2E_PORT } from './e2e/support/test-env';
 import deploymentConfig from './playwright.deployment.config';
@@ -14,7 +14,7 @@ import deploymentConfig from './playwright.deployment.config';
 const baseURL = `http://127.0.0.1:${E2E_PORT}`;
 const chromium = {
   ...devices['Desktop Chrome'],
-  launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
+  launchOptions: { executablePath: playwrightChromiumPath(), args: CHROMIUM_ARGS },
 };
 
 const WAITING_SPECS = ['forward.spec.ts', 'engine-seal.spec.ts', 'retention.spec.ts', 'inbox-retention.spec.ts', 'carousel-offscreen.spec.ts', 'crash.spec.ts', 'delivery.spec.ts'];

@@ -1,12 +1,12 @@
-// Makes sure the tests have what they drive: a Chromium (Playwright and
-// Lighthouse), Java (the W3C Nu HTML checker), redis-server (the Redis
+// Makes sure the tests have what they drive: a Chromium (Lighthouse) and
+// its headless shell (Playwright), Java (the W3C Nu HTML checker), redis-server (the Redis
 // store of the abuse limit, tested for real) and PostgreSQL (the Workflow
 // SDK's Postgres world, tested for real). Playwright cannot download
 // its own browsers on machines without general internet access, so on
 // Debian/Ubuntu the distribution's packages are installed when missing.
 import { execSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { DEBIAN_CHROMIUM } from '../test-support/chromium';
+import { DEBIAN_CHROMIUM, DEBIAN_HEADLESS_SHELL } from '../test-support/chromium';
 import { debianPostgresBin } from '../test-support/postgres';
 
 const hasApt = existsSync('/usr/bin/apt-get');
@@ -50,10 +50,14 @@ if (custom) {
   }
   process.exit(0);
 }
-if (existsSync(DEBIAN_CHROMIUM)) process.exit(0);
+const missing = [
+  ...(existsSync(DEBIAN_CHROMIUM) ? [] : ['chromium']),
+  ...(existsSync(DEBIAN_HEADLESS_SHELL) ? [] : ['chromium-headless-shell']),
+];
+if (missing.length === 0) process.exit(0);
 
-console.log(`Installing Debian's chromium for the browser tests (${sudo}apt-get)...`);
-if (aptInstall('chromium')) process.exit(0);
+console.log(`Installing Debian's ${missing.join(' and ')} for the browser tests (${sudo}apt-get)...`);
+if (aptInstall(missing.join(' '))) process.exit(0);
 console.warn(
   'No /usr/bin/chromium: Playwright will use its own browser. If it is missing, run `npx playwright install chromium` ' +
     'or set PLAYWRIGHT_CHROMIUM_PATH to a Chromium or Chrome binary.',

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { devices, webkit, type Project } from '@playwright/test';
-import { CHROMIUM_ARGS, chromiumPath } from '../../../test-support/chromium';
+import { CHROMIUM_ARGS, playwrightChromiumPath } from '../../../test-support/chromium';
 
 /**
  * The three device profiles the deployment suite runs on: a mid-range Android
@@ -11,7 +11,7 @@ import { CHROMIUM_ARGS, chromiumPath } from '../../../test-support/chromium';
  */
 export const IPHONE_ENGINE: 'webkit' | 'chromium' = existsSync(webkit.executablePath()) ? 'webkit' : 'chromium';
 
-const chromium = { browserName: 'chromium' as const, launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS } };
+const chromium = { browserName: 'chromium' as const, launchOptions: { executablePath: playwrightChromiumPath(), args: CHROMIUM_ARGS } };
 
 /** Phones get the phone specs, the desktop its own; every other spec runs on all three. */
 export const DEVICE_PROJECTS: Project[] = [
