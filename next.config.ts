@@ -26,7 +26,8 @@ async function nextConfig(phase: string): Promise<NextConfig> {
   }
   // The form's edition (lib/proxy/stale-form.ts): one per build, inlined in the page and the proxy alike;
   // kept in process.env so every worker of the build sees the same one. `next start` makes none of its own.
-  if (phase === PHASE_PRODUCTION_BUILD || phase === PHASE_DEVELOPMENT_SERVER) process.env.CONTACT_FORM_EDITION ||= randomUUID().slice(0, 8);
+  if (phase === PHASE_PRODUCTION_BUILD || phase === PHASE_DEVELOPMENT_SERVER)
+    process.env.CONTACT_FORM_EDITION ||= randomUUID().slice(0, 8);
   const edition = process.env.CONTACT_FORM_EDITION;
   return {
     ...(edition ? { env: { CONTACT_FORM_EDITION: edition } } : {}),

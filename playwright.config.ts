@@ -17,7 +17,15 @@ const chromium = {
   launchOptions: { executablePath: playwrightChromiumPath(), args: CHROMIUM_ARGS },
 };
 
-const WAITING_SPECS = ['forward.spec.ts', 'engine-seal.spec.ts', 'retention.spec.ts', 'inbox-retention.spec.ts', 'carousel-offscreen.spec.ts', 'crash.spec.ts', 'delivery.spec.ts'];
+const WAITING_SPECS = [
+  'forward.spec.ts',
+  'engine-seal.spec.ts',
+  'retention.spec.ts',
+  'inbox-retention.spec.ts',
+  'carousel-offscreen.spec.ts',
+  'crash.spec.ts',
+  'delivery.spec.ts',
+];
 
 const localConfig = defineConfig<Options>({
   testDir: './e2e',

@@ -71,14 +71,24 @@ describe('proxy matcher', () => {
     // Each tag lib/contact/source.ts keeps, and only those: the matcher is written out by hand.
     for (const name of SOURCE_PARAMS) expect([name, matches(`/?${name}=abc`)]).toEqual([name, true]);
     // What the island's router sends for the page's data.
-    expect(unstable_doesMiddlewareMatch({ config, url: `${BASE}/`, headers: { rsc: '1', 'next-router-prefetch': '1' } })).toBe(false);
+    expect(
+      unstable_doesMiddlewareMatch({ config, url: `${BASE}/`, headers: { rsc: '1', 'next-router-prefetch': '1' } }),
+    ).toBe(false);
   });
 
-  it('runs for every post to / with a body: the browser\'s own form post (no JavaScript) and the island\'s', () => {
+  it("runs for every post to / with a body: the browser's own form post (no JavaScript) and the island's", () => {
     const multipart = { 'content-type': 'multipart/form-data; boundary=x' };
     expect(unstable_doesMiddlewareMatch({ config, url: `${BASE}/`, headers: multipart })).toBe(true);
-    expect(unstable_doesMiddlewareMatch({ config, url: `${BASE}/`, headers: { ...multipart, 'next-action': 'abc' } })).toBe(true);
-    expect(unstable_doesMiddlewareMatch({ config, url: `${BASE}/`, headers: { 'content-type': 'text/plain;charset=UTF-8', 'next-action': 'abc' } })).toBe(true);
+    expect(
+      unstable_doesMiddlewareMatch({ config, url: `${BASE}/`, headers: { ...multipart, 'next-action': 'abc' } }),
+    ).toBe(true);
+    expect(
+      unstable_doesMiddlewareMatch({
+        config,
+        url: `${BASE}/`,
+        headers: { 'content-type': 'text/plain;charset=UTF-8', 'next-action': 'abc' },
+      }),
+    ).toBe(true);
     expect(unstable_doesMiddlewareMatch({ config, url: `${BASE}/`, headers: { 'next-action': 'abc' } })).toBe(true);
   });
 
@@ -110,12 +120,24 @@ describe('where a visit came from, remembered for the lead it may become', () =>
     setCookies(response).map((line) => {
       const [pair = '', ...attributes] = line.split('; ');
       const [name = '', value = ''] = pair.split(/=(.*)/s);
-      return { name, touch: decodeTouch(decodeURIComponent(value)), attributes: attributes.map((a) => a.toLowerCase()) };
+      return {
+        name,
+        touch: decodeTouch(decodeURIComponent(value)),
+        attributes: attributes.map((a) => a.toLowerCase()),
+      };
     });
 
   it('an ad click: the visit for the session and, once, the first visit for 90 days, HttpOnly, this site only', async () => {
-    const cookies = parsed(await view(`https://agencia.example/?gclid=abc&utm_campaign=navidad`, { referer: 'https://www.google.com/' }));
-    const touch = { gclid: 'abc', utm_campaign: 'navidad', landing: '/', referrer: 'https://www.google.com', at: expect.any(Number) };
+    const cookies = parsed(
+      await view(`https://agencia.example/?gclid=abc&utm_campaign=navidad`, { referer: 'https://www.google.com/' }),
+    );
+    const touch = {
+      gclid: 'abc',
+      utm_campaign: 'navidad',
+      landing: '/',
+      referrer: 'https://www.google.com',
+      at: expect.any(Number),
+    };
     expect(cookies).toEqual([
       { name: 'origen', touch, attributes: expect.arrayContaining(['path=/', 'httponly', 'secure', 'samesite=lax']) },
       { name: 'origen_primero', touch, attributes: expect.arrayContaining(['max-age=7776000', 'httponly']) },
@@ -124,22 +146,39 @@ describe('where a visit came from, remembered for the lead it may become', () =>
   });
 
   it('a later visit keeps the first one, and a visit that names nothing sets nothing', async () => {
-    const later = parsed(await view('https://agencia.example/?utm_source=facebook', { cookie: 'origen_primero=gclid%3Dabc' }));
+    const later = parsed(
+      await view('https://agencia.example/?utm_source=facebook', { cookie: 'origen_primero=gclid%3Dabc' }),
+    );
     expect(later.map(({ name, touch }) => [name, touch?.utm_source])).toEqual([['origen', 'facebook']]);
     expect(setCookies(await view('https://agencia.example/?foo=bar'))).toEqual([]);
     expect(setCookies(await view(`https://agencia.example/?utm_term=${'x'.repeat(5000)}`))).toEqual([]);
   });
 
-  it('a visit from another site without tags keeps that site\'s origin; one from this site sets nothing', async () => {
-    const referral = parsed(await view('https://agencia.example/', { referer: 'https://www.bing.com/search?q=agencia+cdmx' }));
+  it("a visit from another site without tags keeps that site's origin; one from this site sets nothing", async () => {
+    const referral = parsed(
+      await view('https://agencia.example/', { referer: 'https://www.bing.com/search?q=agencia+cdmx' }),
+    );
     expect(referral.map(({ name, touch }) => [name, touch?.referrer, touch?.landing])).toEqual([
       ['origen', 'https://www.bing.com', '/'],
       ['origen_primero', 'https://www.bing.com', '/'],
     ]);
-    expect(setCookies(await view('https://agencia.example/', { referer: 'https://agencia.example/aviso-de-privacidad' }))).toEqual([]);
+    expect(
+      setCookies(await view('https://agencia.example/', { referer: 'https://agencia.example/aviso-de-privacidad' })),
+    ).toEqual([]);
     // Next's own URL may name the site otherwise (127.0.0.1 as localhost; a proxy's public host): the Host it was asked for is the site too.
-    expect(setCookies(await view('http://localhost:3100/', { host: '127.0.0.1:3100', referer: 'http://127.0.0.1:3100/?gclid=abc' }))).toEqual([]);
-    expect(setCookies(await view('http://localhost:3000/', { 'x-forwarded-host': 'agencia.example', referer: 'https://agencia.example/gracias' }))).toEqual([]);
+    expect(
+      setCookies(
+        await view('http://localhost:3100/', { host: '127.0.0.1:3100', referer: 'http://127.0.0.1:3100/?gclid=abc' }),
+      ),
+    ).toEqual([]);
+    expect(
+      setCookies(
+        await view('http://localhost:3000/', {
+          'x-forwarded-host': 'agencia.example',
+          referer: 'https://agencia.example/gracias',
+        }),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -167,7 +206,13 @@ describe('a form sent without JavaScript from another build', () => {
 
   async function post(edition: string | null, extra: Record<string, string> = {}) {
     const { bytes, contentType } = await formBody(edition, extra);
-    return proxyOf(new NextRequest(`${BASE}/`, { method: 'POST', body: bytes, headers: { 'content-type': contentType, 'content-length': String(bytes.byteLength) } }));
+    return proxyOf(
+      new NextRequest(`${BASE}/`, {
+        method: 'POST',
+        body: bytes,
+        headers: { 'content-type': contentType, 'content-length': String(bytes.byteLength) },
+      }),
+    );
   }
 
   it("goes on to the Server Action when the form is this build's, or names no edition", async () => {
@@ -205,7 +250,12 @@ describe('a form sent without JavaScript from another build', () => {
         controller.close();
       },
     });
-    const init: ConstructorParameters<typeof NextRequest>[1] & { duplex: 'half' } = { method: 'POST', body, headers: { 'content-type': contentType }, duplex: 'half' };
+    const init: ConstructorParameters<typeof NextRequest>[1] & { duplex: 'half' } = {
+      method: 'POST',
+      body,
+      headers: { 'content-type': contentType },
+      duplex: 'half',
+    };
     const response = await proxyOf(new NextRequest(`${BASE}/`, init));
     expect(new URL(response.headers.get('x-middleware-rewrite') ?? '').pathname).toBe(RETRY_PATH);
     expect(decodeValues(response.headers.get(`x-middleware-request-${VALUES_HEADER}`))?.name).toBe('Ana López');
@@ -218,7 +268,13 @@ async function formBody(edition: string | null, extra: Record<string, string> = 
   form.set('$ACTION_REF_1', '');
   form.set('$ACTION_1:0', JSON.stringify({ id: '60aa11', bound: '$@1' }));
   if (edition !== null) form.set('edicion', edition);
-  for (const [key, value] of Object.entries({ name: 'Ana López', mail: 'ana@example.mx', phone: '5512345678', reason: 'Quiero una página.', ...extra })) {
+  for (const [key, value] of Object.entries({
+    name: 'Ana López',
+    mail: 'ana@example.mx',
+    phone: '5512345678',
+    reason: 'Quiero una página.',
+    ...extra,
+  })) {
     form.set(key, value);
   }
   const encoded = new Response(form);
@@ -249,7 +305,12 @@ function countedStream(size: number, chunk: number) {
 
 function postTo(body: BodyInit, headers: Record<string, string>) {
   // A stream body needs duplex: 'half' (undici); the same init is harmless for bytes.
-  const init: ConstructorParameters<typeof NextRequest>[1] & { duplex: 'half' } = { method: 'POST', body, headers, duplex: 'half' };
+  const init: ConstructorParameters<typeof NextRequest>[1] & { duplex: 'half' } = {
+    method: 'POST',
+    body,
+    headers,
+    duplex: 'half',
+  };
   return proxy(new NextRequest(`${BASE}/`, init));
 }
 
@@ -279,7 +340,11 @@ describe('a post bigger than the form', () => {
   it('is refused with the Spanish 413 page on its Content-Length alone, without reading a byte', async () => {
     for (const extra of [{}, { 'next-action': '60aa11' }] as Record<string, string>[]) {
       const { stream, seen } = countedStream(8 * 1024 * 1024, CHUNK);
-      const headers = { 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(8 * 1024 * 1024), ...extra };
+      const headers = {
+        'content-type': 'multipart/form-data; boundary=x',
+        'content-length': String(8 * 1024 * 1024),
+        ...extra,
+      };
       await expectSpanishTooLargePage(await postTo(stream, headers));
       expect(seen.pulls).toBe(0);
     }
@@ -288,7 +353,9 @@ describe('a post bigger than the form', () => {
   it('sent in chunks (no Content-Length), is refused once it passes the limit, having read at most the limit and one chunk', async () => {
     for (const extra of [{}, { 'next-action': '60aa11' }] as Record<string, string>[]) {
       const { stream, seen } = countedStream(8 * 1024 * 1024, CHUNK);
-      await expectSpanishTooLargePage(await postTo(stream, { 'content-type': 'multipart/form-data; boundary=x', ...extra }));
+      await expectSpanishTooLargePage(
+        await postTo(stream, { 'content-type': 'multipart/form-data; boundary=x', ...extra }),
+      );
       expect(seen.bytes).toBeLessThanOrEqual(MAX_FORM_BODY_BYTES + CHUNK);
       expect(seen.pulls).toBe(MAX_FORM_BODY_BYTES / CHUNK + 1);
       expect(seen.cancelled).toBe(true);
@@ -305,7 +372,9 @@ describe('a post bigger than the form', () => {
 
   it('is logged in one line that names no visitor data', async () => {
     const { bytes, contentType } = await formBody('60aa11', { reason: 'Mensaje privado de Ana '.repeat(2_000) });
-    await expectSpanishTooLargePage(await postTo(bytes, { 'content-type': contentType, 'content-length': String(bytes.byteLength) }));
+    await expectSpanishTooLargePage(
+      await postTo(bytes, { 'content-type': contentType, 'content-length': String(bytes.byteLength) }),
+    );
     expect(warn).toHaveBeenCalledTimes(1);
     const line = String(warn.mock.calls[0]?.[0]);
     expect(line).toMatch(/^\[contacto\] .*413/);
@@ -315,7 +384,9 @@ describe('a post bigger than the form', () => {
   it("goes on to Next when it is the form's size, whether it comes with a Content-Length or in chunks", async () => {
     const island = { 'content-type': 'text/plain;charset=UTF-8', 'next-action': '60aa11' };
     const small = new TextEncoder().encode('["$K1"]');
-    expect((await postTo(small, { ...island, 'content-length': String(small.byteLength) })).headers.get('x-middleware-next')).toBe('1');
+    expect(
+      (await postTo(small, { ...island, 'content-length': String(small.byteLength) })).headers.get('x-middleware-next'),
+    ).toBe('1');
     const chunked = countedStream(20 * 1024, 4 * 1024);
     expect((await postTo(chunked.stream, island)).headers.get('x-middleware-next')).toBe('1');
     expect(warn).not.toHaveBeenCalled();

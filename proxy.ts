@@ -25,7 +25,10 @@ export function redirectTarget(method: string, url: URL): URL | null {
  * The body's bytes, or null as soon as they run over `limit`: the stream is
  * cancelled there, so a body of any size costs at most the limit and one chunk.
  */
-export async function readWithin(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array<ArrayBuffer> | null> {
+export async function readWithin(
+  body: ReadableStream<Uint8Array> | null,
+  limit: number,
+): Promise<Uint8Array<ArrayBuffer> | null> {
   const bytes = new Uint8Array(limit);
   if (!body) return bytes.subarray(0, 0);
   const reader = body.getReader();
@@ -45,14 +48,18 @@ export async function readWithin(body: ReadableStream<Uint8Array> | null, limit:
 
 /** A browser's own form post (no JavaScript): the only kind that can come from a stale page's form. */
 const isNoScriptFormPost = (request: NextRequest) =>
-  !request.headers.has('next-action') && Boolean(request.headers.get('content-type')?.startsWith('multipart/form-data'));
+  !request.headers.has('next-action') &&
+  Boolean(request.headers.get('content-type')?.startsWith('multipart/form-data'));
 
 /**
  * A post's body within MAX_FORM_BODY_BYTES, whatever its framing: 'too-large'
  * (refused), the bytes when they are needed or had to be counted, or null
  * when a Content-Length within the limit already vouches for the size.
  */
-async function boundedBody(request: NextRequest, needBytes: boolean): Promise<Uint8Array<ArrayBuffer> | 'too-large' | null> {
+async function boundedBody(
+  request: NextRequest,
+  needBytes: boolean,
+): Promise<Uint8Array<ArrayBuffer> | 'too-large' | null> {
   const declared = request.headers.get('content-length');
   // Node's parser never delivers more than Content-Length: a small one is trusted without reading.
   if (declared !== null) {
@@ -68,16 +75,23 @@ async function boundedBody(request: NextRequest, needBytes: boolean): Promise<Ui
  * Next's bare 409, the retry page shows the current form with the values
  * filled in again. Anything else (and anything in doubt) goes on to Next.
  */
-export async function staleFormRetry(request: NextRequest, body: Uint8Array<ArrayBuffer>): Promise<NextResponse | null> {
+export async function staleFormRetry(
+  request: NextRequest,
+  body: Uint8Array<ArrayBuffer>,
+): Promise<NextResponse | null> {
   let form: FormData;
   try {
-    form = await new Response(body, { headers: { 'content-type': request.headers.get('content-type') ?? '' } }).formData();
+    form = await new Response(body, {
+      headers: { 'content-type': request.headers.get('content-type') ?? '' },
+    }).formData();
   } catch {
     return null;
   }
   if (!isOtherEdition(form)) return null;
 
-  console.warn('[contacto] Formulario de una versión anterior del sitio enviado sin JavaScript: se devuelve con sus valores para reenviarlo');
+  console.warn(
+    '[contacto] Formulario de una versión anterior del sitio enviado sin JavaScript: se devuelve con sus valores para reenviarlo',
+  );
   const headers = new Headers(request.headers);
   // Not a Server Action any more: the retry page is rendered instead.
   headers.set('content-type', 'text/plain;charset=UTF-8');
@@ -109,12 +123,21 @@ async function guardPost(request: NextRequest): Promise<Response | null> {
  * JavaScript and costs the static page nothing.
  */
 export function rememberSource(request: NextRequest, response: NextResponse): NextResponse {
-  const touch = touchOf(request.nextUrl, request.headers.get('referer'), Date.now(), [request.headers.get('host'), request.headers.get('x-forwarded-host')]);
+  const touch = touchOf(request.nextUrl, request.headers.get('referer'), Date.now(), [
+    request.headers.get('host'),
+    request.headers.get('x-forwarded-host'),
+  ]);
   if (!touch) return response;
   const value = encodeTouch(touch);
-  const options = { httpOnly: true, sameSite: 'lax', secure: request.nextUrl.protocol === 'https:', path: '/' } as const;
+  const options = {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.nextUrl.protocol === 'https:',
+    path: '/',
+  } as const;
   response.cookies.set(LAST_TOUCH_COOKIE, value, options);
-  if (!request.cookies.has(FIRST_TOUCH_COOKIE)) response.cookies.set(FIRST_TOUCH_COOKIE, value, { ...options, maxAge: FIRST_TOUCH_DAYS * 24 * 60 * 60 });
+  if (!request.cookies.has(FIRST_TOUCH_COOKIE))
+    response.cookies.set(FIRST_TOUCH_COOKIE, value, { ...options, maxAge: FIRST_TOUCH_DAYS * 24 * 60 * 60 });
   return response;
 }
 
@@ -124,7 +147,10 @@ export async function proxy(request: NextRequest): Promise<Response> {
     if (answer) return answer;
   }
   const target = redirectTarget(request.method, request.nextUrl);
-  if (!target) return request.nextUrl.search || request.headers.has('referer') ? rememberSource(request, NextResponse.next()) : NextResponse.next();
+  if (!target)
+    return request.nextUrl.search || request.headers.has('referer')
+      ? rememberSource(request, NextResponse.next())
+      : NextResponse.next();
   // /home is a permanent alias; unknown paths may become pages one day.
   const status = request.nextUrl.pathname === '/home' ? 308 : 307;
   return NextResponse.redirect(target, status);

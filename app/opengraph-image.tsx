@@ -8,40 +8,38 @@ export const contentType = 'image/png';
 // Rendered once at build time (static), shared by Open Graph and Twitter cards.
 export default function OpenGraphImage() {
   return new ImageResponse(
-    (
-      <div
-        style={{
-          width: '100%',
-          height: '100%',
-          display: 'flex',
-          flexDirection: 'column',
-          justifyContent: 'space-between',
-          padding: '72px 80px',
-          background: 'linear-gradient(160deg, #0b3b60 0%, #0f4c75 60%, #0f766e 140%)',
-          color: '#fff',
-        }}
-      >
-        <div style={{ display: 'flex', alignItems: 'center', fontSize: 40, fontWeight: 700 }}>
-          <div
-            style={{
-              width: 72,
-              height: 72,
-              borderRadius: 18,
-              background: '#2dd4bf',
-              marginRight: 24,
-              display: 'flex',
-            }}
-          />
-          {brand.name}
-        </div>
-        <div style={{ display: 'flex', fontSize: 76, fontWeight: 800, lineHeight: 1.1, maxWidth: 980 }}>
-          {hero.headline}
-        </div>
-        <div style={{ display: 'flex', fontSize: 32, color: '#99f6e4' }}>
-          Páginas web · Publicidad en Google y Facebook · Asesoría gratis
-        </div>
+    <div
+      style={{
+        width: '100%',
+        height: '100%',
+        display: 'flex',
+        flexDirection: 'column',
+        justifyContent: 'space-between',
+        padding: '72px 80px',
+        background: 'linear-gradient(160deg, #0b3b60 0%, #0f4c75 60%, #0f766e 140%)',
+        color: '#fff',
+      }}
+    >
+      <div style={{ display: 'flex', alignItems: 'center', fontSize: 40, fontWeight: 700 }}>
+        <div
+          style={{
+            width: 72,
+            height: 72,
+            borderRadius: 18,
+            background: '#2dd4bf',
+            marginRight: 24,
+            display: 'flex',
+          }}
+        />
+        {brand.name}
       </div>
-    ),
+      <div style={{ display: 'flex', fontSize: 76, fontWeight: 800, lineHeight: 1.1, maxWidth: 980 }}>
+        {hero.headline}
+      </div>
+      <div style={{ display: 'flex', fontSize: 32, color: '#99f6e4' }}>
+        Páginas web · Publicidad en Google y Facebook · Asesoría gratis
+      </div>
+    </div>,
     size,
   );
 }

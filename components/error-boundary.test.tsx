@@ -45,7 +45,9 @@ describe('ErrorBoundary', () => {
       </ErrorBoundary>,
     );
     const ours = consoleError.mock.calls.filter((call) => String(call[0]).startsWith('No se pudo cargar una parte'));
-    expect(ours).toEqual([['No se pudo cargar una parte de la página (carrusel); el resto sigue funcionando.', 'Error']]);
+    expect(ours).toEqual([
+      ['No se pudo cargar una parte de la página (carrusel); el resto sigue funcionando.', 'Error'],
+    ]);
     expect(JSON.stringify(ours)).not.toContain('ana@example.mx');
   });
 });

@@ -31,13 +31,17 @@ function optimisedUrl(src: StaticImageData, width: number): string {
   const { srcSet } = getImageProps({ src, alt: '', width, height: Math.round((width * src.height) / src.width) }).props;
   const url = srcSet?.split(' ', 1)[0] ?? '';
   // Next rounds a width it does not allow up to one it does: the picture would get a bigger file than it asked for.
-  if (!url.includes(`w=${width}&`)) throw new Error(`Picture: ${width} px is not among next.config.ts's image widths (lib/pictures/widths.ts)`);
+  if (!url.includes(`w=${width}&`))
+    throw new Error(`Picture: ${width} px is not among next.config.ts's image widths (lib/pictures/widths.ts)`);
   return url;
 }
 
 /** The `srcSet`, `sizes` and fallback `src` of a raster the optimiser serves, drawn by `rules` at `share` of their width. */
 function optimisedSources(file: StaticImageData, rules: readonly SizeRule[], share: number) {
-  const candidates = candidateWidths(rules, share, file.width).map((width) => ({ width, url: optimisedUrl(file, width) }));
+  const candidates = candidateWidths(rules, share, file.width).map((width) => ({
+    width,
+    url: optimisedUrl(file, width),
+  }));
   return {
     srcSet: candidates.map(({ width, url }) => `${url} ${width}w`).join(', '),
     sizes: sizesAttribute(rules, share),
@@ -64,7 +68,8 @@ export function Picture({
 }) {
   const file = picture.src;
   const raster = !/\.svg$/i.test(file.src);
-  const drawn = slot.kind === 'box' ? containedSize(file, slot.box, raster) : { width: file.width, height: file.height };
+  const drawn =
+    slot.kind === 'box' ? containedSize(file, slot.box, raster) : { width: file.width, height: file.height };
   // How much of its box's width the picture takes (a box narrower than its sides' ratio leaves room on the sides).
   const share = slot.kind === 'box' ? drawn.width / slot.box.width : 1;
   const rules: readonly SizeRule[] =
@@ -72,7 +77,9 @@ export function Picture({
 
   // With `images.unoptimized` (next.config.ts) Next gives no srcSet: the file is sent as it is.
   const optimised = raster && Boolean(getImageProps({ src: file, alt: '' }).props.srcSet);
-  const { srcSet, sizes, src } = optimised ? optimisedSources(file, rules, share) : { srcSet: undefined, sizes: undefined, src: file.src };
+  const { srcSet, sizes, src } = optimised
+    ? optimisedSources(file, rules, share)
+    : { srcSet: undefined, sizes: undefined, src: file.src };
 
   // Only the attributes that apply: every one is written twice, in the HTML and in the page's RSC data.
   const share100 = Math.round(share * 10000) / 100;
@@ -90,7 +97,13 @@ export function Picture({
   if (slot.kind === 'box' && slot.media) {
     return (
       <picture>
-        <source media={slot.media} srcSet={srcSet ?? src} {...(sizes && { sizes })} width={drawn.width} height={drawn.height} />
+        <source
+          media={slot.media}
+          srcSet={srcSet ?? src}
+          {...(sizes && { sizes })}
+          width={drawn.width}
+          height={drawn.height}
+        />
         <img {...img} alt={picture.alt} src={NOTHING} />
       </picture>
     );

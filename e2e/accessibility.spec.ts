@@ -76,10 +76,19 @@ test.describe('privacy where the data is collected', () => {
     await expect(link).toHaveAttribute('target', '_blank');
   });
 
-  test('the full notice names the cookies, the tags, what goes to Google and Meta, and how to exercise ARCO rights', async ({ page }) => {
+  test('the full notice names the cookies, the tags, what goes to Google and Meta, and how to exercise ARCO rights', async ({
+    page,
+  }) => {
     await page.goto('/aviso-de-privacidad');
     const cookies = page.getByRole('table', { name: 'Cookies que usa este sitio' });
-    await expect(cookies.getByRole('rowheader')).toHaveText(['origen', 'origen_primero', '_ga, _ga_…', '_gcl_au', '_fbp', '_fbc']);
+    await expect(cookies.getByRole('rowheader')).toHaveText([
+      'origen',
+      'origen_primero',
+      '_ga, _ga_…',
+      '_gcl_au',
+      '_fbp',
+      '_fbc',
+    ]);
     await expect(cookies.getByRole('row', { name: /^origen_primero/ })).toContainText('90 días');
     const notice = page.getByRole('article');
     for (const words of [
@@ -125,7 +134,11 @@ test.describe('keyboard', () => {
         if (!el || el === document.body) return null;
         const style = getComputedStyle(el);
         return {
-          name: el.getAttribute('aria-label') || el.getAttribute('name') || el.textContent?.trim().slice(0, 30) || el.tagName,
+          name:
+            el.getAttribute('aria-label') ||
+            el.getAttribute('name') ||
+            el.textContent?.trim().slice(0, 30) ||
+            el.tagName,
           outline: `${style.outlineStyle} ${style.outlineWidth}`,
         };
       });
@@ -133,7 +146,16 @@ test.describe('keyboard', () => {
       seen.push(info);
     }
     const names = seen.map((s) => s.name);
-    for (const expected of ['name', 'mail', 'phone', 'reason', 'Pausar el carrusel', 'Logotipo siguiente', 'AVISO DE PRIVACIDAD', 'Llama/escribenos']) {
+    for (const expected of [
+      'name',
+      'mail',
+      'phone',
+      'reason',
+      'Pausar el carrusel',
+      'Logotipo siguiente',
+      'AVISO DE PRIVACIDAD',
+      'Llama/escribenos',
+    ]) {
       expect(names).toContain(expected);
     }
     for (const { name, outline } of seen) expect([name, outline]).not.toEqual([name, 'none 0px']);
@@ -145,10 +167,20 @@ test.describe('reduced motion', () => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.goto('/');
     const header = page.locator('header');
-    expect(await header.evaluate((el) => getComputedStyle(el).transitionDuration.split(',').every((d) => d.trim() === '0s'))).toBe(true);
+    expect(
+      await header.evaluate((el) =>
+        getComputedStyle(el)
+          .transitionDuration.split(',')
+          .every((d) => d.trim() === '0s'),
+      ),
+    ).toBe(true);
     const icon = page.locator('[data-icon]').first();
     expect(await icon.evaluate((el) => getComputedStyle(el).transitionDuration)).toBe('0s');
-    await expect(page.getByRole('region', { name: 'Logotipos de clientes' }).getByRole('button', { name: 'Reproducir el carrusel' })).toBeVisible();
+    await expect(
+      page
+        .getByRole('region', { name: 'Logotipos de clientes' })
+        .getByRole('button', { name: 'Reproducir el carrusel' }),
+    ).toBeVisible();
   });
 });
 

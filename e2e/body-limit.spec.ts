@@ -22,14 +22,20 @@ type Answer = { status: number; html: string; ms: number };
 
 let visitor = 0;
 /** Each post is its own visitor for the abuse limit (the server takes the last X-Forwarded-For entry). */
-const ownAddress = () => ({ 'x-forwarded-for': `198.20.${(visitor = (visitor + 1) % 250)}.${1 + Math.floor(Math.random() * 250)}` });
+const ownAddress = () => ({
+  'x-forwarded-for': `198.20.${(visitor = (visitor + 1) % 250)}.${1 + Math.floor(Math.random() * 250)}`,
+});
 
 /**
  * Posts `total` bytes to `/` with Transfer-Encoding: chunked (no Content-Length),
  * `chunk` bytes at a time as fast as the socket takes them, and stops sending
  * once the answer has come. `ms` runs from the first byte sent to the answer.
  */
-function postChunked(baseURL: string, headers: Record<string, string>, body: { total: number; chunk: number } | Uint8Array): Promise<Answer> {
+function postChunked(
+  baseURL: string,
+  headers: Record<string, string>,
+  body: { total: number; chunk: number } | Uint8Array,
+): Promise<Answer> {
   const { hostname, port, origin } = new URL(baseURL);
   return new Promise((resolve, reject) => {
     const request = http.request({
@@ -102,18 +108,20 @@ function listeningPid(port: number): number | null {
   }
   for (const pid of inodes.size > 0 ? readdirSync('/proc').filter((name) => /^\d+$/.test(name)) : []) {
     try {
-      if (readdirSync(`/proc/${pid}/fd`).some((fd) => inodes.has(readlinkSync(`/proc/${pid}/fd/${fd}`)))) return Number(pid);
+      if (readdirSync(`/proc/${pid}/fd`).some((fd) => inodes.has(readlinkSync(`/proc/${pid}/fd/${fd}`))))
+        return Number(pid);
     } catch {}
   }
   return null;
 }
 
-const residentMB = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+const residentMB = (pid: number) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
 test.describe('a post bigger than the form', () => {
   for (const [kind, headers] of [
     ['without JavaScript', NO_SCRIPT_FORM],
-    ["from the island (next-action)", ISLAND],
+    ['from the island (next-action)', ISLAND],
   ] as const) {
     test(`8 MB sent in chunks ${kind} is refused with the Spanish 413 page within a second`, async ({ baseURL }) => {
       const answer = await postChunked(baseURL ?? '', headers, { total: 8 * MB, chunk: CHUNK });
@@ -128,7 +136,11 @@ test.describe('a post bigger than the form', () => {
     test.skip(pid === null, 'Needs the server process on this machine.');
     const server = pid as number;
     const eightAtOnce = () =>
-      Promise.all(Array.from({ length: 8 }, (_, i) => postChunked(url.href, i % 2 ? ISLAND : NO_SCRIPT_FORM, { total: 8 * MB, chunk: CHUNK })));
+      Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          postChunked(url.href, i % 2 ? ISLAND : NO_SCRIPT_FORM, { total: 8 * MB, chunk: CHUNK }),
+        ),
+      );
     // The first round loads the proxy's code and grows the heap to carry 64 MB of discarded upload (15 to 50 MB, once): not what is measured.
     await eightAtOnce();
 
@@ -143,7 +155,9 @@ test.describe('a post bigger than the form', () => {
       growths.push(Math.max(peak, residentMB(server)) - before);
       for (const answer of answers) expect(answer.status).toBe(413);
     }
-    console.log(`server RSS grew at most ${growths.map((growth) => growth.toFixed(1)).join(', ')} MB during each round of eight 8 MB posts`);
+    console.log(
+      `server RSS grew at most ${growths.map((growth) => growth.toFixed(1)).join(', ')} MB during each round of eight 8 MB posts`,
+    );
     expect(Math.min(...growths)).toBeLessThan(20);
   });
 
@@ -164,10 +178,21 @@ test.describe('a post bigger than the form', () => {
     }
   });
 
-  test("refusals leave one line each in the server's log, with no stack trace and nothing from the body", async ({ request, baseURL }) => {
+  test("refusals leave one line each in the server's log, with no stack trace and nothing from the body", async ({
+    request,
+    baseURL,
+  }) => {
     const marker = `Mensaje privado ${Math.random().toString(36).slice(2, 10)}`;
-    const big = { name: 'Ana', mail: 'ana@example.mx', phone: '5512345678', reason: `${marker} ${'x'.repeat(40 * 1024)}` };
-    const response = await request.post('/', { multipart: big, headers: { origin: new URL(baseURL ?? '').origin, ...ownAddress() } });
+    const big = {
+      name: 'Ana',
+      mail: 'ana@example.mx',
+      phone: '5512345678',
+      reason: `${marker} ${'x'.repeat(40 * 1024)}`,
+    };
+    const response = await request.post('/', {
+      multipart: big,
+      headers: { origin: new URL(baseURL ?? '').origin, ...ownAddress() },
+    });
     expect(response.status()).toBe(413);
     await expect.poll(() => readFileSync(SERVER_LOG, 'utf8')).toMatch(/\[contacto\] Envío rechazado \(413\)/);
     const lines = readFileSync(SERVER_LOG, 'utf8').split('\n');
@@ -178,26 +203,43 @@ test.describe('a post bigger than the form', () => {
     expect(lines.join('\n')).not.toContain(marker);
   });
 
-  test("Next copies at most 96 KB of a body for the proxy (proxyClientMaxBodySize), not its default 10 MB", async ({ baseURL }) => {
+  test('Next copies at most 96 KB of a body for the proxy (proxyClientMaxBodySize), not its default 10 MB', async ({
+    baseURL,
+  }) => {
     // Next logs where it stopped copying; the memory figure alone cannot tell, once the allocator has grown it keeps its size.
     expectSpanishTooLargePage(await postChunked(baseURL ?? '', NO_SCRIPT_FORM, { total: MB, chunk: CHUNK }));
     await expect.poll(() => readFileSync(SERVER_LOG, 'utf8')).toMatch(/Request body exceeded \d+KB for \//);
-    const limits = [...readFileSync(SERVER_LOG, 'utf8').matchAll(/Request body exceeded (\S+) for \//g)].map((match) => match[1]);
+    const limits = [...readFileSync(SERVER_LOG, 'utf8').matchAll(/Request body exceeded (\S+) for \//g)].map(
+      (match) => match[1],
+    );
     expect(new Set(limits)).toEqual(new Set([`${PROXY_BODY_COPY_BYTES / 1024}KB`]));
   });
 });
 
 test.describe('a post within the limit', () => {
-  test('sent in chunks without JavaScript, still reaches the action whole: the answer is the form, asking to confirm', async ({ request, baseURL }) => {
+  test('sent in chunks without JavaScript, still reaches the action whole: the answer is the form, asking to confirm', async ({
+    request,
+    baseURL,
+  }) => {
     const page = await request.get('/');
-    const values = { name: 'Ana Por Partes', mail: `partes-${Date.now()}@example.mx`, phone: '5512345678', reason: 'Quiero una página web, ¿cuánto cuesta?' };
+    const values = {
+      name: 'Ana Por Partes',
+      mail: `partes-${Date.now()}@example.mx`,
+      phone: '5512345678',
+      reason: 'Quiero una página web, ¿cuánto cuesta?',
+    };
     const form = new FormData();
-    for (const [name, value] of Object.entries(bodyOf(formControls(await page.text()), values))) form.append(name, value);
+    for (const [name, value] of Object.entries(bodyOf(formControls(await page.text()), values)))
+      form.append(name, value);
     const encoded = new Response(form);
     const body = new Uint8Array(await encoded.arrayBuffer());
     expect(body.byteLength).toBeLessThan(32 * 1024);
 
-    const answer = await postChunked(baseURL ?? '', { 'content-type': encoded.headers.get('content-type') ?? '' }, body);
+    const answer = await postChunked(
+      baseURL ?? '',
+      { 'content-type': encoded.headers.get('content-type') ?? '' },
+      body,
+    );
     expect(answer.status).toBe(200);
     // No signature of the form's time on screen (no scripts): the action answers with the form, every value kept.
     expect(answerKind(answer.html)).toBe('confirm');

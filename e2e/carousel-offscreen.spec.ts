@@ -40,7 +40,12 @@ async function showCarousel(page: Page, name: string) {
  * from `since`. Polls every 100 ms.
  */
 /** Back in view: the slide it left on, and the next one 5 s later (4 to 7 s, for a busy machine). */
-async function expectSameSlideThenStep(page: Page, region: Locator, name: string, shown: Awaited<ReturnType<typeof position>>) {
+async function expectSameSlideThenStep(
+  page: Page,
+  region: Locator,
+  name: string,
+  shown: Awaited<ReturnType<typeof position>>,
+) {
   const back = Date.now();
   expect(await position(page, region, name)).toEqual(shown);
   const stepAfter = await timeToStep(page, region, name, back, shown.slide);
@@ -60,7 +65,9 @@ async function atRest(region: Locator) {
   await expect
     .poll(
       async () => {
-        const now = await region.evaluate((root) => root.querySelector('[aria-roledescription="slide"]')?.parentElement?.style.transform ?? '');
+        const now = await region.evaluate(
+          (root) => root.querySelector('[aria-roledescription="slide"]')?.parentElement?.style.transform ?? '',
+        );
         const still = now === last;
         last = now;
         return still;

@@ -15,7 +15,12 @@ const FAKE_RECAPTCHA = `
 type Visitor = { name: string; mail: string; phone: string; reason: string };
 
 function visitorWith(tag: string): Visitor {
-  return { name: 'Ana Prueba', mail: uniqueMail(tag), phone: '5512345678', reason: 'Quiero una página web para mi negocio.' };
+  return {
+    name: 'Ana Prueba',
+    mail: uniqueMail(tag),
+    phone: '5512345678',
+    reason: 'Quiero una página web para mi negocio.',
+  };
 }
 
 const form = (page: Page) => page.locator('#contacto form');
@@ -38,7 +43,8 @@ async function fill(page: Page, visitor: Visitor) {
 }
 
 async function expectValuesKept(page: Page, visitor: Visitor) {
-  for (const key of ['name', 'mail', 'phone', 'reason'] as const) await expect(input(page, key)).toHaveValue(visitor[key]);
+  for (const key of ['name', 'mail', 'phone', 'reason'] as const)
+    await expect(input(page, key)).toHaveValue(visitor[key]);
 }
 
 async function sendWith(page: Page, steps: StubStep[], tag: string) {
@@ -72,54 +78,65 @@ test.describe('contact form', () => {
     });
   }
 
-  test('happy path: one request with the fields, the site key and the captcha token; thanks; redirect after 2 s', ENGINE, async ({
-    page,
-  }) => {
-    const recaptcha: string[] = [];
-    const visitor = visitorWith('happy');
-    const thanks = await recordThanks(page);
-    await open(page, recaptcha);
-    // The reCAPTCHA script is loaded on demand, not with the page.
-    await page.waitForLoadState('networkidle');
-    expect(recaptcha).toEqual([]);
+  test(
+    'happy path: one request with the fields, the site key and the captcha token; thanks; redirect after 2 s',
+    ENGINE,
+    async ({ page }) => {
+      const recaptcha: string[] = [];
+      const visitor = visitorWith('happy');
+      const thanks = await recordThanks(page);
+      await open(page, recaptcha);
+      // The reCAPTCHA script is loaded on demand, not with the page.
+      await page.waitForLoadState('networkidle');
+      expect(recaptcha).toEqual([]);
 
-    const leftAt: number[] = [];
-    page.on('request', (request) => {
-      if (request.isNavigationRequest() && new URL(request.url()).pathname === E2E_CONFIG.thankYouUrl) leftAt.push(Date.now());
-    });
-    await fill(page, visitor);
-    await submit(page).click();
-    // Pushed as the send begins: read now, for the page leaves 2 s after the thanks (a slow test step could miss it).
-    await expect
-      .poll(() =>
-        page.evaluate(() => (window.dataLayer ?? []).map((entry) => Array.from(entry as ArrayLike<unknown>).slice(0, 2))),
-      )
-      .toContainEqual(['event', 'formulario']);
+      const leftAt: number[] = [];
+      page.on('request', (request) => {
+        if (request.isNavigationRequest() && new URL(request.url()).pathname === E2E_CONFIG.thankYouUrl)
+          leftAt.push(Date.now());
+      });
+      await fill(page, visitor);
+      await submit(page).click();
+      // Pushed as the send begins: read now, for the page leaves 2 s after the thanks (a slow test step could miss it).
+      await expect
+        .poll(() =>
+          page.evaluate(() =>
+            (window.dataLayer ?? []).map((entry) => Array.from(entry as ArrayLike<unknown>).slice(0, 2)),
+          ),
+        )
+        .toContainEqual(['event', 'formulario']);
 
-    const shownAt = await thanks.seenAt();
-    await expect(page.locator('#contacto').getByText(/un asesor se pondrá en contacto contigo muy pronto/i)).toBeVisible();
-    expect(recaptcha).toEqual([`https://www.google.com/recaptcha/api.js?render=${E2E_CONFIG.recaptchaSiteKey}`]);
+      const shownAt = await thanks.seenAt();
+      await expect(
+        page.locator('#contacto').getByText(/un asesor se pondrá en contacto contigo muy pronto/i),
+      ).toBeVisible();
+      expect(recaptcha).toEqual([`https://www.google.com/recaptcha/api.js?render=${E2E_CONFIG.recaptchaSiteKey}`]);
 
-    const { attempts, stored } = await records(visitor.mail);
-    expect(attempts).toHaveLength(1);
-    expect(attempts[0]?.siteKey).toBe(E2E_CONFIG.contactSiteKey);
-    expect(attempts[0]?.contentType).toBe('application/json');
-    expect(attempts[0]?.body).toEqual({
-      ...visitor,
-      captcha: `e2e-token-formSubmit-${E2E_CONFIG.recaptchaSiteKey}`,
-    });
-    expect(stored).toHaveLength(1);
+      const { attempts, stored } = await records(visitor.mail);
+      expect(attempts).toHaveLength(1);
+      expect(attempts[0]?.siteKey).toBe(E2E_CONFIG.contactSiteKey);
+      expect(attempts[0]?.contentType).toBe('application/json');
+      expect(attempts[0]?.body).toEqual({
+        ...visitor,
+        captcha: `e2e-token-formSubmit-${E2E_CONFIG.recaptchaSiteKey}`,
+      });
+      expect(stored).toHaveLength(1);
 
-    await page.waitForURL((url) => url.pathname === E2E_CONFIG.thankYouUrl, { timeout: 5000 });
-    // From the thanks to the browser asking for the next page (not its load, which a busy machine slows).
-    const elapsed = (leftAt[0] ?? Infinity) - shownAt;
-    expect(elapsed).toBeGreaterThanOrEqual(1700);
-    expect(elapsed).toBeLessThan(4000);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/gracias/i);
-  });
+      await page.waitForURL((url) => url.pathname === E2E_CONFIG.thankYouUrl, { timeout: 5000 });
+      // From the thanks to the browser asking for the next page (not its load, which a busy machine slows).
+      const elapsed = (leftAt[0] ?? Infinity) - shownAt;
+      expect(elapsed).toBeGreaterThanOrEqual(1700);
+      expect(elapsed).toBeLessThan(4000);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(/gracias/i);
+    },
+  );
 
   test('3 failures then success: 4 attempts, one Idempotency-Key, stored once', ENGINE, async ({ page }) => {
-    const visitor = await sendWith(page, [{ status: 503 }, { status: 503 }, { status: 500 }, { success: true }], 'retry');
+    const visitor = await sendWith(
+      page,
+      [{ status: 503 }, { status: 503 }, { status: 500 }, { success: true }],
+      'retry',
+    );
     await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible();
     const { attempts, stored } = await records(visitor.mail);
     expect(attempts).toHaveLength(4);
@@ -128,44 +145,62 @@ test.describe('contact form', () => {
     expect(stored).toHaveLength(1);
   });
 
-  test('4 failures: a clear message with WhatsApp, every value kept, and the visitor can retry', ENGINE, async ({ page, outbox }) => {
-    test.skip(outbox !== 'off', 'With the engine the visitor is thanked instead (delivery.spec.ts).');
-    const visitor = await sendWith(page, [{ status: 503 }], 'down');
-    await expect(status(page)).toContainText(/no pudimos enviar tu mensaje/i, { timeout: 15_000 });
-    await expect(status(page).getByRole('link', { name: 'WhatsApp' })).toHaveAttribute('href', E2E_CONFIG.whatsappUrl);
-    await expectValuesKept(page, visitor);
-    await expect(submit(page)).toBeEnabled();
-    const { attempts, stored } = await records(visitor.mail);
-    expect(attempts).toHaveLength(4);
-    expect(stored).toHaveLength(0);
+  test(
+    '4 failures: a clear message with WhatsApp, every value kept, and the visitor can retry',
+    ENGINE,
+    async ({ page, outbox }) => {
+      test.skip(outbox !== 'off', 'With the engine the visitor is thanked instead (delivery.spec.ts).');
+      const visitor = await sendWith(page, [{ status: 503 }], 'down');
+      await expect(status(page)).toContainText(/no pudimos enviar tu mensaje/i, { timeout: 15_000 });
+      await expect(status(page).getByRole('link', { name: 'WhatsApp' })).toHaveAttribute(
+        'href',
+        E2E_CONFIG.whatsappUrl,
+      );
+      await expectValuesKept(page, visitor);
+      await expect(submit(page)).toBeEnabled();
+      const { attempts, stored } = await records(visitor.mail);
+      expect(attempts).toHaveLength(4);
+      expect(stored).toHaveLength(0);
 
-    // The API recovers: the same form, untouched, goes through.
-    await setScenario(visitor.mail, [{ success: true }]);
-    await submit(page).click();
-    await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible();
-    expect((await records(visitor.mail)).stored).toHaveLength(1);
-  });
+      // The API recovers: the same form, untouched, goes through.
+      await setScenario(visitor.mail, [{ success: true }]);
+      await submit(page).click();
+      await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible();
+      expect((await records(visitor.mail)).stored).toHaveLength(1);
+    },
+  );
 
-  test('without JavaScript, 4 failures answer the same message with WhatsApp, every value kept', ENGINE, async ({ browser, outbox, baseURL }) => {
-    test.skip(outbox !== 'off', 'With the engine the visitor is thanked instead (delivery.spec.ts).');
-    // A context of its own: scripts off (the fixture's page has them on).
-    const context = await browser.newContext({ baseURL, javaScriptEnabled: false, extraHTTPHeaders: { 'x-forwarded-for': '198.18.251.7' } });
-    const page = await context.newPage();
-    const visitor = visitorWith('nojs-down');
-    await setScenario(visitor.mail, [{ status: 503 }]);
-    await page.goto('/');
-    await fill(page, visitor);
-    await submit(page).click();
-    // Without scripts the page cannot sign its time on screen: the server asks once, and a person presses again.
-    await expect(status(page)).toHaveText(/para confirmar el envío/i);
-    await page.waitForTimeout(READ_AGAIN_MS);
-    await submit(page).click();
-    await expect(status(page)).toContainText(/no pudimos enviar tu mensaje/i, { timeout: 15_000 });
-    await expect(status(page).getByRole('link', { name: 'WhatsApp' })).toHaveAttribute('href', E2E_CONFIG.whatsappUrl);
-    await expectValuesKept(page, visitor);
-    expect((await records(visitor.mail)).attempts).toHaveLength(4);
-    await context.close();
-  });
+  test(
+    'without JavaScript, 4 failures answer the same message with WhatsApp, every value kept',
+    ENGINE,
+    async ({ browser, outbox, baseURL }) => {
+      test.skip(outbox !== 'off', 'With the engine the visitor is thanked instead (delivery.spec.ts).');
+      // A context of its own: scripts off (the fixture's page has them on).
+      const context = await browser.newContext({
+        baseURL,
+        javaScriptEnabled: false,
+        extraHTTPHeaders: { 'x-forwarded-for': '198.18.251.7' },
+      });
+      const page = await context.newPage();
+      const visitor = visitorWith('nojs-down');
+      await setScenario(visitor.mail, [{ status: 503 }]);
+      await page.goto('/');
+      await fill(page, visitor);
+      await submit(page).click();
+      // Without scripts the page cannot sign its time on screen: the server asks once, and a person presses again.
+      await expect(status(page)).toHaveText(/para confirmar el envío/i);
+      await page.waitForTimeout(READ_AGAIN_MS);
+      await submit(page).click();
+      await expect(status(page)).toContainText(/no pudimos enviar tu mensaje/i, { timeout: 15_000 });
+      await expect(status(page).getByRole('link', { name: 'WhatsApp' })).toHaveAttribute(
+        'href',
+        E2E_CONFIG.whatsappUrl,
+      );
+      await expectValuesKept(page, visitor);
+      expect((await records(visitor.mail)).attempts).toHaveLength(4);
+      await context.close();
+    },
+  );
 
   test('success: false shows the mes under the button', async ({ page }) => {
     const visitor = await sendWith(page, [{ success: false, mes: 'Ya tenemos una solicitud tuya de hoy.' }], 'mes');
@@ -219,16 +254,31 @@ test.describe('contact form', () => {
       const form = document.querySelector<HTMLFormElement>('#contacto form');
       const maskBox = mask?.getBoundingClientRect();
       const formBox = form?.getBoundingClientRect();
-      if (!mask || !form || !maskBox || !formBox || maskBox.width === 0 || getComputedStyle(mask).visibility === 'hidden') return false;
-      const button = Array.from(form.querySelectorAll('button')).find((candidate) => /enviar/i.test(candidate.textContent ?? ''));
-      return { covers: maskBox.width >= formBox.width && maskBox.height >= formBox.height, submitDisabled: button?.disabled ?? null };
+      if (
+        !mask ||
+        !form ||
+        !maskBox ||
+        !formBox ||
+        maskBox.width === 0 ||
+        getComputedStyle(mask).visibility === 'hidden'
+      )
+        return false;
+      const button = Array.from(form.querySelectorAll('button')).find((candidate) =>
+        /enviar/i.test(candidate.textContent ?? ''),
+      );
+      return {
+        covers: maskBox.width >= formBox.width && maskBox.height >= formBox.height,
+        submitDisabled: button?.disabled ?? null,
+      };
     });
     expect(await sending.jsonValue()).toEqual({ covers: true, submitDisabled: true });
     await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible();
     expect((await records(visitor.mail)).stored).toHaveLength(1);
   });
 
-  test('validation messages appear once a field is dirty or touched; submit waits for a valid form', async ({ page }) => {
+  test('validation messages appear once a field is dirty or touched; submit waits for a valid form', async ({
+    page,
+  }) => {
     await open(page);
     await expect(submit(page)).toBeDisabled();
     await expect(form(page).getByText(/Este campo/)).toHaveCount(0);
@@ -276,7 +326,8 @@ test.describe('contact form', () => {
 
     const bodies: string[] = [];
     page.on('response', async (response) => {
-      if (response.url().startsWith(new URL(page.url() || 'http://x').origin)) bodies.push(await response.text().catch(() => ''));
+      if (response.url().startsWith(new URL(page.url() || 'http://x').origin))
+        bodies.push(await response.text().catch(() => ''));
     });
     await open(page);
     expect((await page.content()).includes(key)).toBe(false);

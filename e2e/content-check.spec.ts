@@ -17,7 +17,8 @@ const ROOT = process.cwd();
 function buildWith(edit: (content: string) => string): { status: number | null; output: string } {
   const project = mkdtempSync(path.join(os.tmpdir(), 'content-check-'));
   try {
-    for (const entry of ['lib', 'public', 'next.config.ts', 'package.json', 'tsconfig.json']) cpSync(path.join(ROOT, entry), path.join(project, entry), { recursive: true });
+    for (const entry of ['lib', 'public', 'next.config.ts', 'package.json', 'tsconfig.json'])
+      cpSync(path.join(ROOT, entry), path.join(project, entry), { recursive: true });
     // The check runs before Turbopack, so a link to node_modules is enough here.
     symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'));
     const content = path.join(project, 'lib/content.ts');
@@ -48,8 +49,12 @@ test('next build stops on a picture that does not exist, naming it', () => {
 });
 
 test('next build stops on a picture without its alt text, naming it', () => {
-  const { status, output } = buildWith((content) => content.replace("{ img: dentalSonrisa, alt: 'Clínica Dental Sonrisa' }", '{ img: dentalSonrisa }'));
+  const { status, output } = buildWith((content) =>
+    content.replace("{ img: dentalSonrisa, alt: 'Clínica Dental Sonrisa' }", '{ img: dentalSonrisa }'),
+  );
   expect(status).not.toBe(0);
-  expect(output).toMatch(/lib\/content\.ts:\d+ public\/images\/clients\/dental-sonrisa\.svg: falta su texto alternativo/);
+  expect(output).toMatch(
+    /lib\/content\.ts:\d+ public\/images\/clients\/dental-sonrisa\.svg: falta su texto alternativo/,
+  );
   expect(output).not.toContain('Compiled successfully');
 });

@@ -14,7 +14,12 @@ const SEND_TO = `${E2E_CONFIG.googleAdsId}/${E2E_CONFIG.googleAdsConversionLabel
 const VITALS = ['CLS', 'FCP', 'INP', 'LCP', 'TTFB'];
 
 function visitorWith(tag: string) {
-  return { name: 'Ana Conversión', mail: uniqueMail(tag), phone: '5512345678', reason: 'Quiero anuncios para mi negocio.' };
+  return {
+    name: 'Ana Conversión',
+    mail: uniqueMail(tag),
+    phone: '5512345678',
+    reason: 'Quiero anuncios para mi negocio.',
+  };
 }
 
 const META_PIXEL_SRC = 'https://connect.facebook.net/en_US/fbevents.js';
@@ -45,19 +50,32 @@ async function standInMetaPixel(page: Page) {
   fbq.callMethod = function () { send(arguments); };
   fbq.queue.splice(0).forEach(send);
 })();`;
-  await page.route(META_PIXEL_SRC, (route) => route.fulfill({ status: 200, contentType: 'application/javascript', body }));
+  await page.route(META_PIXEL_SRC, (route) =>
+    route.fulfill({ status: 200, contentType: 'application/javascript', body }),
+  );
   await page.route(`${META_HITS_URL}**`, async (route) => {
     hits.push(JSON.parse(route.request().postData() ?? '{}') as MetaHit);
     await route.fulfill({ status: 204 }).catch(() => undefined);
   });
   /** The commands in the order the page gave them (one page: the numbering restarts on the next). */
-  const calls = () => hits.slice().sort((a, b) => a.seq - b.seq).map((hit) => hit.args);
-  return { calls, tracked: (event: string) => calls().filter(([command, name]) => command === 'track' && name === event) };
+  const calls = () =>
+    hits
+      .slice()
+      .sort((a, b) => a.seq - b.seq)
+      .map((hit) => hit.args);
+  return {
+    calls,
+    tracked: (event: string) => calls().filter(([command, name]) => command === 'track' && name === event),
+  };
 }
 
 /** The gtag commands the page queued, in order, without their callbacks. */
 const gtagCommands = (page: Page) =>
-  page.evaluate(() => (window.dataLayer ?? []).map((entry) => JSON.parse(JSON.stringify(Array.from(entry as ArrayLike<unknown>))) as unknown[]));
+  page.evaluate(() =>
+    (window.dataLayer ?? []).map(
+      (entry) => JSON.parse(JSON.stringify(Array.from(entry as ArrayLike<unknown>))) as unknown[],
+    ),
+  );
 
 const form = (page: Page) => page.locator('#contacto form');
 const thanks = (page: Page) => page.getByRole('heading', { name: /gracias por contactarnos/i });
@@ -78,14 +96,17 @@ async function open(page: Page, { recaptcha = true } = {}) {
 
 async function send(page: Page, visitor: ReturnType<typeof visitorWith>) {
   for (const [name, value] of Object.entries(visitor)) await form(page).locator(`[name="${name}"]`).fill(value);
-  await form(page).getByRole('button', { name: /enviar/i }).click();
+  await form(page)
+    .getByRole('button', { name: /enviar/i })
+    .click();
 }
 
 /** Date.now() when the browser starts leaving for the thank-you page. */
 function watchLeaving(page: Page) {
   const left: number[] = [];
   page.on('request', (request: Request) => {
-    if (request.isNavigationRequest() && new URL(request.url()).pathname === E2E_CONFIG.thankYouUrl) left.push(Date.now());
+    if (request.isNavigationRequest() && new URL(request.url()).pathname === E2E_CONFIG.thankYouUrl)
+      left.push(Date.now());
   });
   return left;
 }
@@ -136,12 +157,20 @@ test.describe('conversions', () => {
     await open(page);
     await send(page, visitor);
     await expect(thanks(page)).toBeVisible();
-    await expect.poll(async () => (await gtagCommands(page)).some(([command, name]) => command === 'event' && name === 'conversion')).toBe(true);
+    await expect
+      .poll(async () =>
+        (await gtagCommands(page)).some(([command, name]) => command === 'event' && name === 'conversion'),
+      )
+      .toBe(true);
 
     const commands = await gtagCommands(page);
     const userData = commands.findIndex(([command, name]) => command === 'set' && name === 'user_data');
     const conversion = commands.findIndex(([command, name]) => command === 'event' && name === 'conversion');
-    expect(commands[userData]).toEqual(['set', 'user_data', { email: visitor.mail.toLowerCase(), phone_number: '+525512345678' }]);
+    expect(commands[userData]).toEqual([
+      'set',
+      'user_data',
+      { email: visitor.mail.toLowerCase(), phone_number: '+525512345678' },
+    ]);
     expect(userData).toBeLessThan(conversion);
     expect(commands.filter(([command]) => command === 'set')).toHaveLength(1);
 
@@ -162,7 +191,9 @@ test.describe('conversions', () => {
     const { attempts } = await records(visitor.mail);
     const key = attempts[0]?.idempotencyKey;
     expect(key).toMatch(/^[0-9a-f-]{36}$/);
-    expect(gtag.named('conversion').map((hit) => hit.params)).toEqual([{ send_to: SEND_TO, transaction_id: key, transport_type: 'beacon' }]);
+    expect(gtag.named('conversion').map((hit) => hit.params)).toEqual([
+      { send_to: SEND_TO, transaction_id: key, transport_type: 'beacon' },
+    ]);
     expect(gtag.named('generate_lead')).toHaveLength(1);
   });
 
@@ -185,7 +216,9 @@ test.describe('conversions', () => {
     await open(page);
     await page.waitForFunction(() => performance.now() > 1000);
     // How long this machine took to load the page: the yardstick for "at once" below.
-    const loadMs = await page.evaluate(() => performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd ?? 0);
+    const loadMs = await page.evaluate(
+      () => performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd ?? 0,
+    );
     await send(page, visitor);
     await expect(thanks(page)).toBeVisible();
     const thanksAt = await seen.seenAt();
@@ -198,7 +231,9 @@ test.describe('conversions', () => {
     const firstScript = Math.min(...gtag.scriptRequests);
     expect(firstScript - thanksAt).toBeLessThan(Math.max(2500, 2 * loadMs));
     const conversion = gtag.named('conversion');
-    expect(conversion.map((hit) => hit.params.transaction_id)).toEqual([(await records(visitor.mail)).attempts[0]?.idempotencyKey]);
+    expect(conversion.map((hit) => hit.params.transaction_id)).toEqual([
+      (await records(visitor.mail)).attempts[0]?.idempotencyKey,
+    ]);
     expect(gtag.named('generate_lead')).toHaveLength(1);
     // The page left only once the hit was answered, and still within about 3 s.
     const leftAt = left[0] ?? 0;
@@ -227,11 +262,36 @@ test.describe('conversions', () => {
   // A failed send exists only when the engine cannot hold it (else the enquiry is kept
   // and the visitor thanked): that case runs on the server whose engine cannot.
   // Spam and QA enquiries are thanked like anyone, with no key: nothing to count.
-  const notLeads: Array<{ name: string; steps: StubStep[]; sees: RegExp; baseURL?: string; visitor?: Partial<ReturnType<typeof visitorWith>> }> = [
-    { name: 'a refusal with a mes', steps: [{ success: false, mes: 'Ya tenemos una solicitud tuya de hoy.' }], sees: /ya tenemos una solicitud/i },
-    { name: 'a failed send', steps: [{ status: 503 }], sees: /no pudimos enviar/i, baseURL: `http://127.0.0.1:${E2E_OFF_PORT}` },
-    { name: 'a suspected spam', steps: [{ success: true }], sees: /gracias por contactarnos/i, visitor: { name: 'Gana dinero en www.premios-spam.example' } },
-    { name: 'a QA enquiry', steps: [{ success: true }], sees: /gracias por contactarnos/i, visitor: { mail: uniqueMail('qa-lead').replace(/@.*$/, '@agencia.invalid') } },
+  const notLeads: Array<{
+    name: string;
+    steps: StubStep[];
+    sees: RegExp;
+    baseURL?: string;
+    visitor?: Partial<ReturnType<typeof visitorWith>>;
+  }> = [
+    {
+      name: 'a refusal with a mes',
+      steps: [{ success: false, mes: 'Ya tenemos una solicitud tuya de hoy.' }],
+      sees: /ya tenemos una solicitud/i,
+    },
+    {
+      name: 'a failed send',
+      steps: [{ status: 503 }],
+      sees: /no pudimos enviar/i,
+      baseURL: `http://127.0.0.1:${E2E_OFF_PORT}`,
+    },
+    {
+      name: 'a suspected spam',
+      steps: [{ success: true }],
+      sees: /gracias por contactarnos/i,
+      visitor: { name: 'Gana dinero en www.premios-spam.example' },
+    },
+    {
+      name: 'a QA enquiry',
+      steps: [{ success: true }],
+      sees: /gracias por contactarnos/i,
+      visitor: { mail: uniqueMail('qa-lead').replace(/@.*$/, '@agencia.invalid') },
+    },
   ];
   for (const { name, steps, sees, baseURL, visitor: overrides } of notLeads) {
     test.describe(name, () => {
@@ -301,7 +361,9 @@ test.describe('conversions', () => {
       document.dispatchEvent(new Event('visibilitychange'));
     });
 
-    await expect.poll(() => [...new Set(gtag.hits.map((hit) => hit.name))].filter((name) => VITALS.includes(name)).sort()).toEqual(VITALS);
+    await expect
+      .poll(() => [...new Set(gtag.hits.map((hit) => hit.name))].filter((name) => VITALS.includes(name)).sort())
+      .toEqual(VITALS);
     for (const name of VITALS) {
       for (const { params } of gtag.named(name)) {
         expect(params, name).toEqual({

@@ -8,9 +8,16 @@ const env = { ...E2E_BUILD_ENV, CONTACT_INBOX_DIR: `${DATA_DIR}/crash` };
 // The page comes from this test's own server (the fixtures intercept every other origin).
 test.use({ baseURL: `http://127.0.0.1:${CRASH_PORT}` });
 
-test('a server killed while a lead waits for redelivery loses nothing: restarted, it delivers the lead once, by itself', async ({ page }) => {
+test('a server killed while a lead waits for redelivery loses nothing: restarted, it delivers the lead once, by itself', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
-  const lead = { name: 'Rocío Caída', mail: uniqueMail('crash'), phone: '5544332211', reason: 'Necesito una tienda en línea.' };
+  const lead = {
+    name: 'Rocío Caída',
+    mail: uniqueMail('crash'),
+    phone: '5544332211',
+    reason: 'Necesito una tienda en línea.',
+  };
   await setScenario(lead.mail, [{ status: 503 }]);
 
   let server = await startServer(CRASH_PORT, env);

@@ -13,7 +13,12 @@ import { E2E_CONFIG } from './support/test-env';
 
 /** Fills the form as a new lead while the API answers `steps`; resolves with the wait the visitor saw. */
 async function sendWhile(page: Page, steps: StubStep[], tag: string) {
-  const lead = { name: `Lucía Entrega ${tag}`, mail: uniqueMail(`delivery-${tag}`), phone: '5511223344', reason: 'Quiero vender más en línea.' };
+  const lead = {
+    name: `Lucía Entrega ${tag}`,
+    mail: uniqueMail(`delivery-${tag}`),
+    phone: '5511223344',
+    reason: 'Quiero vender más en línea.',
+  };
   await setScenario(lead.mail, steps);
   await stayOnThankYouView(page);
   await page.goto('/');
@@ -26,12 +31,14 @@ async function sendWhile(page: Page, steps: StubStep[], tag: string) {
   return { lead, waited: await waited };
 }
 
-test.describe('the lead\'s workflow', () => {
+test.describe("the lead's workflow", () => {
   for (const [fault, steps] of [
     ['is down (503)', [{ status: 503 }]],
     ['hangs', [{ hang: true }]],
   ] as const) {
-    test(`the API ${fault}: thanked within 4 s, the agency alerted once, delivered once with the same key when it is back`, async ({ page }) => {
+    test(`the API ${fault}: thanked within 4 s, the agency alerted once, delivered once with the same key when it is back`, async ({
+      page,
+    }) => {
       test.setTimeout(90_000);
       const { lead, waited } = await sendWhile(page, [...steps], fault.split(' ')[0] ?? 'x');
       expect(waited).toBeLessThan(4000);
@@ -41,7 +48,8 @@ test.describe('the lead\'s workflow', () => {
       expect(alert?.envelopeTo).toEqual([E2E_CONFIG.alertTo]);
       expect(alert?.subject).toBe(`Solicitud de contacto pendiente de entrega: ${lead.name}`);
       // The reason is quoted under its heading, so none of its lines can pass for the template's.
-      for (const line of [`Nombre: ${lead.name}`, `Teléfono: ${lead.phone}`, `Motivo:\n> ${lead.reason}`]) expect(alert?.text).toContain(line);
+      for (const line of [`Nombre: ${lead.name}`, `Teléfono: ${lead.phone}`, `Motivo:\n> ${lead.reason}`])
+        expect(alert?.text).toContain(line);
       const key = alert && keyIn(alert);
       expect(key).toMatch(/^[0-9a-f-]{36}$/);
 
@@ -49,7 +57,9 @@ test.describe('the lead\'s workflow', () => {
       await setScenario(lead.mail, [{ success: true }]);
       await expect.poll(async () => (await records(lead.mail)).stored.length, { timeout: 45_000 }).toBe(1);
       const { attempts, stored } = await records(lead.mail);
-      expect(stored).toEqual([{ key, enquiry: expect.objectContaining({ name: lead.name, mail: lead.mail, phone: lead.phone }) }]);
+      expect(stored).toEqual([
+        { key, enquiry: expect.objectContaining({ name: lead.name, mail: lead.mail, phone: lead.phone }) },
+      ]);
       expect(new Set(attempts.map((a) => a.idempotencyKey))).toEqual(new Set([key]));
       // Delivered: the engine forgets it at once, as the privacy notice says.
       await expect.poll(() => runsFor(lead.mail), { timeout: 20_000 }).toEqual([]);
@@ -62,13 +72,17 @@ test.describe('the lead\'s workflow', () => {
     });
   }
 
-  test('a later round the API refuses ends the run as a dead letter, with no second e-mail: one per lead', async ({ page }) => {
+  test('a later round the API refuses ends the run as a dead letter, with no second e-mail: one per lead', async ({
+    page,
+  }) => {
     test.setTimeout(90_000);
     const { lead } = await sendWhile(page, [{ status: 503 }], 'refused');
     await waitForAlerts(lead.mail, 1);
     // An API that verifies reCAPTCHA refuses a token older than 2 minutes.
     await setScenario(lead.mail, [{ status: 400, mes: 'El token de captcha expiró' }]);
-    await expect.poll(() => runsFor(lead.mail).map((run) => run.outcome?.outcome), { timeout: 45_000 }).toEqual(['dead']);
+    await expect
+      .poll(() => runsFor(lead.mail).map((run) => run.outcome?.outcome), { timeout: 45_000 })
+      .toEqual(['dead']);
     expect(runsFor(lead.mail)[0]?.outcome).toMatchObject({ reason: 'refused', refusal: 'El token de captcha expiró' });
 
     // A dead letter is never sent again, and the agency, told once already, is not told twice.

@@ -28,7 +28,12 @@ import { DATA_DIR, E2E_BUILD_ENV, SEAL_PORTS } from './support/test-env';
 const MANIFEST = path.join(ROOT, 'app/.well-known/workflow/v1/manifest.json');
 const FORGE = path.join(ROOT, 'test-support/forge-engine.mjs');
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-const person = (mail: string) => ({ name: 'Lucía Verdadera', mail, phone: '+52 55 1234 5678', reason: 'Quiero una página para mi panadería.' });
+const person = (mail: string) => ({
+  name: 'Lucía Verdadera',
+  mail,
+  phone: '+52 55 1234 5678',
+  reason: 'Quiero una página para mi panadería.',
+});
 type Answered = { path: string; status: number; what: 'client' | 'raw'; queue: string };
 
 test.setTimeout(120_000);
@@ -50,7 +55,11 @@ test.beforeAll(async () => {
     META_CAPI_ACCESS_TOKEN: 'EAAE2Etoken0123456789abcdef',
     META_GRAPH_API_URL: receivers.graphUrl,
   });
-  const shared = { WORKFLOW_TARGET_WORLD: '@workflow/world-postgres', WORKFLOW_POSTGRES_URL: postgres.url, CONTACT_FORM_SECRET: 'secreto-del-formulario-compartido-0123456789' };
+  const shared = {
+    WORKFLOW_TARGET_WORLD: '@workflow/world-postgres',
+    WORKFLOW_POSTGRES_URL: postgres.url,
+    CONTACT_FORM_SECRET: 'secreto-del-formulario-compartido-0123456789',
+  };
   const [local, first, second] = SEAL_PORTS;
   // The two on PostgreSQL started together on an empty database, as a self-hoster's two machines would be.
   servers.push(
@@ -75,19 +84,31 @@ async function forge(site: string, mail: string): Promise<Answered[]> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'forja-'));
   try {
     const stdout = await new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, [FORGE, site, MANIFEST, mail, dir], { cwd: ROOT, env: isolatedProcessEnv({}), encoding: 'utf8', timeout: 60_000 }, (error, out, err) =>
-        error ? reject(new Error(`the forgery failed: ${error.message}\n${err}`)) : resolve(out),
+      execFile(
+        process.execPath,
+        [FORGE, site, MANIFEST, mail, dir],
+        { cwd: ROOT, env: isolatedProcessEnv({}), encoding: 'utf8', timeout: 60_000 },
+        (error, out, err) => (error ? reject(new Error(`the forgery failed: ${error.message}\n${err}`)) : resolve(out)),
       ),
     );
-    return stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Answered);
+    return stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Answered);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-const WORLDS = ['the local world', 'the first of two servers on one PostgreSQL', 'the second of two servers on one PostgreSQL'];
+const WORLDS = [
+  'the local world',
+  'the first of two servers on one PostgreSQL',
+  'the second of two servers on one PostgreSQL',
+];
 
-test('on every world, a forged engine message starts nothing and reaches no one, and the engine still delivers a held lead', async ({ request }) => {
+test('on every world, a forged engine message starts nothing and reaches no one, and the engine still delivers a held lead', async ({
+  request,
+}) => {
   // The three servers at once: each is forged, then sent a lead the API refuses live, which the engine must deliver.
   const runs = await Promise.all(
     WORLDS.map(async (world, index) => {
@@ -96,8 +117,13 @@ test('on every world, a forged engine message starts nothing and reaches no one,
       const answered = await forge(site, forged);
       const held = uniqueMail(`sellado-${index}`);
       // The API fails the live attempts (four): the lead is the engine's, delivered on its first round (3 s).
-      await setScenario(held, [...Array.from({ length: 4 }, () => ({ status: 503 })), { success: true, mes: 'Recibida' }]);
-      const answer = await sendAsPersonWithoutScripts(request, site, person(held), { 'x-forwarded-for': `198.18.7.${index + 1}` });
+      await setScenario(held, [
+        ...Array.from({ length: 4 }, () => ({ status: 503 })),
+        { success: true, mes: 'Recibida' },
+      ]);
+      const answer = await sendAsPersonWithoutScripts(request, site, person(held), {
+        'x-forwarded-for': `198.18.7.${index + 1}`,
+      });
       return { world, forged, answered, held, answer };
     }),
   );
@@ -105,15 +131,28 @@ test('on every world, a forged engine message starts nothing and reaches no one,
   await new Promise((resolve) => setTimeout(resolve, 8000));
   for (const { world, forged, answered, held, answer } of runs) {
     expect((await records(forged)).attempts, `on ${world}, the contact API received the forged lead`).toEqual([]);
-    expect(receivers.webhook.filter((hit) => hit.body.includes(forged)).length, `on ${world}, the webhook carried it`).toBe(0);
-    expect(JSON.stringify(receivers.graph).includes(sha256(forged)), `on ${world}, Meta received a Lead event`).toBe(false);
+    expect(
+      receivers.webhook.filter((hit) => hit.body.includes(forged)).length,
+      `on ${world}, the webhook carried it`,
+    ).toBe(0);
+    expect(JSON.stringify(receivers.graph).includes(sha256(forged)), `on ${world}, Meta received a Lead event`).toBe(
+      false,
+    );
     expect((await alertsAbout(forged)).length, `on ${world}, the agency was e-mailed`).toBe(0);
     // The engine's own client sent one start per workflow the build serves; every message of every kind was refused.
     expect(answered.filter((hit) => hit.what === 'client').length, world).toBeGreaterThanOrEqual(3);
-    expect(answered.some((hit) => hit.path.endsWith('/step')), world).toBe(true);
-    expect(answered.filter((hit) => hit.status !== 404), `on ${world}, answered as if the engine had taken them`).toEqual([]);
+    expect(
+      answered.some((hit) => hit.path.endsWith('/step')),
+      world,
+    ).toBe(true);
+    expect(
+      answered.filter((hit) => hit.status !== 404),
+      `on ${world}, answered as if the engine had taken them`,
+    ).toEqual([]);
     // And the engine's own deliveries pass its door.
     expect(answer.kind, world).toBe('thanks');
-    await expect.poll(async () => (await records(held)).stored.length, { message: `on ${world}, the held lead`, timeout: 30_000 }).toBe(1);
+    await expect
+      .poll(async () => (await records(held)).stored.length, { message: `on ${world}, the held lead`, timeout: 30_000 })
+      .toBe(1);
   }
 });

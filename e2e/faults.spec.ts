@@ -16,16 +16,62 @@ type Expected = { sees: RegExp; attempts: number | [number, number]; stored: num
 const KEPT: Expected = { sees: /gracias por contactarnos/i, attempts: [1, 8], stored: 0 };
 
 const scenarios: Array<{ name: string; steps: StubStep[]; expected: Expected; withOutbox?: Expected }> = [
-  { name: 'drops every connection', steps: [{ destroy: true }], expected: { sees: /no pudimos enviar/i, attempts: 4, stored: 0 }, withOutbox: KEPT },
-  { name: 'hangs without answering', steps: [{ hang: true }], expected: { sees: /no pudimos enviar/i, attempts: [1, 2], stored: 0 }, withOutbox: KEPT },
-  { name: 'answers slowly but within the deadline', steps: [{ delayMs: 2000, success: true }], expected: { sees: /gracias por contactarnos/i, attempts: 1, stored: 1 } },
-  { name: 'answers 503 on every attempt', steps: [{ status: 503 }], expected: { sees: /no pudimos enviar/i, attempts: 4, stored: 0 }, withOutbox: KEPT },
-  { name: 'answers 503 then success', steps: [{ status: 503 }, { success: true }], expected: { sees: /gracias por contactarnos/i, attempts: 2, stored: 1 } },
-  { name: 'answers success: false with a mes', steps: [{ success: false, mes: 'Ya recibimos una solicitud con este correo hoy.' }], expected: { sees: /ya recibimos una solicitud con este correo hoy/i, attempts: 1, stored: 0 } },
-  { name: 'answers a 4xx with a mes', steps: [{ status: 400, mes: 'Token de captcha vencido, intenta de nuevo.' }], expected: { sees: /token de captcha vencido/i, attempts: 1, stored: 0 } },
-  { name: 'answers HTML instead of JSON', steps: [{ status: 200, raw: '<!doctype html><h1>Mantenimiento</h1>' }], expected: { sees: /no pudimos enviar/i, attempts: 1, stored: 0 }, withOutbox: KEPT },
-  { name: 'answers truncated JSON', steps: [{ status: 200, raw: '{"success": true, "mes": "Recib' }], expected: { sees: /no pudimos enviar/i, attempts: 1, stored: 0 }, withOutbox: KEPT },
-  { name: 'answers a 10 MB body', steps: [{ status: 200, bytes: 10 * 1024 * 1024 }], expected: { sees: /no pudimos enviar/i, attempts: 1, stored: 0 }, withOutbox: KEPT },
+  {
+    name: 'drops every connection',
+    steps: [{ destroy: true }],
+    expected: { sees: /no pudimos enviar/i, attempts: 4, stored: 0 },
+    withOutbox: KEPT,
+  },
+  {
+    name: 'hangs without answering',
+    steps: [{ hang: true }],
+    expected: { sees: /no pudimos enviar/i, attempts: [1, 2], stored: 0 },
+    withOutbox: KEPT,
+  },
+  {
+    name: 'answers slowly but within the deadline',
+    steps: [{ delayMs: 2000, success: true }],
+    expected: { sees: /gracias por contactarnos/i, attempts: 1, stored: 1 },
+  },
+  {
+    name: 'answers 503 on every attempt',
+    steps: [{ status: 503 }],
+    expected: { sees: /no pudimos enviar/i, attempts: 4, stored: 0 },
+    withOutbox: KEPT,
+  },
+  {
+    name: 'answers 503 then success',
+    steps: [{ status: 503 }, { success: true }],
+    expected: { sees: /gracias por contactarnos/i, attempts: 2, stored: 1 },
+  },
+  {
+    name: 'answers success: false with a mes',
+    steps: [{ success: false, mes: 'Ya recibimos una solicitud con este correo hoy.' }],
+    expected: { sees: /ya recibimos una solicitud con este correo hoy/i, attempts: 1, stored: 0 },
+  },
+  {
+    name: 'answers a 4xx with a mes',
+    steps: [{ status: 400, mes: 'Token de captcha vencido, intenta de nuevo.' }],
+    expected: { sees: /token de captcha vencido/i, attempts: 1, stored: 0 },
+  },
+  {
+    name: 'answers HTML instead of JSON',
+    steps: [{ status: 200, raw: '<!doctype html><h1>Mantenimiento</h1>' }],
+    expected: { sees: /no pudimos enviar/i, attempts: 1, stored: 0 },
+    withOutbox: KEPT,
+  },
+  {
+    name: 'answers truncated JSON',
+    steps: [{ status: 200, raw: '{"success": true, "mes": "Recib' }],
+    expected: { sees: /no pudimos enviar/i, attempts: 1, stored: 0 },
+    withOutbox: KEPT,
+  },
+  {
+    name: 'answers a 10 MB body',
+    steps: [{ status: 200, bytes: 10 * 1024 * 1024 }],
+    expected: { sees: /no pudimos enviar/i, attempts: 1, stored: 0 },
+    withOutbox: KEPT,
+  },
 ];
 
 async function submit(page: Page, values: Record<string, string>) {
@@ -42,7 +88,12 @@ test.describe('contact API faults', () => {
       test.setTimeout(40_000);
       const expected = outbox === 'auto' ? (scenario.withOutbox ?? scenario.expected) : scenario.expected;
       const deadline = outbox === 'auto' && scenario.withOutbox ? OUTBOX_DEADLINE_MS : ACTION_DEADLINE_MS;
-      const values = { name: 'Ana Fallas', mail: uniqueMail('fault'), phone: '5512345678', reason: 'Quiero más clientes este mes.' };
+      const values = {
+        name: 'Ana Fallas',
+        mail: uniqueMail('fault'),
+        phone: '5512345678',
+        reason: 'Quiero más clientes este mes.',
+      };
       await setScenario(values.mail, steps);
       await stayOnThankYouView(page);
       await page.goto('/');
@@ -70,8 +121,12 @@ test.describe('contact API faults', () => {
       }
       // Held by the engine: let its next round deliver it instead of retrying a fault for a day.
       if (expected === KEPT) await setScenario(values.mail, [{ success: true }]);
-      test.info().annotations.push({ type: 'figures', description: `${name}: ${attempts.length} attempt(s), ${took} ms` });
-      console.log(`[fault] ${name}: visitor sees ${expected.sees}; ${attempts.length} attempt(s); action ${took} ms; stored ${stored.length}`);
+      test
+        .info()
+        .annotations.push({ type: 'figures', description: `${name}: ${attempts.length} attempt(s), ${took} ms` });
+      console.log(
+        `[fault] ${name}: visitor sees ${expected.sees}; ${attempts.length} attempt(s); action ${took} ms; stored ${stored.length}`,
+      );
     });
   }
 });

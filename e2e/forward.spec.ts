@@ -26,24 +26,33 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 let visitors = 0;
 /** Each send its own visitor for the abuse limit (5 per address): the server takes the last X-Forwarded-For entry. */
 const visitor = () => ({ 'x-forwarded-for': `198.19.${process.pid % 250}.${(visitors += 1)}` });
-const person = (mail: string) => ({ name: 'Rosa Reenvío', mail, phone: '+52 55 1234 5678', reason: 'Quiero anuncios para mi tortería.' });
+const person = (mail: string) => ({
+  name: 'Rosa Reenvío',
+  mail,
+  phone: '+52 55 1234 5678',
+  reason: 'Quiero anuncios para mi tortería.',
+});
 
 test.describe.configure({ mode: 'serial' });
 let receivers: Awaited<ReturnType<typeof startLeadReceivers>>;
 let server: { url: string; kill: () => void };
 test.beforeAll(async () => {
   receivers = await startLeadReceivers();
-  server = await startServer(FORWARD_PORT, {
-    ...E2E_BUILD_ENV,
-    NEXT_PUBLIC_SITE_URL: BASE,
-    CONTACT_INBOX_DIR: `${DATA_DIR}/forward`,
-    LEAD_WEBHOOK_URL: receivers.webhookUrl,
-    LEAD_WEBHOOK_SECRET: SECRET,
-    NEXT_PUBLIC_META_PIXEL_ID: PIXEL_ID,
-    META_CAPI_ACCESS_TOKEN: 'EAAE2Etoken0123456789abcdef',
-    META_GRAPH_API_URL: receivers.graphUrl,
-    META_TEST_EVENT_CODE: 'TEST4242',
-  }, 'e2e/.server-forward.log');
+  server = await startServer(
+    FORWARD_PORT,
+    {
+      ...E2E_BUILD_ENV,
+      NEXT_PUBLIC_SITE_URL: BASE,
+      CONTACT_INBOX_DIR: `${DATA_DIR}/forward`,
+      LEAD_WEBHOOK_URL: receivers.webhookUrl,
+      LEAD_WEBHOOK_SECRET: SECRET,
+      NEXT_PUBLIC_META_PIXEL_ID: PIXEL_ID,
+      META_CAPI_ACCESS_TOKEN: 'EAAE2Etoken0123456789abcdef',
+      META_GRAPH_API_URL: receivers.graphUrl,
+      META_TEST_EVENT_CODE: 'TEST4242',
+    },
+    'e2e/.server-forward.log',
+  );
 });
 test.afterAll(async () => {
   server?.kill();
@@ -53,21 +62,47 @@ test.use({ baseURL: BASE });
 
 const hitsFor = (mail: string) => receivers.webhook.filter((hit) => hit.mail === mail);
 const deliveredTo = (mail: string) => hitsFor(mail).filter((hit) => hit.status === 200);
-type MetaEvent = { event_name?: string; event_id?: string; user_data?: { em?: string[]; ph?: string[]; fbc?: string; client_user_agent?: string }; path: string; testCode?: unknown };
+type MetaEvent = {
+  event_name?: string;
+  event_id?: string;
+  user_data?: { em?: string[]; ph?: string[]; fbc?: string; client_user_agent?: string };
+  path: string;
+  testCode?: unknown;
+};
 const metaLeadsFor = (mail: string): MetaEvent[] =>
   receivers.graph
-    .flatMap((hit) => (hit.body.data as Array<Omit<MetaEvent, 'path'>>).map((event) => ({ ...event, path: hit.path, testCode: hit.body.test_event_code })))
+    .flatMap((hit) =>
+      (hit.body.data as Array<Omit<MetaEvent, 'path'>>).map((event) => ({
+        ...event,
+        path: hit.path,
+        testCode: hit.body.test_event_code,
+      })),
+    )
     .filter((event) => event.user_data?.em?.[0] === sha256(mail));
-type WebhookBody = { type: string; data: { key: string; enquiry: Record<string, string>; phone: Record<string, string> | null; source: { first: Record<string, unknown> | null; last: Record<string, unknown> | null } } };
+type WebhookBody = {
+  type: string;
+  data: {
+    key: string;
+    enquiry: Record<string, string>;
+    phone: Record<string, string> | null;
+    source: { first: Record<string, unknown> | null; last: Record<string, unknown> | null };
+  };
+};
 
 /** What the receiver verifies, with the standardwebhooks package's own verifier; throws if the signature is wrong. */
 function verified(hit: WebhookHit | undefined): WebhookBody {
   if (!hit) throw new Error('no webhook request');
-  const headers = { 'webhook-id': String(hit.headers['webhook-id']), 'webhook-timestamp': String(hit.headers['webhook-timestamp']), 'webhook-signature': String(hit.headers['webhook-signature']) };
+  const headers = {
+    'webhook-id': String(hit.headers['webhook-id']),
+    'webhook-timestamp': String(hit.headers['webhook-timestamp']),
+    'webhook-signature': String(hit.headers['webhook-signature']),
+  };
   return new Webhook(SECRET).verify(hit.body, headers) as WebhookBody;
 }
 
-test('from an ad, without JavaScript, the API down: the alert and the signed webhook both carry the source, at once', async ({ request }) => {
+test('from an ad, without JavaScript, the API down: the alert and the signed webhook both carry the source, at once', async ({
+  request,
+}) => {
   test.setTimeout(90_000);
   const mail = uniqueMail('fwd-nojs');
   // Down for the live attempts and the engine's first 4 rounds (3 s apart, about 12 s), then it takes it.
@@ -84,18 +119,34 @@ test('from an ad, without JavaScript, the API down: the alert and the signed web
   await expect.poll(() => metaLeadsFor(mail).length, { timeout: 10_000 }).toBe(1);
   const body = verified(deliveredTo(mail)[0]);
   expect(body.type).toBe('lead.received');
-  expect(body.data.source.last).toMatchObject({ gclid: 'e2e-fwd-Cj0K', utm_source: 'google', utm_campaign: 'tortas-cdmx' });
-  expect(body.data.enquiry).toEqual({ name: 'Rosa Reenvío', mail, phone: '+525512345678', reason: 'Quiero anuncios para mi tortería.' });
+  expect(body.data.source.last).toMatchObject({
+    gclid: 'e2e-fwd-Cj0K',
+    utm_source: 'google',
+    utm_campaign: 'tortas-cdmx',
+  });
+  expect(body.data.enquiry).toEqual({
+    name: 'Rosa Reenvío',
+    mail,
+    phone: '+525512345678',
+    reason: 'Quiero anuncios para mi tortería.',
+  });
   expect(body.data.phone).toEqual({ e164: '+525512345678', whatsapp: 'https://wa.me/525512345678' });
   // The API takes it later with the same key; the webhook is not sent again.
   await expect.poll(async () => (await records(mail)).stored.length, { timeout: 45_000 }).toBe(1);
   expect(body.data.key).toBe((await records(mail)).stored[0]?.key);
   expect(deliveredTo(mail)).toHaveLength(1);
   // Another secret does not verify it: the signature is real.
-  expect(() => new Webhook(`whsec_${Buffer.from('otro-secreto-que-no-es-el-bueno!').toString('base64')}`).verify(deliveredTo(mail)[0]?.body ?? '', deliveredTo(mail)[0]?.headers as Record<string, string>)).toThrow();
+  expect(() =>
+    new Webhook(`whsec_${Buffer.from('otro-secreto-que-no-es-el-bueno!').toString('base64')}`).verify(
+      deliveredTo(mail)[0]?.body ?? '',
+      deliveredTo(mail)[0]?.headers as Record<string, string>,
+    ),
+  ).toThrow();
 });
 
-test('from an ad, with JavaScript: one signed webhook and one Meta Lead, with the event id the browser got', async ({ page }) => {
+test('from an ad, with JavaScript: one signed webhook and one Meta Lead, with the event id the browser got', async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   const mail = uniqueMail('fwd-js');
   await setScenario(mail, [{ success: true, mes: 'Recibida' }]);
@@ -112,11 +163,26 @@ test('from an ad, with JavaScript: one signed webhook and one Meta Lead, with th
   const { key, source } = verified(deliveredTo(mail)[0]).data;
   expect(key).toBe((await records(mail)).stored[0]?.key);
   // The ad's click id and campaign, in the visit and as the first touch.
-  for (const touch of [source.last, source.first]) expect(touch).toMatchObject({ gclid: 'e2e-fwd-Cj0K', utm_source: 'google', utm_campaign: 'tortas-cdmx', landing: '/' });
+  for (const touch of [source.last, source.first])
+    expect(touch).toMatchObject({
+      gclid: 'e2e-fwd-Cj0K',
+      utm_source: 'google',
+      utm_campaign: 'tortas-cdmx',
+      landing: '/',
+    });
   await expect.poll(() => metaLeadsFor(mail).length, { timeout: 20_000 }).toBe(1);
   const [event] = metaLeadsFor(mail);
-  expect(event).toMatchObject({ event_name: 'Lead', event_id: key, action_source: 'website', testCode: 'TEST4242', path: `/graph/v24.0/${PIXEL_ID}/events` });
-  expect(event?.user_data).toMatchObject({ ph: [sha256('525512345678')], client_user_agent: expect.stringContaining('Mozilla') });
+  expect(event).toMatchObject({
+    event_name: 'Lead',
+    event_id: key,
+    action_source: 'website',
+    testCode: 'TEST4242',
+    path: `/graph/v24.0/${PIXEL_ID}/events`,
+  });
+  expect(event?.user_data).toMatchObject({
+    ph: [sha256('525512345678')],
+    client_user_agent: expect.stringContaining('Mozilla'),
+  });
   // The browser's Pixel Lead (queued for fbevents.js, which the test intercepts) carries the same id. The Pixel
   // starts with the other tags after the 6 s 'loaded' flag, which a busy machine can reach after the thanks.
   const browserLead = () =>
@@ -142,40 +208,49 @@ test('a receiver down for 20 s gets the lead once, when it is back', async ({ re
   expect(new Set(hitsFor(mail).map((hit) => hit.headers['webhook-id'])).size).toBe(1);
 });
 
-for (const when of ['while it retries', 'as it goes on in a fresh run'] as const) test(`\`npm run leads -- purge <e-mail>\` stops and forgets a copy still on its way to the webhook, ${when}`, async ({ request }) => {
-  test.setTimeout(120_000);
-  const mail = uniqueMail('fwd-purge');
-  let purgedAt = Infinity;
-  await setScenario(mail, [{ success: true, mes: 'Recibida' }]);
-  receivers.downFor(120_000);
-  try {
-    expect((await sendAsPersonWithoutScripts(request, BASE, person(mail), visitor())).kind).toBe('thanks');
-    // Its webhook run is retrying against the receiver that is down.
-    await expect.poll(() => hitsFor(mail).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
-    expect(runsHolding(mail, 'forward').length).toBeGreaterThanOrEqual(1);
+for (const when of ['while it retries', 'as it goes on in a fresh run'] as const)
+  test(`\`npm run leads -- purge <e-mail>\` stops and forgets a copy still on its way to the webhook, ${when}`, async ({
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const mail = uniqueMail('fwd-purge');
+    let purgedAt = Infinity;
+    await setScenario(mail, [{ success: true, mes: 'Recibida' }]);
+    receivers.downFor(120_000);
+    try {
+      expect((await sendAsPersonWithoutScripts(request, BASE, person(mail), visitor())).kind).toBe('thanks');
+      // Its webhook run is retrying against the receiver that is down.
+      await expect.poll(() => hitsFor(mail).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+      expect(runsHolding(mail, 'forward').length).toBeGreaterThanOrEqual(1);
 
-    if (when === 'as it goes on in a fresh run') {
-      // After ROUNDS_PER_RUN rounds the copy goes on in a new run, which begins by waiting: the queue still holds the
-      // message that starts it, input and all. Purged then, it once came back to life and sent (lib/engine/forget-run.ts).
-      await expect.poll(() => Math.max(0, ...webhookRunsFrom(mail, 'forward')), { timeout: 60_000, intervals: [100] }).toBeGreaterThan(0);
+      if (when === 'as it goes on in a fresh run') {
+        // After ROUNDS_PER_RUN rounds the copy goes on in a new run, which begins by waiting: the queue still holds the
+        // message that starts it, input and all. Purged then, it once came back to life and sent (lib/engine/forget-run.ts).
+        await expect
+          .poll(() => Math.max(0, ...webhookRunsFrom(mail, 'forward')), { timeout: 60_000, intervals: [100] })
+          .toBeGreaterThan(0);
+      }
+      // The person asks to be forgotten; the staff run the CLI against this server's engine.
+      const env = isolatedProcessEnv({
+        ...E2E_BUILD_ENV,
+        PORT: String(FORWARD_PORT),
+        CONTACT_INBOX_DIR: `${DATA_DIR}/forward`,
+      });
+      const purged = await leadsCli(['purge', mail], env);
+      purgedAt = Date.now();
+      expect(purged.status, `${purged.stdout}${purged.stderr}`).toBe(0);
+      expect(purged.stdout).toMatch(/reenvío\(s\) al webhook o a Meta detenido\(s\) y borrado\(s\)/);
+    } finally {
+      receivers.downFor(0);
     }
-    // The person asks to be forgotten; the staff run the CLI against this server's engine.
-    const env = isolatedProcessEnv({ ...E2E_BUILD_ENV, PORT: String(FORWARD_PORT), CONTACT_INBOX_DIR: `${DATA_DIR}/forward` });
-    const purged = await leadsCli(['purge', mail], env);
-    purgedAt = Date.now();
-    expect(purged.status, `${purged.stdout}${purged.stderr}`).toBe(0);
-    expect(purged.stdout).toMatch(/reenvío\(s\) al webhook o a Meta detenido\(s\) y borrado\(s\)/);
-  } finally {
-    receivers.downFor(0);
-  }
-  // The receiver is back: no run holds the purged lead any more, and no send of it starts after the purge.
-  // One already under way when the purge ran (signed before it) cannot be recalled: it lands, now the receiver is up.
-  await expect.poll(() => runsHolding(mail, 'forward'), { timeout: 20_000 }).toEqual([]);
-  await new Promise((resolve) => setTimeout(resolve, 8000));
-  const signedAfter = deliveredTo(mail).filter((hit) => Number(hit.headers['webhook-timestamp']) * 1000 > purgedAt);
-  expect(signedAfter).toHaveLength(0);
-  expect(deliveredTo(mail).length).toBeLessThanOrEqual(1);
-});
+    // The receiver is back: no run holds the purged lead any more, and no send of it starts after the purge.
+    // One already under way when the purge ran (signed before it) cannot be recalled: it lands, now the receiver is up.
+    await expect.poll(() => runsHolding(mail, 'forward'), { timeout: 20_000 }).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 8000));
+    const signedAfter = deliveredTo(mail).filter((hit) => Number(hit.headers['webhook-timestamp']) * 1000 > purgedAt);
+    expect(signedAfter).toHaveLength(0);
+    expect(deliveredTo(mail).length).toBeLessThanOrEqual(1);
+  });
 
 test("a receiver that does not answer never holds up the visitor's answer", async ({ request }) => {
   test.setTimeout(60_000);
@@ -205,11 +280,24 @@ test('spam, QA and refused sends reach neither the webhook nor Meta; a released 
   await setScenario(refused, [{ status: 400, mes: 'Datos rechazados por la API' }]);
   await setScenario(spam, [{ success: true, mes: 'Recibida' }]);
   expect((await sendAsPersonWithoutScripts(request, BASE, person(confirmed), visitor())).kind).toBe('thanks');
-  expect((await sendAsPersonWithoutScripts(request, BASE, person(refused), visitor())).html).toContain('Datos rechazados por la API');
-  expect((await sendAsPersonWithoutScripts(request, BASE, { ...person(spam), name: 'Gana dinero www.spam-e2e.example' }, visitor())).kind).toBe('thanks');
+  expect((await sendAsPersonWithoutScripts(request, BASE, person(refused), visitor())).html).toContain(
+    'Datos rechazados por la API',
+  );
+  expect(
+    (
+      await sendAsPersonWithoutScripts(
+        request,
+        BASE,
+        { ...person(spam), name: 'Gana dinero www.spam-e2e.example' },
+        visitor(),
+      )
+    ).kind,
+  ).toBe('thanks');
   expect((await sendAsPersonWithoutScripts(request, BASE, person(qa), visitor())).kind).toBe('thanks');
 
-  await expect.poll(() => [deliveredTo(confirmed).length, metaLeadsFor(confirmed).length], { timeout: 20_000 }).toEqual([1, 1]);
+  await expect
+    .poll(() => [deliveredTo(confirmed).length, metaLeadsFor(confirmed).length], { timeout: 20_000 })
+    .toEqual([1, 1]);
   await new Promise((resolve) => setTimeout(resolve, 5000));
   for (const mail of [refused, spam, qa]) {
     expect(hitsFor(mail), mail).toHaveLength(0);
@@ -218,10 +306,16 @@ test('spam, QA and refused sends reach neither the webhook nor Meta; a released 
 
   // Staff release the spam, a false positive: it is confirmed now, and sent on once.
   const [held] = runsFor(spam, 'forward');
-  const env = isolatedProcessEnv({ ...E2E_BUILD_ENV, PORT: String(FORWARD_PORT), CONTACT_INBOX_DIR: `${DATA_DIR}/forward` });
+  const env = isolatedProcessEnv({
+    ...E2E_BUILD_ENV,
+    PORT: String(FORWARD_PORT),
+    CONTACT_INBOX_DIR: `${DATA_DIR}/forward`,
+  });
   const released = await leadsCli(['release', held?.lead.key ?? ''], env);
   expect(released.status, `${released.stdout}${released.stderr}`).toBe(0);
-  await expect.poll(() => Math.min(deliveredTo(spam).length, metaLeadsFor(spam).length), { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+  await expect
+    .poll(() => Math.min(deliveredTo(spam).length, metaLeadsFor(spam).length), { timeout: 30_000 })
+    .toBeGreaterThanOrEqual(1);
   // One lead, under one id: after a release from the CLI the local world has been seen running each
   // send twice in the same 2 ms; a receiver drops the repeat by webhook-id, Meta by event_id.
   await new Promise((resolve) => setTimeout(resolve, 5000));

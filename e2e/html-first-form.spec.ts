@@ -74,8 +74,15 @@ test.describe('without JavaScript', () => {
     expect(attempts[0]?.siteKey).toBe(E2E_CONFIG.contactSiteKey);
   });
 
-  test("an invalid enquiry comes back with the spec's message under each field and every value kept", async ({ page }) => {
-    const visitor = { name: 'Ana', mail: uniqueMail('nojs-invalid').replace('@', ''), phone: '1234567890123456', reason: '' };
+  test("an invalid enquiry comes back with the spec's message under each field and every value kept", async ({
+    page,
+  }) => {
+    const visitor = {
+      name: 'Ana',
+      mail: uniqueMail('nojs-invalid').replace('@', ''),
+      phone: '1234567890123456',
+      reason: '',
+    };
     await page.goto('/');
     await fill(page, visitor);
     await submit(page).click();
@@ -94,7 +101,13 @@ test.describe('without JavaScript', () => {
 
     // Corrected, the same page sends it (a person reads the messages first: the answer's signature is held to that pace).
     await page.waitForTimeout(READ_AGAIN_MS);
-    const fixed = { ...visitor, name: 'Ana Corregida', mail: uniqueMail('nojs-fixed'), phone: '5512345678', reason: 'Ahora sí, una tienda en línea.' };
+    const fixed = {
+      ...visitor,
+      name: 'Ana Corregida',
+      mail: uniqueMail('nojs-fixed'),
+      phone: '5512345678',
+      reason: 'Ahora sí, una tienda en línea.',
+    };
     await fill(page, fixed);
     await submit(page).click();
     await expect(thanks(page)).toBeVisible();
@@ -112,7 +125,9 @@ test.describe('without JavaScript', () => {
     await expect(submit(page)).toBeEnabled();
   });
 
-  test('a form from an older build (another edition) comes back filled in, says to send again, and sends', async ({ page }) => {
+  test('a form from an older build (another edition) comes back filled in, says to send again, and sends', async ({
+    page,
+  }) => {
     const visitor = visitorWith('nojs-stale');
     await page.goto('/');
     await fill(page, visitor);
@@ -125,7 +140,10 @@ test.describe('without JavaScript', () => {
         if (route.request().method() !== 'POST' || !body || rewritten) return route.continue();
         rewritten = true;
         // Same length, another edition (latin1 keeps every byte of the UTF-8 body as it is).
-        const postData = Buffer.from(body.toString('latin1').replace(/(name="edicion"\r\n\r\n)[0-9a-f]{8}/, '$1' + '0ld3d1c1'), 'latin1');
+        const postData = Buffer.from(
+          body.toString('latin1').replace(/(name="edicion"\r\n\r\n)[0-9a-f]{8}/, '$1' + '0ld3d1c1'),
+          'latin1',
+        );
         return route.continue({ postData });
       },
     );
@@ -147,7 +165,11 @@ test.describe('without JavaScript', () => {
 test.describe('the form the browser posts itself is held to the same rules', () => {
   test.use({ javaScriptEnabled: false });
 
-  test('a cross-origin copy is refused (Origin check), and so is a body far beyond the form', async ({ page, playwright, baseURL }) => {
+  test('a cross-origin copy is refused (Origin check), and so is a body far beyond the form', async ({
+    page,
+    playwright,
+    baseURL,
+  }) => {
     const visitor = visitorWith('nojs-origin');
     await page.goto('/');
     await fill(page, visitor);
@@ -167,18 +189,27 @@ test.describe('the form the browser posts itself is held to the same rules', () 
     delete headers['content-length'];
     const body = post.postDataBuffer() ?? Buffer.alloc(0);
     const api = await playwright.request.newContext();
-    const forged = await api.post(`${baseURL}/`, { headers: { ...headers, origin: 'https://evil.example' }, data: body, maxRedirects: 0 });
+    const forged = await api.post(`${baseURL}/`, {
+      headers: { ...headers, origin: 'https://evil.example' },
+      data: body,
+      maxRedirects: 0,
+    });
     expect(forged.status()).toBeGreaterThanOrEqual(400);
     // The body is text (UTF-8): the reason, accents included, is found as it was typed.
     const padded = Buffer.from(body.toString('utf8').replace(visitor.reason, 'x'.repeat(200_000)), 'utf8');
     expect(padded.length).toBeGreaterThan(200_000);
-    const oversized = await api.post(`${baseURL}/`, { headers: { ...headers, origin: new URL(baseURL ?? '').origin }, data: padded });
+    const oversized = await api.post(`${baseURL}/`, {
+      headers: { ...headers, origin: new URL(baseURL ?? '').origin },
+      data: padded,
+    });
     expect(oversized.status()).toBeGreaterThanOrEqual(400);
     await api.dispose();
     expect((await records(visitor.mail)).attempts).toHaveLength(1);
   });
 
-  test('the 6th enquiry from one visitor in the window is refused in Spanish, values kept, nothing sent', async ({ page }) => {
+  test('the 6th enquiry from one visitor in the window is refused in Spanish, values kept, nothing sent', async ({
+    page,
+  }) => {
     const visitor = visitorWith('nojs-limit');
     await stayOnThankYouView(page);
     // Each is confirmed once, as a person without scripts does; the confirmations cost nothing against the limit.
@@ -236,7 +267,9 @@ test("an enquiry sent before hydration: the answer page, once its scripts run, s
   });
   await page.goto('/', { waitUntil: 'domcontentloaded' });
   await fill(page, visitor);
-  const answer = page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/');
+  const answer = page.waitForResponse(
+    (response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/',
+  );
   await submit(page).click();
   await answer;
   hold = false;

@@ -14,7 +14,13 @@ import { DATA_DIR, E2E_BUILD_ENV, INBOX_PORT } from './support/test-env';
 const KEEP_SECONDS = 20;
 const INBOX_DIR = `${DATA_DIR}/inbox-retention`;
 // No contact API, said explicitly: nothing from a .env file can fill it in.
-const env = { ...E2E_BUILD_ENV, CONTACT_API_BASE_URL: '', CONTACT_SITE_KEY: '', CONTACT_INBOX_DIR: INBOX_DIR, CONTACT_KEEP_DAYS: String(KEEP_SECONDS / 86_400) };
+const env = {
+  ...E2E_BUILD_ENV,
+  CONTACT_API_BASE_URL: '',
+  CONTACT_SITE_KEY: '',
+  CONTACT_INBOX_DIR: INBOX_DIR,
+  CONTACT_KEEP_DAYS: String(KEEP_SECONDS / 86_400),
+};
 const BASE = `http://127.0.0.1:${INBOX_PORT}`;
 const inbox = () => {
   const file = path.join(INBOX_DIR, 'enquiries.jsonl');
@@ -27,10 +33,17 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => server?.kill());
 
-test('an enquiry in the local inbox is forgotten once its period is over, with nothing written after it', async ({ request }) => {
+test('an enquiry in the local inbox is forgotten once its period is over, with nothing written after it', async ({
+  request,
+}) => {
   test.setTimeout(120_000);
   const mail = uniqueMail('bandeja-local');
-  const answer = await sendAsPersonWithoutScripts(request, BASE, { name: 'Rosa Inbox', mail, phone: '5512345678', reason: 'Quiero una página web.' });
+  const answer = await sendAsPersonWithoutScripts(request, BASE, {
+    name: 'Rosa Inbox',
+    mail,
+    phone: '5512345678',
+    reason: 'Quiero una página web.',
+  });
   expect(answer.kind).toBe('thanks');
   const savedAt = Date.now();
   expect(inbox()).toContain(mail);

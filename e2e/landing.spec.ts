@@ -46,7 +46,13 @@ test.describe('the landing page', () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`${baseURL}/`);
-    for (const name of [/nuevos clientes/i, /atrae clientes/i, /disfrutan los beneficios/i, /nuestros servicios/i, /marketing digital contra/i]) {
+    for (const name of [
+      /nuevos clientes/i,
+      /atrae clientes/i,
+      /disfrutan los beneficios/i,
+      /nuestros servicios/i,
+      /marketing digital contra/i,
+    ]) {
       await expect(page.getByRole('heading', { name })).toBeVisible();
     }
     await expect(page.getByRole('region', { name: 'Certificaciones y socios' })).toBeVisible();
@@ -109,7 +115,9 @@ test.describe('the landing page', () => {
     const sprite = await request.get('/icons.svg');
     expect(sprite.headers()['content-type']).toContain('image/svg+xml');
     const symbols = new Set([...(await sprite.text()).matchAll(/<symbol id="([^"]+)"/g)].map((match) => match[1]));
-    const uses = await page.locator('svg use').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('href') ?? ''));
+    const uses = await page
+      .locator('svg use')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('href') ?? ''));
     expect(uses.length).toBeGreaterThanOrEqual(12);
     for (const href of uses) expect([href, symbols.has(href.split('#')[1])]).toEqual([href, true]);
     // Drawn for real: the phone icon's <use> has content once the sprite has arrived.
@@ -164,21 +172,31 @@ test.describe('the landing page', () => {
     expect(events).toContainEqual(['event', 'whatsapp', {}]);
   });
 
-  test("the floating chat's icon and label keep their place whatever part of the label the first paint has", async ({ page }) => {
+  test("the floating chat's icon and label keep their place whatever part of the label the first paint has", async ({
+    page,
+  }) => {
     // It comes last in the HTML: a first paint can have only "Llama/" of its label (a shift seen at 1280px).
     await page.goto('/');
     // A handle: the locator's name would no longer match once the label is cut.
     const chat = await page.getByRole('link', { name: 'Llama/escribenos' }).elementHandle();
     if (!chat) throw new Error('no floating chat');
     const boxes = () =>
-      chat.evaluate((link) => [link.querySelector('svg'), link.querySelector('span')].map((el) => JSON.stringify(el?.getBoundingClientRect())));
+      chat.evaluate((link) =>
+        [link.querySelector('svg'), link.querySelector('span')].map((el) =>
+          JSON.stringify(el?.getBoundingClientRect()),
+        ),
+      );
     const whole = await boxes();
     const label = await chat.evaluate((link) => (link.querySelector('span') as HTMLElement).outerHTML);
     // The icon alone (the label not parsed yet), then half the label, then all of it.
     await chat.evaluate((link) => link.querySelector('span')?.remove());
     expect((await boxes())[0]).toEqual(whole[0]);
     await chat.evaluate((link) => link.insertAdjacentHTML('beforeend', '<span></span>'));
-    await chat.evaluate((link, html) => ((link.querySelector('span') as HTMLElement).outerHTML = html.replace(/<wbr>.*<\/span>$/, '</span>')), label);
+    await chat.evaluate(
+      (link, html) =>
+        ((link.querySelector('span') as HTMLElement).outerHTML = html.replace(/<wbr>.*<\/span>$/, '</span>')),
+      label,
+    );
     expect(await chat.evaluate((link) => link.textContent)).toBe('Llama/');
     expect(await boxes()).toEqual(whole);
     await chat.evaluate((link, html) => ((link.querySelector('span') as HTMLElement).outerHTML = html), label);

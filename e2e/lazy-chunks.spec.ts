@@ -24,18 +24,28 @@ const form = (page: Page) => page.locator('#contacto form');
 const thanks = (page: Page) => page.getByRole('heading', { name: /gracias por contactarnos/i });
 
 function visitorWith(tag: string) {
-  return { name: 'Ana Sin Red', mail: uniqueMail(tag), phone: '5512345678', reason: 'Quiero una página web para mi negocio.' };
+  return {
+    name: 'Ana Sin Red',
+    mail: uniqueMail(tag),
+    phone: '5512345678',
+    reason: 'Quiero una página web para mi negocio.',
+  };
 }
 
 /** The script addresses the home page's HTML names: everything else is fetched later, on demand. */
 async function scriptsInHtml(page: Page): Promise<Set<string>> {
   const response = await page.request.get('/');
   const html = await response.text();
-  return new Set([...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((match) => new URL(match[1] ?? '', response.url()).pathname));
+  return new Set(
+    [...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((match) => new URL(match[1] ?? '', response.url()).pathname),
+  );
 }
 
 /** Refuses every chunk (as a network error) that passes `refuse`; returns the refused paths. */
-async function refuseChunks(page: Page, refuse: (path: string, route: Route) => Promise<boolean> | boolean): Promise<string[]> {
+async function refuseChunks(
+  page: Page,
+  refuse: (path: string, route: Route) => Promise<boolean> | boolean,
+): Promise<string[]> {
   const refused: string[] = [];
   await page.route('**/_next/static/chunks/**', async (route) => {
     const path = new URL(route.request().url()).pathname;
@@ -64,7 +74,9 @@ async function open(page: Page) {
 
 async function send(page: Page, visitor: ReturnType<typeof visitorWith>) {
   for (const [name, value] of Object.entries(visitor)) await form(page).locator(`[name="${name}"]`).fill(value);
-  await form(page).getByRole('button', { name: /enviar/i }).click();
+  await form(page)
+    .getByRole('button', { name: /enviar/i })
+    .click();
 }
 
 test.describe('lazily loaded chunks that never arrive', () => {
@@ -111,7 +123,9 @@ test.describe('lazily loaded chunks that never arrive', () => {
     expect((await records(visitor.mail)).attempts[0]?.body).toMatchObject(visitor);
   });
 
-  test('the tags chunk refused after a confirmed lead: the browser still reaches the thank-you page', async ({ page }) => {
+  test('the tags chunk refused after a confirmed lead: the browser still reaches the thank-you page', async ({
+    page,
+  }) => {
     const visitor = visitorWith('no-tags');
     await setScenario(visitor.mail, [{ success: true }]);
     // The tags chunk is the one that adds the Ads tag's <script id="google-ads-tag">.

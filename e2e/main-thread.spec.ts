@@ -39,7 +39,9 @@ declare global {
 const overlaps = (a: LongTask, b: LongTask) => a.start < b.start + b.duration && b.start < a.start + a.duration;
 
 for (const width of [390, 1280]) {
-  test(`no long task for 15 s at the top of the page once it has settled, at ${width}px and 4x CPU`, async ({ page }, testInfo) => {
+  test(`no long task for 15 s at the top of the page once it has settled, at ${width}px and 4x CPU`, async ({
+    page,
+  }, testInfo) => {
     test.setTimeout(90_000);
     // Every long task from the start, so the report can show what came before the settle too.
     await page.addInitScript(() => {
@@ -51,11 +53,16 @@ for (const width of [390, 1280]) {
         }
       }).observe({ type: 'longtask' });
       new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as (PerformanceEntry & { scripts?: { invoker: string; sourceURL: string; duration: number }[] })[]) {
+        for (const entry of list.getEntries() as (PerformanceEntry & {
+          scripts?: { invoker: string; sourceURL: string; duration: number }[];
+        })[]) {
           window.__longFrames?.push({
             start: Math.round(entry.startTime),
             duration: Math.round(entry.duration),
-            scripts: (entry.scripts ?? []).map((script) => `${script.invoker} ${script.sourceURL.replace(location.origin, '')} ${Math.round(script.duration)} ms`),
+            scripts: (entry.scripts ?? []).map(
+              (script) =>
+                `${script.invoker} ${script.sourceURL.replace(location.origin, '')} ${Math.round(script.duration)} ms`,
+            ),
           });
         }
       }).observe({ type: 'long-animation-frame' });
@@ -65,23 +72,30 @@ for (const width of [390, 1280]) {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
 
     await page.goto('/', { waitUntil: 'load' });
-    const loadedAt = await page.evaluate(() => performance.getEntriesByType('navigation')[0]?.duration ?? performance.now());
-    const settledAt = await page.waitForFunction(
-      ({ after, quiet }) => {
-        const ends = (window.__longTasks ?? []).map((task) => task.start + task.duration);
-        const since = Math.max(after, ...ends);
-        return performance.now() - since >= quiet ? since : false;
-      },
-      { after: loadedAt + AFTER_LOAD_MS, quiet: QUIET_MS },
-      { polling: 250, timeout: 20_000 },
-    ).then((handle) => handle.jsonValue() as Promise<number>);
+    const loadedAt = await page.evaluate(
+      () => performance.getEntriesByType('navigation')[0]?.duration ?? performance.now(),
+    );
+    const settledAt = await page
+      .waitForFunction(
+        ({ after, quiet }) => {
+          const ends = (window.__longTasks ?? []).map((task) => task.start + task.duration);
+          const since = Math.max(after, ...ends);
+          return performance.now() - since >= quiet ? since : false;
+        },
+        { after: loadedAt + AFTER_LOAD_MS, quiet: QUIET_MS },
+        { polling: 250, timeout: 20_000 },
+      )
+      .then((handle) => handle.jsonValue() as Promise<number>);
     // Waited out here, not polled in the page: a poll is a timer in the page
     // (a 'TimerHandler:setTimeout' with no script URL), and at 4x CPU a
     // garbage collection inside one made it a long task of 60-230 ms.
     const now = await page.evaluate(() => performance.now());
     await page.waitForTimeout(Math.max(0, settledAt + WATCH_MS - now) + 100);
 
-    const { tasks, frames } = await page.evaluate(() => ({ tasks: window.__longTasks ?? [], frames: window.__longFrames ?? [] }));
+    const { tasks, frames } = await page.evaluate(() => ({
+      tasks: window.__longTasks ?? [],
+      frames: window.__longFrames ?? [],
+    }));
     const scriptsAfterLoad = await page.evaluate(
       (after) =>
         performance
@@ -95,9 +109,18 @@ for (const width of [390, 1280]) {
     // own work (garbage collection, a CPU another test is using) lists none.
     const ours = tasks
       .filter((task) => overlaps(task, watched))
-      .map((task) => ({ ...task, scripts: frames.filter((frame) => overlaps(frame, task)).flatMap((frame) => frame.scripts) }))
+      .map((task) => ({
+        ...task,
+        scripts: frames.filter((frame) => overlaps(frame, task)).flatMap((frame) => frame.scripts),
+      }))
       .filter((task) => task.scripts.length > 0);
-    const report = { loadedAt: Math.round(loadedAt), settledAt: Math.round(settledAt), tasks, frames, scriptsAfterLoad };
+    const report = {
+      loadedAt: Math.round(loadedAt),
+      settledAt: Math.round(settledAt),
+      tasks,
+      frames,
+      scriptsAfterLoad,
+    };
     await testInfo.attach('long tasks', { body: JSON.stringify(report, null, 2), contentType: 'application/json' });
     console.log(`${width}px: ${JSON.stringify(report)}`);
 
@@ -107,6 +130,9 @@ for (const width of [390, 1280]) {
     const started = await page.locator('[aria-roledescription="carousel"][data-ready]').count();
     expect(started, 'carousels started at the top of the page').toBe(0);
     expect(scriptsAfterLoad, 'scripts fetched after the load event').toEqual([]);
-    expect(ours, `long tasks running the page's scripts between ${Math.round(settledAt)} and ${Math.round(settledAt + WATCH_MS)} ms`).toEqual([]);
+    expect(
+      ours,
+      `long tasks running the page's scripts between ${Math.round(settledAt)} and ${Math.round(settledAt + WATCH_MS)} ms`,
+    ).toEqual([]);
   });
 }

@@ -20,7 +20,8 @@ import { PICTURES_DIR, PICTURES_URL } from './support/test-env';
 const PHONE_IMAGE_BYTES_BUDGET = 11_000;
 
 type Fixture = { width: number; height: number; bytes: number };
-const fixtures = (): Record<string, Fixture> => JSON.parse(readFileSync(path.join(PICTURES_DIR, 'fixtures.json'), 'utf8'));
+const fixtures = (): Record<string, Fixture> =>
+  JSON.parse(readFileSync(path.join(PICTURES_DIR, 'fixtures.json'), 'utf8'));
 
 /** The fixture a picture's address names (its file's name survives in the optimiser's URL), if it is one. */
 function fixtureOf(src: string): [string, Fixture] | undefined {
@@ -44,7 +45,14 @@ const pictures = (page: Page): Promise<Shot[]> =>
           await probe.decode().catch(() => undefined);
           fileWidth = probe.naturalWidth;
         }
-        return { alt: img.alt, src: img.currentSrc, width: rect.width / scale, height: rect.height / scale, fileWidth, complete: img.complete };
+        return {
+          alt: img.alt,
+          src: img.currentSrc,
+          width: rect.width / scale,
+          height: rect.height / scale,
+          fileWidth,
+          complete: img.complete,
+        };
       }),
     ),
   );
@@ -65,9 +73,14 @@ async function recordShifts(page: Page) {
     };
     type Source = { node: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly };
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean; sources: Source[] }>) {
+      for (const entry of list.getEntries() as Array<
+        PerformanceEntry & { value: number; hadRecentInput: boolean; sources: Source[] }
+      >) {
         if (entry.hadRecentInput) continue;
-        const moved = entry.sources.map(({ node, previousRect: a, currentRect: b }) => `${describe(node)} ${a.x},${a.y} ${a.width}x${a.height} -> ${b.x},${b.y} ${b.width}x${b.height} at scrollY ${Math.round(window.scrollY)}`);
+        const moved = entry.sources.map(
+          ({ node, previousRect: a, currentRect: b }) =>
+            `${describe(node)} ${a.x},${a.y} ${a.width}x${a.height} -> ${b.x},${b.y} ${b.width}x${b.height} at scrollY ${Math.round(window.scrollY)}`,
+        );
         shifts.push({ value: entry.value, moved, at: entry.startTime });
       }
     }).observe({ type: 'layout-shift', buffered: true });
@@ -75,7 +88,9 @@ async function recordShifts(page: Page) {
   return () =>
     page.evaluate(() => {
       const parsed = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).domInteractive;
-      return (window as unknown as { __shifts: Array<{ value: number; moved: string[]; at: number }> }).__shifts.filter(({ at }) => at >= parsed);
+      return (window as unknown as { __shifts: Array<{ value: number; moved: string[]; at: number }> }).__shifts.filter(
+        ({ at }) => at >= parsed,
+      );
     });
 }
 
@@ -88,7 +103,8 @@ async function holdPictures(page: Page) {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   await page.route(
-    (url) => url.pathname === '/_next/image' || /^\/_next\/static\/media\/.+\.(svg|png|jpe?g|webp|avif)$/.test(url.pathname),
+    (url) =>
+      url.pathname === '/_next/image' || /^\/_next\/static\/media\/.+\.(svg|png|jpe?g|webp|avif)$/.test(url.pathname),
     async (route) => {
       await gate;
       await route.continue();
@@ -107,18 +123,35 @@ async function scrollThrough(page: Page) {
   await page.waitForLoadState('networkidle');
 }
 
-const sizes = (shots: Shot[]) => shots.map(({ alt, width, height }) => ({ alt, width: Math.round(width * 2) / 2, height: Math.round(height * 2) / 2 }));
+const sizes = (shots: Shot[]) =>
+  shots.map(({ alt, width, height }) => ({
+    alt,
+    width: Math.round(width * 2) / 2,
+    height: Math.round(height * 2) / 2,
+  }));
 
 test.describe('the agency’s own pictures on a phone (390px, DPR 2)', () => {
   // Reduced motion: no autoplay bringing in more logos while the test scrolls, so the bytes are the same on any machine.
-  test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, reducedMotion: 'reduce' });
+  test.use({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    reducedMotion: 'reduce',
+  });
 
-  test('each is served in AVIF at no more than twice its drawn width, nothing moves, and a full scroll stays within its image budget', async ({ page }) => {
+  test('each is served in AVIF at no more than twice its drawn width, nothing moves, and a full scroll stays within its image budget', async ({
+    page,
+  }) => {
     const images: Array<{ url: string; type: string; bytes: number }> = [];
     page.on('requestfinished', async (request) => {
       if (request.resourceType() !== 'image' || request.url().startsWith('data:')) return;
       const response = await request.response();
-      images.push({ url: request.url(), type: response?.headers()['content-type'] ?? '', bytes: (await request.sizes()).responseBodySize });
+      images.push({
+        url: request.url(),
+        type: response?.headers()['content-type'] ?? '',
+        bytes: (await request.sizes()).responseBodySize,
+      });
     });
     const shifts = await recordShifts(page);
     const release = await holdPictures(page);
@@ -142,16 +175,28 @@ test.describe('the agency’s own pictures on a phone (390px, DPR 2)', () => {
     const served = after.filter((shot) => shot.fileWidth > 0 && shot.src.includes('/_next/image'));
     // The logo, the benefits picture and the first client logo at least.
     expect(served.length).toBeGreaterThanOrEqual(3);
-    expect(served.map(({ alt }) => alt)).toEqual(expect.arrayContaining(['Impulso Digital, agencia de marketing digital', 'Una misma página web mostrada en computadora, tableta y celular', 'Café La Esquina']));
+    expect(served.map(({ alt }) => alt)).toEqual(
+      expect.arrayContaining([
+        'Impulso Digital, agencia de marketing digital',
+        'Una misma página web mostrada en computadora, tableta y celular',
+        'Café La Esquina',
+      ]),
+    );
     const report = served.map((shot) => `${shot.alt}: drawn ${shot.width}px wide, file ${shot.fileWidth}px`);
     console.log(`  pictures at 390px DPR 2:\n    ${report.join('\n    ')}`);
     for (const shot of served) {
       expect(shot.fileWidth, `${shot.alt}: ${report.join('; ')}`).toBeLessThanOrEqual(2 * shot.width + 1);
       // Sharp on a 2x screen: no less than 1.5x (the file itself is the limit for a small one).
       const fixture = fixtureOf(shot.src)?.[1];
-      expect(shot.fileWidth, shot.alt).toBeGreaterThanOrEqual(Math.min(1.5 * shot.width, fixture?.width ?? Infinity) - 1);
+      expect(shot.fileWidth, shot.alt).toBeGreaterThanOrEqual(
+        Math.min(1.5 * shot.width, fixture?.width ?? Infinity) - 1,
+      );
       // Not stretched: the box has the file's shape.
-      if (fixture) expect(Math.abs(shot.width / shot.height - fixture.width / fixture.height) / (fixture.width / fixture.height), shot.alt).toBeLessThan(0.02);
+      if (fixture)
+        expect(
+          Math.abs(shot.width / shot.height - fixture.width / fixture.height) / (fixture.width / fixture.height),
+          shot.alt,
+        ).toBeLessThan(0.02);
     }
 
     const optimised = images.filter(({ url }) => url.includes('/_next/image'));
@@ -172,7 +217,9 @@ test.describe('the agency’s own pictures on a phone (390px, DPR 2)', () => {
 test.describe('the agency’s own pictures on a desktop (1280px)', () => {
   test.use({ viewport: { width: 1280, height: 900 } });
 
-  test('the header stays 100px, the promo shows, nothing moves as the pictures arrive and nothing is stretched', async ({ page }) => {
+  test('the header stays 100px, the promo shows, nothing moves as the pictures arrive and nothing is stretched', async ({
+    page,
+  }) => {
     const shifts = await recordShifts(page);
     const release = await holdPictures(page);
     await page.goto(PICTURES_URL, { waitUntil: 'domcontentloaded' });
@@ -183,7 +230,8 @@ test.describe('the agency’s own pictures on a desktop (1280px)', () => {
     await expect.poll(() => promo.evaluate((img: HTMLImageElement) => img.currentSrc)).toContain('/_next/image');
     await expect.poll(() => promo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     // The header's pictures fit in it: 56px at most.
-    for (const box of [await promo.boundingBox(), await page.locator('header img').first().boundingBox()]) expect(box?.height).toBeLessThanOrEqual(56);
+    for (const box of [await promo.boundingBox(), await page.locator('header img').first().boundingBox()])
+      expect(box?.height).toBeLessThanOrEqual(56);
     // Nothing moved while the first screen's pictures arrived. (Scrolling then shrinks the header, which
     // moves its own pictures up by design: that is the spec's 100 -> 75px, not a picture arriving.)
     await page.waitForLoadState('networkidle');
@@ -198,26 +246,49 @@ test.describe('the agency’s own pictures on a desktop (1280px)', () => {
       if (!fixture) continue;
       checked++;
       const ratio = fixture.width / fixture.height;
-      expect(Math.abs(shot.width / shot.height - ratio) / ratio, `${shot.alt}: ${shot.width}x${shot.height}, file ${fixture.width}x${fixture.height}`).toBeLessThan(0.02);
+      expect(
+        Math.abs(shot.width / shot.height - ratio) / ratio,
+        `${shot.alt}: ${shot.width}x${shot.height}, file ${fixture.width}x${fixture.height}`,
+      ).toBeLessThan(0.02);
       expect(shot.fileWidth, shot.alt).toBeLessThanOrEqual(2 * shot.width + 1);
     }
     // The logo, the promo, the benefits picture and the four client logos in view.
     expect(checked).toBeGreaterThanOrEqual(7);
   });
 
-  test('the client logos are where they were before the carousel starts, each slide the same size', async ({ page, browser }) => {
+  test('the client logos are where they were before the carousel starts, each slide the same size', async ({
+    page,
+    browser,
+  }) => {
     const slides = (target: Page) =>
-      target.locator('[aria-roledescription="carousel"]').first().evaluate((root) => {
-        const viewport = root.querySelector('[aria-roledescription="slide"]')?.parentElement?.parentElement;
-        const bounds = viewport!.getBoundingClientRect();
-        return Array.from(root.querySelectorAll('[aria-roledescription="slide"]'))
-          .map((slide) => ({ label: slide.getAttribute('aria-label'), rect: slide.getBoundingClientRect(), img: slide.querySelector('img')!.getBoundingClientRect() }))
-          .filter(({ rect }) => rect.right > bounds.left + 1 && rect.left < bounds.right - 1)
-          .map(({ label, rect, img }) => ({ label, left: rect.left - bounds.left, width: rect.width, height: rect.height, imgLeft: img.left - bounds.left, imgTop: img.top - rect.top }))
-          .sort((a, b) => a.left - b.left);
-      });
+      target
+        .locator('[aria-roledescription="carousel"]')
+        .first()
+        .evaluate((root) => {
+          const viewport = root.querySelector('[aria-roledescription="slide"]')?.parentElement?.parentElement;
+          const bounds = viewport!.getBoundingClientRect();
+          return Array.from(root.querySelectorAll('[aria-roledescription="slide"]'))
+            .map((slide) => ({
+              label: slide.getAttribute('aria-label'),
+              rect: slide.getBoundingClientRect(),
+              img: slide.querySelector('img')!.getBoundingClientRect(),
+            }))
+            .filter(({ rect }) => rect.right > bounds.left + 1 && rect.left < bounds.right - 1)
+            .map(({ label, rect, img }) => ({
+              label,
+              left: rect.left - bounds.left,
+              width: rect.width,
+              height: rect.height,
+              imgLeft: img.left - bounds.left,
+              imgTop: img.top - rect.top,
+            }))
+            .sort((a, b) => a.left - b.left);
+        });
 
-    const withoutScripts = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+    const withoutScripts = await browser.newContext({
+      javaScriptEnabled: false,
+      viewport: { width: 1280, height: 900 },
+    });
     const staticPage = await withoutScripts.newPage();
     await staticPage.goto(PICTURES_URL);
     const before = await slides(staticPage);
@@ -238,14 +309,20 @@ test.describe('the agency’s own pictures on a desktop (1280px)', () => {
       .locator('[aria-roledescription="carousel"]')
       .first()
       .locator('img')
-      .evaluateAll((imgs) => imgs.map((img) => ({ alt: (img as HTMLImageElement).alt, ratio: img.parentElement!.offsetWidth / img.parentElement!.offsetHeight })));
+      .evaluateAll((imgs) =>
+        imgs.map((img) => ({
+          alt: (img as HTMLImageElement).alt,
+          ratio: img.parentElement!.offsetWidth / img.parentElement!.offsetHeight,
+        })),
+      );
     expect(frames).toHaveLength(6);
     for (const { alt, ratio } of frames) expect([alt, Math.abs(ratio - 3) < 0.05]).toEqual([alt, true]);
     expect(after.map(({ label }) => label)).toEqual(before.map(({ label }) => label));
     after.forEach((slide, index) => {
       const was = before[index]!;
       // Embla measures whole pixels (offsetWidth) of fractional slides: a pixel or two.
-      for (const key of ['left', 'imgLeft', 'imgTop'] as const) expect([slide.label, key, Math.abs(slide[key] - was[key]) <= 2]).toEqual([slide.label, key, true]);
+      for (const key of ['left', 'imgLeft', 'imgTop'] as const)
+        expect([slide.label, key, Math.abs(slide[key] - was[key]) <= 2]).toEqual([slide.label, key, true]);
     });
   });
 });

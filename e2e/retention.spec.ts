@@ -12,9 +12,18 @@ import { DATA_DIR, E2E_BUILD_ENV, RETENTION_PORT } from './support/test-env';
  * their period is over.
  */
 const KEEP_SECONDS = 20;
-const env = { ...E2E_BUILD_ENV, CONTACT_INBOX_DIR: `${DATA_DIR}/retention`, CONTACT_KEEP_DAYS: String(KEEP_SECONDS / 86_400) };
+const env = {
+  ...E2E_BUILD_ENV,
+  CONTACT_INBOX_DIR: `${DATA_DIR}/retention`,
+  CONTACT_KEEP_DAYS: String(KEEP_SECONDS / 86_400),
+};
 const BASE = `http://127.0.0.1:${RETENTION_PORT}`;
-const person = (mail: string) => ({ name: 'Teresa Plazos', mail, phone: '5512345678', reason: 'Quiero una tienda en línea.' });
+const person = (mail: string) => ({
+  name: 'Teresa Plazos',
+  mail,
+  phone: '5512345678',
+  reason: 'Quiero una tienda en línea.',
+});
 const runs = (mail: string) => runsFor(mail, 'retention');
 
 test.describe.configure({ mode: 'serial' });
@@ -28,7 +37,13 @@ test('a dead letter is kept for the period, then forgotten by the engine itself'
   test.setTimeout(120_000);
   const mail = uniqueMail('retention-dead');
   // Down live, then refused on the next round: a dead letter.
-  await setScenario(mail, [{ status: 503 }, { status: 503 }, { status: 503 }, { status: 503 }, { status: 400, mes: 'Rechazada' }]);
+  await setScenario(mail, [
+    { status: 503 },
+    { status: 503 },
+    { status: 503 },
+    { status: 503 },
+    { status: 400, mes: 'Rechazada' },
+  ]);
   expect((await sendAsPersonWithoutScripts(request, BASE, person(mail))).kind).toBe('thanks');
   await expect.poll(() => runs(mail).map((run) => run.outcome?.outcome), { timeout: 30_000 }).toEqual(['dead']);
   const deadAt = Date.now();
@@ -46,7 +61,11 @@ test('a suspected spam waits the period for a release, then is forgotten', async
   const mail = uniqueMail('retention-spam');
   // A link-only reason: the content rules hold it back.
   const page = await request.get(`${BASE}/`);
-  const first = await postForm(request, BASE, bodyOf(formControls(await page.text()), { ...person(mail), reason: 'https://a.example https://b.example' }));
+  const first = await postForm(
+    request,
+    BASE,
+    bodyOf(formControls(await page.text()), { ...person(mail), reason: 'https://a.example https://b.example' }),
+  );
   if (first.kind === 'confirm') await readAgain();
   const answer = first.kind === 'confirm' ? await postForm(request, BASE, bodyOf(formControls(first.html), {})) : first;
   expect(answer.kind).toBe('thanks');

@@ -68,7 +68,12 @@ test.describe('the contact action', () => {
     await page.goto('/');
     await waitForFormScript(page);
     await fill(page, person);
-    const [actionRequest] = await Promise.all([page.waitForRequest(isActionPost), form(page).getByRole('button', { name: /enviar/i }).click()]);
+    const [actionRequest] = await Promise.all([
+      page.waitForRequest(isActionPost),
+      form(page)
+        .getByRole('button', { name: /enviar/i })
+        .click(),
+    ]);
     await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible();
     expect((await records(person.mail)).attempts).toHaveLength(1);
 
@@ -76,12 +81,19 @@ test.describe('the contact action', () => {
     delete headers['content-length'];
     const body = actionRequest.postDataBuffer() ?? Buffer.alloc(0);
     const api = await playwright.request.newContext();
-    const forged = await api.post(`${baseURL}/`, { headers: { ...headers, origin: 'https://evil.example' }, data: body, maxRedirects: 0 });
+    const forged = await api.post(`${baseURL}/`, {
+      headers: { ...headers, origin: 'https://evil.example' },
+      data: body,
+      maxRedirects: 0,
+    });
     expect(forged.status()).toBeGreaterThanOrEqual(400);
     expect((await records(person.mail)).attempts).toHaveLength(1);
 
     // From the site, the same request is asked to confirm: its signature served one enquiry already.
-    const replayed = await api.post(`${baseURL}/`, { headers: { ...headers, origin: new URL(baseURL ?? '').origin }, data: body });
+    const replayed = await api.post(`${baseURL}/`, {
+      headers: { ...headers, origin: new URL(baseURL ?? '').origin },
+      data: body,
+    });
     expect(replayed.status()).toBe(200);
     expect(await replayed.text()).toMatch(/"status":"confirm"/);
     expect((await records(person.mail)).attempts).toHaveLength(1);
@@ -89,10 +101,17 @@ test.describe('the contact action', () => {
     // With a signature of its own (for the same address, once old enough), it is accepted.
     const used = body.toString('latin1').match(/t\.[0-9a-z]+\.[A-Za-z0-9_-]{11}\.[A-Za-z0-9_-]{22}/)?.[0] ?? '';
     expect(used).not.toBe('');
-    const fresh = (await (await api.get(`${baseURL}/api/contact/token`, { headers: { 'x-forwarded-for': headers['x-forwarded-for'] ?? '' } })).json()) as { token: string };
+    const fresh = (await (
+      await api.get(`${baseURL}/api/contact/token`, {
+        headers: { 'x-forwarded-for': headers['x-forwarded-for'] ?? '' },
+      })
+    ).json()) as { token: string };
     await new Promise((resolve) => setTimeout(resolve, 3300));
     const resigned = Buffer.from(body.toString('latin1').replace(used, fresh.token), 'latin1');
-    const genuine = await api.post(`${baseURL}/`, { headers: { ...headers, origin: new URL(baseURL ?? '').origin }, data: resigned });
+    const genuine = await api.post(`${baseURL}/`, {
+      headers: { ...headers, origin: new URL(baseURL ?? '').origin },
+      data: resigned,
+    });
     expect(genuine.status()).toBe(200);
     expect((await records(person.mail)).attempts).toHaveLength(2);
 
@@ -107,7 +126,9 @@ test.describe('the contact action', () => {
     await api.dispose();
   });
 
-  test('the 6th enquiry from one visitor in the window is refused in Spanish, with nothing sent upstream', async ({ page }) => {
+  test('the 6th enquiry from one visitor in the window is refused in Spanish, with nothing sent upstream', async ({
+    page,
+  }) => {
     const person = visitor('limit');
     await stayOnThankYouView(page);
     for (let i = 0; i < 5; i++) {
@@ -116,14 +137,18 @@ test.describe('the contact action', () => {
       await fill(page, person);
       // The thanks view leaves for /gracias 2-3 s later: the next goto waits for that, or the redirect would cancel it.
       const left = page.waitForResponse('**/gracias');
-      await form(page).getByRole('button', { name: /enviar/i }).click();
+      await form(page)
+        .getByRole('button', { name: /enviar/i })
+        .click();
       await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible();
       await left;
     }
     await page.goto('/');
     await waitForFormScript(page);
     await fill(page, person);
-    await form(page).getByRole('button', { name: /enviar/i }).click();
+    await form(page)
+      .getByRole('button', { name: /enviar/i })
+      .click();
     const status = form(page).getByRole('status');
     await expect(status).toContainText(/varias solicitudes desde tu conexión/i);
     await expect(status.getByRole('link', { name: 'WhatsApp' })).toBeVisible();
@@ -131,7 +156,9 @@ test.describe('the contact action', () => {
     expect((await records(person.mail)).attempts).toHaveLength(5);
   });
 
-  test('a page from an older deployment is told to reload, and keeps what was typed across the reload', async ({ page }) => {
+  test('a page from an older deployment is told to reload, and keeps what was typed across the reload', async ({
+    page,
+  }) => {
     const person = visitor('stale');
     await page.goto('/');
     await waitForFormScript(page);
@@ -141,7 +168,9 @@ test.describe('the contact action', () => {
       if (!isActionPost(route.request())) return route.fallback();
       await route.continue({ headers: { ...route.request().headers(), 'next-action': '7f'.padEnd(42, '0') } });
     });
-    await form(page).getByRole('button', { name: /enviar/i }).click();
+    await form(page)
+      .getByRole('button', { name: /enviar/i })
+      .click();
     const status = form(page).getByRole('status');
     await expect(status).toContainText(/recárgala/i);
     await expect(form(page).locator('[name="name"]')).toHaveValue(person.name);
@@ -149,9 +178,12 @@ test.describe('the contact action', () => {
 
     await page.unroute('**/*');
     await Promise.all([page.waitForEvent('load'), status.getByRole('button', { name: /recargar/i }).click()]);
-    for (const [name, value] of Object.entries(person)) await expect(form(page).locator(`[name="${name}"]`)).toHaveValue(value);
+    for (const [name, value] of Object.entries(person))
+      await expect(form(page).locator(`[name="${name}"]`)).toHaveValue(value);
     await expect(form(page).getByRole('button', { name: /enviar/i })).toBeEnabled();
-    await form(page).getByRole('button', { name: /enviar/i }).click();
+    await form(page)
+      .getByRole('button', { name: /enviar/i })
+      .click();
     await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible();
     expect((await records(person.mail)).stored).toHaveLength(1);
   });
@@ -165,10 +197,15 @@ test.describe('the contact action', () => {
       await page.goto('/');
       await waitForFormScript(page);
       await fill(page, person);
-      await form(page).getByRole('button', { name: /enviar/i }).click();
+      await form(page)
+        .getByRole('button', { name: /enviar/i })
+        .click();
       // With the engine, the API's failures end in thanks; its refusal in a message.
       await expect(
-        form(page).getByRole('status').filter({ hasText: /\S/ }).or(page.getByRole('heading', { name: /gracias por contactarnos/i })),
+        form(page)
+          .getByRole('status')
+          .filter({ hasText: /\S/ })
+          .or(page.getByRole('heading', { name: /gracias por contactarnos/i })),
       ).toBeVisible({ timeout: 15_000 });
     }
     await expect.poll(() => readFileSync(SERVER_LOG, 'utf8')).toMatch(/\[contacto\].*http-503/);

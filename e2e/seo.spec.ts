@@ -48,7 +48,10 @@ test.describe('findable', () => {
     expect(data.hasOfferCatalog.itemListElement).toHaveLength(3);
   });
 
-  test('the JSON-LD is written once: in the HTML, not again in the RSC payload, nor in the scripts', async ({ page, request }) => {
+  test('the JSON-LD is written once: in the HTML, not again in the RSC payload, nor in the scripts', async ({
+    page,
+    request,
+  }) => {
     const html = await (await request.get('/')).text();
     expect(html.split('ProfessionalService').length - 1).toBe(1);
     const scripts: string[] = [];
@@ -58,13 +61,17 @@ test.describe('findable', () => {
     await page.goto('/', { waitUntil: 'networkidle' });
     // Still there after hydration: the client component leaves the server's text alone.
     await expect(page.locator('form:has(#contacto-name) button[type="submit"]')).toBeDisabled(); // hydrated
-    expect(await page.locator('script[type="application/ld+json"]').textContent()).toContain('"@type":"ProfessionalService"');
+    expect(await page.locator('script[type="application/ld+json"]').textContent()).toContain(
+      '"@type":"ProfessionalService"',
+    );
     expect(scripts.filter((script) => script.includes('OfferCatalog'))).toEqual([]);
   });
 
   test('one h1 and no skipped heading levels', async ({ page }) => {
     await page.goto('/');
-    const levels = await page.locator('h1, h2, h3, h4, h5, h6').evaluateAll((els) => els.map((el) => Number(el.tagName[1])));
+    const levels = await page
+      .locator('h1, h2, h3, h4, h5, h6')
+      .evaluateAll((els) => els.map((el) => Number(el.tagName[1])));
     expect(levels.filter((level) => level === 1)).toHaveLength(1);
     expect(levels[0]).toBe(1);
     levels.slice(1).forEach((level, index) => expect(level - (levels[index] ?? 1)).toBeLessThanOrEqual(1));

@@ -16,8 +16,18 @@ import { records, setScenario, uniqueMail } from './support/stub';
 const API_DOWN = [{ status: 503 }, { status: 503 }, { status: 503 }, { status: 503 }];
 const AD = '/?gclid=e2e-Cj0KCQ_abc&utm_source=google&utm_medium=cpc&utm_campaign=florerias-cdmx';
 
-async function sendFrom(page: Page, address: string, tag: string, { scripts = true, referer }: { scripts?: boolean; referer?: string } = {}) {
-  const lead = { name: 'Marta Origen', mail: uniqueMail(`source-${tag}`), phone: '5511223344', reason: 'Quiero anuncios para mi florería.' };
+async function sendFrom(
+  page: Page,
+  address: string,
+  tag: string,
+  { scripts = true, referer }: { scripts?: boolean; referer?: string } = {},
+) {
+  const lead = {
+    name: 'Marta Origen',
+    mail: uniqueMail(`source-${tag}`),
+    phone: '5511223344',
+    reason: 'Quiero anuncios para mi florería.',
+  };
   await setScenario(lead.mail, API_DOWN);
   await stayOnThankYouView(page);
   await page.goto(address, { referer });
@@ -69,11 +79,19 @@ test.describe('where each lead came from', () => {
     test.describe(scripts ? 'with JavaScript' : 'without JavaScript', () => {
       test.use({ javaScriptEnabled: scripts });
 
-      test('an ad visit: the alert carries its click id and campaign, the contact API only the spec\'s fields', async ({ page }) => {
+      test("an ad visit: the alert carries its click id and campaign, the contact API only the spec's fields", async ({
+        page,
+      }) => {
         test.setTimeout(60_000);
         const lead = await sendFrom(page, AD, scripts ? 'js' : 'nojs', { scripts });
         const origin = await originIn(lead.mail);
-        for (const line of ['gclid: e2e-Cj0KCQ_abc', 'utm_source: google', 'utm_medium: cpc', 'utm_campaign: florerias-cdmx', 'página de llegada: /']) {
+        for (const line of [
+          'gclid: e2e-Cj0KCQ_abc',
+          'utm_source: google',
+          'utm_medium: cpc',
+          'utm_campaign: florerias-cdmx',
+          'página de llegada: /',
+        ]) {
           expect(origin).toContain(line);
         }
         const [attempt] = (await records(lead.mail)).attempts;
@@ -82,7 +100,7 @@ test.describe('where each lead came from', () => {
     });
   }
 
-  test('two days later, back directly without tags: still the first ad\'s lead', async ({ page, context }) => {
+  test("two days later, back directly without tags: still the first ad's lead", async ({ page, context }) => {
     test.setTimeout(60_000);
     await page.goto(AD);
     await waitForFormScript(page);
@@ -113,13 +131,17 @@ test.describe('where each lead came from', () => {
   test('from a search without tags: the alert says which site it came from', async ({ page }) => {
     test.setTimeout(60_000);
     // The search's page named in the visit's Referer (only the navigation's: the form's post names this site's page).
-    const lead = await sendFrom(page, '/', 'referral', { referer: 'https://www.bing.com/search?q=agencia+marketing+cdmx' });
+    const lead = await sendFrom(page, '/', 'referral', {
+      referer: 'https://www.bing.com/search?q=agencia+marketing+cdmx',
+    });
     const origin = await originIn(lead.mail);
     expect(origin).toContain('llegó desde: https://www.bing.com');
     expect(origin).not.toContain('q=agencia');
   });
 
-  test('a 5 kB utm_term, a control character and an unknown name are dropped, and the visitor is thanked', async ({ page }) => {
+  test('a 5 kB utm_term, a control character and an unknown name are dropped, and the visitor is thanked', async ({
+    page,
+  }) => {
     test.setTimeout(60_000);
     const address = `/?utm_source=google&utm_term=${'x'.repeat(5000)}&utm_campaign=mal%01campana&utm_content=anuncio-a&desconocido=1`;
     const lead = await sendFrom(page, address, 'junk');

@@ -3,7 +3,14 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { isolatedProcessEnv } from '../test-support/isolated-env';
 import { expect, stayOnThankYouView, test } from './support/fixtures';
-import { bodyOf, formControls, postForm, READ_AGAIN_MS, sendAsPersonWithoutScripts, type Control } from './support/form-post';
+import {
+  bodyOf,
+  formControls,
+  postForm,
+  READ_AGAIN_MS,
+  sendAsPersonWithoutScripts,
+  type Control,
+} from './support/form-post';
 import { runsFor } from './support/leads';
 import { startServer } from './support/server';
 import { records, uniqueMail } from './support/stub';
@@ -28,9 +35,16 @@ function storedAnywhere(mail: string): number {
 }
 
 /** Each bot posts from an address of its own (the main server takes the last X-Forwarded-For entry), so none shares another test's limit. */
-const fromOwnAddress = () => ({ 'x-forwarded-for': `198.19.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}` });
+const fromOwnAddress = () => ({
+  'x-forwarded-for': `198.19.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`,
+});
 
-const botValues = (mail: string) => ({ name: 'Juan Robot Pérez', mail, phone: '5512345678', reason: 'Quiero una página web para mi negocio.' });
+const botValues = (mail: string) => ({
+  name: 'Juan Robot Pérez',
+  mail,
+  phone: '5512345678',
+  reason: 'Quiero una página web para mi negocio.',
+});
 
 /** What a script that fills every control writes in a text box it does not know: something plausible. */
 function fillEverything(controls: Control[], mail: string): Record<string, string> {
@@ -38,13 +52,17 @@ function fillEverything(controls: Control[], mail: string): Record<string, strin
   return Object.fromEntries(
     controls.map((control) => [
       control.name,
-      known[control.name] ?? (control.type === 'hidden' ? control.value : control.type === 'email' ? mail : 'Juan Robot'),
+      known[control.name] ??
+        (control.type === 'hidden' ? control.value : control.type === 'email' ? mail : 'Juan Robot'),
     ]),
   );
 }
 
 test.describe('bots: none reaches the contact API', () => {
-  test('1. a script that fills every control of the form and posts at once: kept apart as spam, answered like a person', async ({ request, baseURL }) => {
+  test('1. a script that fills every control of the form and posts at once: kept apart as spam, answered like a person', async ({
+    request,
+    baseURL,
+  }) => {
     const mail = uniqueMail('bot-all-at-once');
     const controls = formControls(await (await request.get('/')).text());
     const answer = await postForm(request, baseURL as string, fillEverything(controls, mail), fromOwnAddress());
@@ -78,7 +96,11 @@ test.describe('bots: none reaches the contact API', () => {
     expect(storedAnywhere(mail)).toBe(0);
   });
 
-  test('4. a script that posts without loading the page in its session: kept apart as spam', async ({ playwright, request, baseURL }) => {
+  test('4. a script that posts without loading the page in its session: kept apart as spam', async ({
+    playwright,
+    request,
+    baseURL,
+  }) => {
     const mail = uniqueMail('bot-cold');
     // What such a script carries: the action's fields, copied from the form once, and the four it knows.
     const actionFields = Object.fromEntries(
@@ -87,17 +109,30 @@ test.describe('bots: none reaches the contact API', () => {
         .map((control) => [control.name, control.value]),
     );
     const cold = await playwright.request.newContext();
-    const answer = await postForm(cold, baseURL as string, { ...actionFields, ...botValues(mail), captcha: '' }, fromOwnAddress());
+    const answer = await postForm(
+      cold,
+      baseURL as string,
+      { ...actionFields, ...botValues(mail), captcha: '' },
+      fromOwnAddress(),
+    );
     await cold.dispose();
     expect(answer.kind).toBe('thanks');
     expect((await records(mail)).attempts).toHaveLength(0);
     expect(quarantined(mail).map((entry) => entry.spamRule)).toEqual(['honeypot-missing']);
   });
 
-  test('5. a script that posts without a signature, then posts the answer back at once, three times over: never reaches the API', async ({ request, baseURL }) => {
+  test('5. a script that posts without a signature, then posts the answer back at once, three times over: never reaches the API', async ({
+    request,
+    baseURL,
+  }) => {
     const mail = uniqueMail('bot-confirm-dance');
     const from = fromOwnAddress();
-    let answer = await postForm(request, baseURL as string, bodyOf(formControls(await (await request.get('/')).text()), botValues(mail)), from);
+    let answer = await postForm(
+      request,
+      baseURL as string,
+      bodyOf(formControls(await (await request.get('/')).text()), botValues(mail)),
+      from,
+    );
     for (let round = 0; round < 3; round++) {
       expect(answer.kind).toBe('confirm');
       answer = await postForm(request, baseURL as string, bodyOf(formControls(answer.html), {}), from);
@@ -115,41 +150,67 @@ test.describe('bots: none reaches the contact API', () => {
     const mail = uniqueMail('bot-invalid-valid');
     const from = fromOwnAddress();
     const controls = formControls(await (await request.get('/')).text());
-    const invalid = await postForm(request, baseURL as string, bodyOf(controls, { ...botValues(mail), mail: 'no-es-un-correo' }), from);
+    const invalid = await postForm(
+      request,
+      baseURL as string,
+      bodyOf(controls, { ...botValues(mail), mail: 'no-es-un-correo' }),
+      from,
+    );
     expect(invalid.html).toContain('name="firma"');
     await new Promise((resolve) => setTimeout(resolve, 8));
-    const answer = await postForm(request, baseURL as string, bodyOf(formControls(invalid.html), botValues(mail)), from);
+    const answer = await postForm(
+      request,
+      baseURL as string,
+      bodyOf(formControls(invalid.html), botValues(mail)),
+      from,
+    );
     expect(answer.kind).toBe('confirm');
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect((await records(mail)).attempts).toHaveLength(0);
   });
 
-  test('7. one signature from /api/contact/token, once old enough, reused for 3 enquiries: at most 1 reaches the API', async ({ request, baseURL }) => {
+  test('7. one signature from /api/contact/token, once old enough, reused for 3 enquiries: at most 1 reaches the API', async ({
+    request,
+    baseURL,
+  }) => {
     const from = fromOwnAddress();
     const { token } = (await (await request.get('/api/contact/token', { headers: from })).json()) as { token: string };
     await new Promise((resolve) => setTimeout(resolve, 3500));
     const controls = formControls(await (await request.get('/')).text());
     const mails = ['a', 'b', 'c'].map((which) => uniqueMail(`bot-reuse-${which}`));
     const kinds: string[] = [];
-    for (const mail of mails) kinds.push((await postForm(request, baseURL as string, bodyOf(controls, { ...botValues(mail), firma: token }), from)).kind);
+    for (const mail of mails)
+      kinds.push(
+        (await postForm(request, baseURL as string, bodyOf(controls, { ...botValues(mail), firma: token }), from)).kind,
+      );
     expect(kinds).toEqual(['thanks', 'confirm', 'confirm']);
     let reached = 0;
     for (const mail of mails) reached += (await records(mail)).attempts.length;
     expect(reached).toBe(1);
   });
 
-  test('8. a signature fetched from another address: asked to confirm, stored nowhere', async ({ request, baseURL }) => {
+  test('8. a signature fetched from another address: asked to confirm, stored nowhere', async ({
+    request,
+    baseURL,
+  }) => {
     const mail = uniqueMail('bot-elsewhere');
-    const { token } = (await (await request.get('/api/contact/token', { headers: fromOwnAddress() })).json()) as { token: string };
+    const { token } = (await (await request.get('/api/contact/token', { headers: fromOwnAddress() })).json()) as {
+      token: string;
+    };
     await new Promise((resolve) => setTimeout(resolve, 3500));
     const controls = formControls(await (await request.get('/')).text());
-    const answer = await postForm(request, baseURL as string, bodyOf(controls, { ...botValues(mail), firma: token }), { 'x-forwarded-for': '198.18.0.99' });
+    const answer = await postForm(request, baseURL as string, bodyOf(controls, { ...botValues(mail), firma: token }), {
+      'x-forwarded-for': '198.18.0.99',
+    });
     expect(answer.kind).toBe('confirm');
     expect((await records(mail)).attempts).toHaveLength(0);
     expect(storedAnywhere(mail)).toBe(0);
   });
 
-  test('9. a signature forged offline from CONTACT_SITE_KEY (the key once derived from it): asked to confirm, stored nowhere', async ({ request, baseURL }) => {
+  test('9. a signature forged offline from CONTACT_SITE_KEY (the key once derived from it): asked to confirm, stored nowhere', async ({
+    request,
+    baseURL,
+  }) => {
     // The old derivation: SHA-256 of "contacto:firma:<site key>".
     const key = createHash('sha256').update(`contacto:firma:${E2E_CONFIG.contactSiteKey}`).digest();
     const mac = (text: string) => createHmac('sha256', key).update(text).digest().subarray(0, 16).toString('base64url');
@@ -163,14 +224,21 @@ test.describe('bots: none reaches the contact API', () => {
     const controls = formControls(await (await request.get('/')).text());
     for (const [shape, forged] of Object.entries(forgeries)) {
       const mail = uniqueMail(`bot-forged-${shape}`);
-      const answer = await postForm(request, baseURL as string, bodyOf(controls, { ...botValues(mail), firma: forged }), from);
+      const answer = await postForm(
+        request,
+        baseURL as string,
+        bodyOf(controls, { ...botValues(mail), firma: forged }),
+        from,
+      );
       expect(answer.kind, shape).toBe('confirm');
       expect((await records(mail)).attempts, shape).toHaveLength(0);
       expect(storedAnywhere(mail), shape).toBe(0);
     }
   });
 
-  test('a link-only message is kept apart; `npm run leads -- spam` lists it and `release` delivers it, once', async ({ page }) => {
+  test('a link-only message is kept apart; `npm run leads -- spam` lists it and `release` delivers it, once', async ({
+    page,
+  }) => {
     test.setTimeout(90_000);
     const mail = uniqueMail('spam-release');
     await stayOnThankYouView(page);
@@ -190,12 +258,20 @@ test.describe('bots: none reaches the contact API', () => {
 
     // The CLI reaches the server's engine at its own PORT, as a staff member's would.
     const env = isolatedProcessEnv({ ...E2E_BUILD_ENV, PORT: String(E2E_PORT) });
-    const listed = spawnSync('npm', ['run', '--silent', 'leads', '--', 'spam'], { env, encoding: 'utf8', timeout: 60_000 });
+    const listed = spawnSync('npm', ['run', '--silent', 'leads', '--', 'spam'], {
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(listed.status).toBe(0);
     expect(listed.stdout).toContain(entry?.key);
     expect(listed.stdout).toContain(mail);
 
-    const released = spawnSync('npm', ['run', '--silent', 'leads', '--', 'release', entry?.key ?? ''], { env, encoding: 'utf8', timeout: 60_000 });
+    const released = spawnSync('npm', ['run', '--silent', 'leads', '--', 'release', entry?.key ?? ''], {
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(released.status, `${released.stdout}${released.stderr}`).toBe(0);
     // The run resumes into the same delivery as any lead's.
     await expect.poll(async () => (await records(mail)).stored.length, { timeout: 30_000 }).toBe(1);
@@ -208,7 +284,12 @@ test.describe('bots: none reaches the contact API', () => {
   });
 });
 
-const person = (tag: string) => ({ name: 'Ana Persona', mail: uniqueMail(tag), phone: '+52 55 1234 567', reason: 'Quiero una página web para mi florería.' });
+const person = (tag: string) => ({
+  name: 'Ana Persona',
+  mail: uniqueMail(tag),
+  phone: '+52 55 1234 567',
+  reason: 'Quiero una página web para mi florería.',
+});
 const formOf = (page: Page) => page.locator('#contacto form');
 const thanks = (page: Page) => page.getByRole('heading', { name: /gracias por contactarnos/i });
 
@@ -216,28 +297,36 @@ const thanks = (page: Page) => page.getByRole('heading', { name: /gracias por co
 async function watchForConfirm(page: Page) {
   await page.addInitScript(() => {
     new MutationObserver(() => {
-      if (document.body?.textContent?.includes('Para confirmar el envío')) (window as unknown as { askedToConfirm: boolean }).askedToConfirm = true;
+      if (document.body?.textContent?.includes('Para confirmar el envío'))
+        (window as unknown as { askedToConfirm: boolean }).askedToConfirm = true;
     }).observe(document, { subtree: true, childList: true, characterData: true });
   });
   return async () => page.evaluate(() => Boolean((window as unknown as { askedToConfirm?: boolean }).askedToConfirm));
 }
 
 test.describe('people: thanked, delivered once, at no cost', () => {
-  test('with JavaScript, a person who starts typing 3 s after the page appears is never asked anything more', async ({ page }) => {
+  test('with JavaScript, a person who starts typing 3 s after the page appears is never asked anything more', async ({
+    page,
+  }) => {
     const visitor = person('person-typing');
     const askedToConfirm = await watchForConfirm(page);
     await stayOnThankYouView(page);
     await page.goto('/');
     await page.waitForTimeout(3000);
-    for (const [field, value] of Object.entries(visitor)) await formOf(page).locator(`[name="${field}"]`).pressSequentially(value, { delay: 20 });
-    await formOf(page).getByRole('button', { name: /enviar/i }).click();
+    for (const [field, value] of Object.entries(visitor))
+      await formOf(page).locator(`[name="${field}"]`).pressSequentially(value, { delay: 20 });
+    await formOf(page)
+      .getByRole('button', { name: /enviar/i })
+      .click();
     await expect(thanks(page)).toBeVisible();
     expect(await askedToConfirm()).toBe(false);
     expect((await records(visitor.mail)).stored).toHaveLength(1);
     expect((await records(visitor.mail)).attempts).toHaveLength(1);
   });
 
-  test('with JavaScript, autofill 1 s after the page is ready and an immediate send: a silent wait, no extra step', async ({ page }) => {
+  test('with JavaScript, autofill 1 s after the page is ready and an immediate send: a silent wait, no extra step', async ({
+    page,
+  }) => {
     const visitor = person('person-autofill');
     const askedToConfirm = await watchForConfirm(page);
     await stayOnThankYouView(page);
@@ -256,7 +345,9 @@ test.describe('people: thanked, delivered once, at no cost', () => {
       }
     }, visitor);
     const clickedAt = Date.now();
-    await formOf(page).getByRole('button', { name: /enviar/i }).click();
+    await formOf(page)
+      .getByRole('button', { name: /enviar/i })
+      .click();
     await expect(thanks(page)).toBeVisible({ timeout: 15_000 });
     expect(await askedToConfirm()).toBe(false);
     const { attempts } = await records(visitor.mail);
@@ -268,33 +359,47 @@ test.describe('people: thanked, delivered once, at no cost', () => {
   test.describe('without JavaScript', () => {
     test.use({ javaScriptEnabled: false });
 
-    test('a person is asked to confirm once, with every value kept, and the confirmation is delivered once', async ({ page }) => {
+    test('a person is asked to confirm once, with every value kept, and the confirmation is delivered once', async ({
+      page,
+    }) => {
       const visitor = person('person-nojs');
       await stayOnThankYouView(page);
       await page.goto('/');
       for (const [field, value] of Object.entries(visitor)) await formOf(page).locator(`[name="${field}"]`).fill(value);
-      await formOf(page).getByRole('button', { name: /enviar/i }).click();
+      await formOf(page)
+        .getByRole('button', { name: /enviar/i })
+        .click();
       await expect(formOf(page).getByRole('status')).toHaveText('Para confirmar el envío, presiona «Enviar» otra vez.');
-      for (const [field, value] of Object.entries(visitor)) await expect(formOf(page).locator(`[name="${field}"]`)).toHaveValue(value);
+      for (const [field, value] of Object.entries(visitor))
+        await expect(formOf(page).locator(`[name="${field}"]`)).toHaveValue(value);
       expect((await records(visitor.mail)).attempts).toHaveLength(0);
       await page.waitForTimeout(READ_AGAIN_MS);
-      await formOf(page).getByRole('button', { name: /enviar/i }).click();
+      await formOf(page)
+        .getByRole('button', { name: /enviar/i })
+        .click();
       await expect(thanks(page)).toBeVisible();
       expect((await records(visitor.mail)).attempts).toHaveLength(1);
     });
   });
 
-  test('the keyboard and the accessibility tree know four text boxes and the button; the honeypot is in neither', async ({ page }) => {
+  test('the keyboard and the accessibility tree know four text boxes and the button; the honeypot is in neither', async ({
+    page,
+  }) => {
     await page.goto('/');
     const form = formOf(page);
     await expect(form.getByRole('textbox')).toHaveCount(4);
     // Filled in, so the button is enabled (it is disabled while the form is invalid, and skipped by Tab).
-    for (const [field, value] of Object.entries(person('keyboard'))) await form.locator(`[name="${field}"]`).fill(value);
+    for (const [field, value] of Object.entries(person('keyboard')))
+      await form.locator(`[name="${field}"]`).fill(value);
     await form.locator('[name="name"]').focus();
     const visited: string[] = [];
     for (let i = 0; i < 4; i++) {
       await page.keyboard.press('Tab');
-      visited.push(await page.evaluate(() => document.activeElement?.getAttribute('name') ?? document.activeElement?.textContent?.trim() ?? ''));
+      visited.push(
+        await page.evaluate(
+          () => document.activeElement?.getAttribute('name') ?? document.activeElement?.textContent?.trim() ?? '',
+        ),
+      );
     }
     expect(visited).toEqual(['mail', 'phone', 'reason', 'Enviar']);
   });
@@ -305,13 +410,25 @@ test.describe('behind one proxy (TRUST_PROXY_HEADERS=1), the default limit of 5 
   let server: { url: string; kill: () => void };
 
   test.beforeAll(async () => {
-    server = await startServer(PROXY_PORT, { ...E2E_BUILD_ENV, TRUST_PROXY_HEADERS: '1', CONTACT_INBOX_DIR: `${DATA_DIR}/proxy` });
+    server = await startServer(PROXY_PORT, {
+      ...E2E_BUILD_ENV,
+      TRUST_PROXY_HEADERS: '1',
+      CONTACT_INBOX_DIR: `${DATA_DIR}/proxy`,
+    });
   });
   test.afterAll(() => server?.kill());
 
   for (const [what, realAddress, written] of [
-    ['8 visitors who write their own X-Forwarded-For and X-Real-IP while the proxy appends the same real address', () => '203.0.113.7', (i: number) => `198.51.100.${i + 1}`],
-    ['8 addresses in one IPv6 /64', (i: number) => `2001:db8:5:7::${(i + 1).toString(16)}`, (i: number) => `192.0.2.${i + 1}`],
+    [
+      '8 visitors who write their own X-Forwarded-For and X-Real-IP while the proxy appends the same real address',
+      () => '203.0.113.7',
+      (i: number) => `198.51.100.${i + 1}`,
+    ],
+    [
+      '8 addresses in one IPv6 /64',
+      (i: number) => `2001:db8:5:7::${(i + 1).toString(16)}`,
+      (i: number) => `192.0.2.${i + 1}`,
+    ],
   ] as const) {
     test(`${what}: at most 5 reach the API`, async ({ request }) => {
       test.setTimeout(120_000);

@@ -119,7 +119,14 @@ const server = http.createServer(async (req, res) => {
       storedByMail[mail] = (storedByMail[mail] ?? 0) + 1;
       storedAtByMail[mail] = storedAt.get(key);
     }
-    return send(res, 200, { attempts: attempts.length, storedByMail, storedAtByMail, throttled, earlyRetries, replayed });
+    return send(res, 200, {
+      attempts: attempts.length,
+      storedByMail,
+      storedAtByMail,
+      throttled,
+      earlyRetries,
+      replayed,
+    });
   }
   if (req.method === 'POST' && url.pathname === '/__outage') {
     const { ms } = JSON.parse(await readBody(req)) as { ms: number };
@@ -161,7 +168,16 @@ const server = http.createServer(async (req, res) => {
     const steps: Step[] = scripted ?? [{ success: true }];
     const index = attempts.filter((a) => a.body?.mail === body?.mail).length - 1;
     const step = steps[Math.min(index, steps.length - 1)] ?? { success: true };
-    if (key && stored.has(key) && !step.status && step.success !== false && !step.hang && !step.destroy && step.raw === undefined && !step.bytes) {
+    if (
+      key &&
+      stored.has(key) &&
+      !step.status &&
+      step.success !== false &&
+      !step.hang &&
+      !step.destroy &&
+      step.raw === undefined &&
+      !step.bytes
+    ) {
       replayed += 1;
       return send(res, 200, { success: true, mes: 'Solicitud ya recibida' });
     }

@@ -6,7 +6,11 @@ const META_PIXEL_SRC = 'https://connect.facebook.net/en_US/fbevents.js';
 
 /** The gtag commands the page queued, in order, without their callbacks. */
 const gtagCommands = (page: Page) =>
-  page.evaluate(() => (window.dataLayer ?? []).map((entry) => JSON.parse(JSON.stringify(Array.from(entry as ArrayLike<unknown>))) as unknown[]));
+  page.evaluate(() =>
+    (window.dataLayer ?? []).map(
+      (entry) => JSON.parse(JSON.stringify(Array.from(entry as ArrayLike<unknown>))) as unknown[],
+    ),
+  );
 
 /**
  * What the page gave the Meta Pixel, in order. The fixture answers fbevents.js
@@ -60,12 +64,28 @@ test.describe('third-party scripts', () => {
     await waitForFormScript(page);
     // Before the tags: this click's event waits in the queue.
     await chatOnWhatsApp(page);
-    await expect.poll(async () => (await gtagCommands(page)).map((command) => command[1]), { timeout: 15_000 }).toContain(E2E_CONFIG.googleAdsId);
+    await expect
+      .poll(async () => (await gtagCommands(page)).map((command) => command[1]), { timeout: 15_000 })
+      .toContain(E2E_CONFIG.googleAdsId);
 
     const commands = await gtagCommands(page);
-    const denied = { ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied', analytics_storage: 'denied' };
-    const granted = { ad_storage: 'granted', ad_user_data: 'granted', ad_personalization: 'granted', analytics_storage: 'granted' };
-    expect(commands[0]).toEqual(['consent', 'default', { ...denied, region: expect.arrayContaining(['DE', 'ES', 'FR', 'IE', 'NO', 'GB', 'CH']) }]);
+    const denied = {
+      ad_storage: 'denied',
+      ad_user_data: 'denied',
+      ad_personalization: 'denied',
+      analytics_storage: 'denied',
+    };
+    const granted = {
+      ad_storage: 'granted',
+      ad_user_data: 'granted',
+      ad_personalization: 'granted',
+      analytics_storage: 'granted',
+    };
+    expect(commands[0]).toEqual([
+      'consent',
+      'default',
+      { ...denied, region: expect.arrayContaining(['DE', 'ES', 'FR', 'IE', 'NO', 'GB', 'CH']) },
+    ]);
     expect((commands[0]?.[2] as { region: string[] }).region).not.toContain('MX');
     expect(commands[1]).toEqual(['consent', 'default', granted]);
     // Everything else comes after: the configs, and the click made before the tags.
@@ -79,25 +99,31 @@ test.describe('third-party scripts', () => {
     );
   });
 
-  test('the Meta Pixel comes with the tags: init and PageView, then each WhatsApp click as Contact, one made before it too', async ({ page }) => {
+  test('the Meta Pixel comes with the tags: init and PageView, then each WhatsApp click as Contact, one made before it too', async ({
+    page,
+  }) => {
     await page.goto('/');
     await waitForFormScript(page);
     await chatOnWhatsApp(page);
     // Nothing of Meta's before the 6 s flag: the click waits in the page.
     expect(await page.evaluate(() => typeof window.fbq)).toBe('undefined');
 
-    await expect.poll(() => pixelCommands(page), { timeout: 15_000 }).toEqual([
-      ['init', E2E_CONFIG.metaPixelId],
-      ['track', 'PageView'],
-      ['track', 'Contact'],
-    ]);
+    await expect
+      .poll(() => pixelCommands(page), { timeout: 15_000 })
+      .toEqual([
+        ['init', E2E_CONFIG.metaPixelId],
+        ['track', 'PageView'],
+        ['track', 'Contact'],
+      ]);
     await chatOnWhatsApp(page);
-    await expect.poll(() => pixelCommands(page)).toEqual([
-      ['init', E2E_CONFIG.metaPixelId],
-      ['track', 'PageView'],
-      ['track', 'Contact'],
-      ['track', 'Contact'],
-    ]);
+    await expect
+      .poll(() => pixelCommands(page))
+      .toEqual([
+        ['init', E2E_CONFIG.metaPixelId],
+        ['track', 'PageView'],
+        ['track', 'Contact'],
+        ['track', 'Contact'],
+      ]);
   });
 
   test('the page is readable at once: nothing waits for the 6 second flag', async ({ page }) => {

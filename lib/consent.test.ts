@@ -2,8 +2,18 @@ import { trackEvent } from './analytics';
 import { CONSENT_REGIONS, queueConsentDefaults } from './consent';
 
 const commands = () => (window.dataLayer ?? []).map((entry) => Array.from(entry as IArguments));
-const DENIED = { ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied', analytics_storage: 'denied' };
-const GRANTED = { ad_storage: 'granted', ad_user_data: 'granted', ad_personalization: 'granted', analytics_storage: 'granted' };
+const DENIED = {
+  ad_storage: 'denied',
+  ad_user_data: 'denied',
+  ad_personalization: 'denied',
+  analytics_storage: 'denied',
+};
+const GRANTED = {
+  ad_storage: 'granted',
+  ad_user_data: 'granted',
+  ad_personalization: 'granted',
+  analytics_storage: 'granted',
+};
 
 describe('Google Consent Mode defaults', () => {
   beforeEach(() => {
@@ -20,7 +30,8 @@ describe('Google Consent Mode defaults', () => {
 
   it('names the 30 countries of the EEA, the UK and Switzerland', () => {
     expect(new Set(CONSENT_REGIONS).size).toBe(32);
-    for (const country of ['DE', 'FR', 'ES', 'IE', 'PL', 'IS', 'LI', 'NO', 'GB', 'CH']) expect(CONSENT_REGIONS).toContain(country);
+    for (const country of ['DE', 'FR', 'ES', 'IE', 'PL', 'IS', 'LI', 'NO', 'GB', 'CH'])
+      expect(CONSENT_REGIONS).toContain(country);
     for (const country of ['MX', 'US', 'CA']) expect(CONSENT_REGIONS).not.toContain(country);
   });
 
@@ -34,6 +45,7 @@ describe('Google Consent Mode defaults', () => {
       ['event', 'whatsapp'],
       ['event', 'formulario'],
     ]);
-    for (const entry of window.dataLayer ?? []) expect(Object.prototype.toString.call(entry)).toBe('[object Arguments]');
+    for (const entry of window.dataLayer ?? [])
+      expect(Object.prototype.toString.call(entry)).toBe('[object Arguments]');
   });
 });

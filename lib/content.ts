@@ -168,7 +168,6 @@ export const digital = {
   ] satisfies Slide[],
 };
 
-
 export const footer = {
   privacyLabel: 'AVISO DE PRIVACIDAD',
   rights: `© ${brand.name}. Todos los derechos reservados.`,
@@ -185,7 +184,6 @@ export const floatingChat = {
 
 // The form's and the carousels' words live in lib/island-copy.ts (the browser downloads them with the form's and carousels' code, and the pictures imported above must not come along): edit them there.
 export { carouselCopy, contactForm } from './island-copy';
-
 
 /** Under the contact form: who is responsible and why, as the law asks where data is collected; the link goes to the full notice. */
 export const privacyShortNotice = {
@@ -254,12 +252,37 @@ export const privacyNotice = {
   cookiesCaption: 'Cookies que usa este sitio',
   cookiesColumns: { name: 'Cookie', owner: 'De quién', purpose: 'Para qué', lasts: 'Duración' },
   cookies: [
-    { name: 'origen', owner: brand.name, purpose: 'De qué anuncio, campaña o sitio viene tu visita actual', lasts: 'Mientras dura tu visita' },
-    { name: 'origen_primero', owner: brand.name, purpose: 'El primer anuncio, campaña o sitio que te trajo', lasts: '90 días' },
-    { name: '_ga, _ga_…', owner: 'Google Analytics 4', purpose: 'Distinguir visitantes para contar visitas', lasts: '2 años' },
-    { name: '_gcl_au', owner: 'Google Ads', purpose: 'Relacionar una solicitud con el clic en un anuncio', lasts: '90 días' },
+    {
+      name: 'origen',
+      owner: brand.name,
+      purpose: 'De qué anuncio, campaña o sitio viene tu visita actual',
+      lasts: 'Mientras dura tu visita',
+    },
+    {
+      name: 'origen_primero',
+      owner: brand.name,
+      purpose: 'El primer anuncio, campaña o sitio que te trajo',
+      lasts: '90 días',
+    },
+    {
+      name: '_ga, _ga_…',
+      owner: 'Google Analytics 4',
+      purpose: 'Distinguir visitantes para contar visitas',
+      lasts: '2 años',
+    },
+    {
+      name: '_gcl_au',
+      owner: 'Google Ads',
+      purpose: 'Relacionar una solicitud con el clic en un anuncio',
+      lasts: '90 días',
+    },
     { name: '_fbp', owner: 'Píxel de Meta', purpose: 'Distinguir navegadores para medir anuncios', lasts: '90 días' },
-    { name: '_fbc', owner: 'Píxel de Meta', purpose: 'El identificador del clic en un anuncio de Meta', lasts: '90 días' },
+    {
+      name: '_fbc',
+      owner: 'Píxel de Meta',
+      purpose: 'El identificador del clic en un anuncio de Meta',
+      lasts: '90 días',
+    },
   ] satisfies NoticeCookie[],
   questions: '¿Dudas sobre tus datos? Escríbenos a',
   back: 'Volver a la página principal',

@@ -24,9 +24,9 @@ describe('the events of a confirmed enquiry', () => {
 
   it('sends no conversion without a label, and no generate_lead without GA', () => {
     expect(leadEvents({ googleAdsId: 'AW-123456789' }, KEY)).toEqual([]);
-    expect(leadEvents({ googleAdsId: 'AW-123456789', googleAdsConversionLabel: 'x' }, KEY).map((event) => event[1])).toEqual([
-      'conversion',
-    ]);
+    expect(
+      leadEvents({ googleAdsId: 'AW-123456789', googleAdsConversionLabel: 'x' }, KEY).map((event) => event[1]),
+    ).toEqual(['conversion']);
     expect(leadEvents({ gaMeasurementId: 'G-ABC123' }, KEY).map((event) => event[1])).toEqual(['generate_lead']);
   });
 
@@ -70,7 +70,10 @@ describe('Google enhanced conversions', () => {
   });
 
   it('leaves out a phone it cannot write in E.164, and keeps the e-mail', () => {
-    sendLeadEvents({ ...ALL, googleAdsEnhancedConversions: true }, lead(jest.fn(), { mail: 'ana@example.mx', phone: '123' }));
+    sendLeadEvents(
+      { ...ALL, googleAdsEnhancedConversions: true },
+      lead(jest.fn(), { mail: 'ana@example.mx', phone: '123' }),
+    );
     expect(queued()[0]).toEqual(['set', 'user_data', { email: 'ana@example.mx' }]);
   });
 
@@ -116,7 +119,10 @@ describe('the Meta Pixel Lead', () => {
   });
 
   it('waits for the pixel to start when it has not yet, and carries nothing of the enquiry but its key', () => {
-    sendLeadEvents({ ...ALL, googleAdsEnhancedConversions: true, metaPixelId: '123456789012345' }, lead(jest.fn(), CONTACT));
+    sendLeadEvents(
+      { ...ALL, googleAdsEnhancedConversions: true, metaPixelId: '123456789012345' },
+      lead(jest.fn(), CONTACT),
+    );
     expect(window.fbqQueue).toEqual([['track', 'Lead', {}, { eventID: KEY }]]);
   });
 

@@ -34,7 +34,11 @@ export function leadEvents(targets: LeadTargets, key: string): GtagEvent[] {
       'event',
       'conversion',
       // transaction_id: Ads counts one conversion per id, however often it is sent.
-      { send_to: `${targets.googleAdsId}/${targets.googleAdsConversionLabel}`, transaction_id: key, transport_type: 'beacon' },
+      {
+        send_to: `${targets.googleAdsId}/${targets.googleAdsConversionLabel}`,
+        transaction_id: key,
+        transport_type: 'beacon',
+      },
     ]);
   }
   if (targets.gaMeasurementId) {

@@ -12,7 +12,20 @@ describe('iconSprite', () => {
   });
 
   it('covers the spec icon set', () => {
-    const spec = ['twitter', 'facebook', 'whatsapp', 'envelope-open', 'phone', 'map-marker-alt', 'search', 'paper-plane', 'pencil-ruler', 'compact-disc', 'chevron-left', 'chevron-right'];
+    const spec = [
+      'twitter',
+      'facebook',
+      'whatsapp',
+      'envelope-open',
+      'phone',
+      'map-marker-alt',
+      'search',
+      'paper-plane',
+      'pencil-ruler',
+      'compact-disc',
+      'chevron-left',
+      'chevron-right',
+    ];
     expect(Object.keys(ICONS)).toEqual(expect.arrayContaining(spec));
   });
 

@@ -26,11 +26,14 @@ export const contactForm = {
   invalid: 'Revisa los campos marcados.',
   failed: 'No pudimos enviar tu mensaje. Inténtalo de nuevo en unos minutos o escríbenos por',
   failedLink: 'WhatsApp',
-  rateLimited: 'Recibimos varias solicitudes desde tu conexión en poco tiempo. Inténtalo de nuevo en unos minutos o escríbenos por',
-  stale: 'Actualizamos el sitio mientras tenías la página abierta. Recárgala para enviar tu mensaje: lo que escribiste se conservará.',
+  rateLimited:
+    'Recibimos varias solicitudes desde tu conexión en poco tiempo. Inténtalo de nuevo en unos minutos o escríbenos por',
+  stale:
+    'Actualizamos el sitio mientras tenías la página abierta. Recárgala para enviar tu mensaje: lo que escribiste se conservará.',
   reload: 'Recargar la página',
   // A form sent without JavaScript from an older version of the page: the current form, filled in again.
-  staleResend: 'Actualizamos el sitio mientras tenías la página abierta y tu mensaje no se envió. Lo que escribiste sigue aquí: revísalo y envíalo de nuevo.',
+  staleResend:
+    'Actualizamos el sitio mientras tenías la página abierta y tu mensaje no se envió. Lo que escribiste sigue aquí: revísalo y envíalo de nuevo.',
   // A form sent before the page could sign its time on screen (no JavaScript): the server asks once.
   confirm: 'Para confirmar el envío, presiona «Enviar» otra vez.',
   thanksTitle: '¡Gracias por contactarnos!',

@@ -97,7 +97,9 @@ describe('leaving after a confirmed enquiry', () => {
     act(() => {
       leaveAfterLead(key, DELAY, jest.fn(), { mail: 'ana@example.mx', phone: '5512345678' });
     });
-    expect(result.current.map((lead) => [lead.key, lead.contact])).toEqual([[key, { mail: 'ana@example.mx', phone: '5512345678' }]]);
+    expect(result.current.map((lead) => [lead.key, lead.contact])).toEqual([
+      [key, { mail: 'ana@example.mx', phone: '5512345678' }],
+    ]);
     act(() => result.current[0]?.sent());
   });
 });

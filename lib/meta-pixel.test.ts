@@ -3,7 +3,10 @@ import { META_PIXEL_SRC, startMetaPixel } from './meta-pixel';
 
 type Stub = { queue: ArrayLike<unknown>[]; callMethod?: (...args: unknown[]) => void };
 const queue = () => ((window.fbq as unknown as Stub | undefined)?.queue ?? []).map((entry) => Array.from(entry));
-const pixelScripts = () => Array.from(document.querySelectorAll<HTMLScriptElement>('script[src]')).filter((script) => script.src === META_PIXEL_SRC);
+const pixelScripts = () =>
+  Array.from(document.querySelectorAll<HTMLScriptElement>('script[src]')).filter(
+    (script) => script.src === META_PIXEL_SRC,
+  );
 
 describe('the Meta Pixel', () => {
   beforeEach(() => {
@@ -27,7 +30,11 @@ describe('the Meta Pixel', () => {
   it('replays after init what was sent before it started: a WhatsApp click is a Contact after the PageView', () => {
     trackEvent('whatsapp');
     startMetaPixel('1');
-    expect(queue()).toEqual([['init', '1'], ['track', 'PageView'], ['track', 'Contact']]);
+    expect(queue()).toEqual([
+      ['init', '1'],
+      ['track', 'PageView'],
+      ['track', 'Contact'],
+    ]);
     expect(window.fbqQueue).toEqual([]);
   });
 

@@ -20,7 +20,8 @@ export function contentSecurityPolicy(input: CspInput): string {
   // Ads conversions and remarketing: gtag also loads scripts from, and sends
   // pixels and beacons to, googleadservices.com, doubleclick, googlesyndication,
   // google.com and the visitor's own Google domain (google.com.mx here).
-  const adsScripts = input.googleAdsId && 'https://www.googleadservices.com https://googleads.g.doubleclick.net https://www.google.com';
+  const adsScripts =
+    input.googleAdsId && 'https://www.googleadservices.com https://googleads.g.doubleclick.net https://www.google.com';
   // The Meta Pixel: its script, and the pixels and beacons it sends to facebook.com.
   const meta = input.metaPixelId && 'https://connect.facebook.net';
   const metaHits = input.metaPixelId && 'https://www.facebook.com';
@@ -44,7 +45,8 @@ export function contentSecurityPolicy(input: CspInput): string {
       "'self'",
       'data:',
       'blob:',
-      google && 'https://www.googletagmanager.com https://*.google-analytics.com https://*.g.doubleclick.net https://www.google.com https://www.google.com.mx',
+      google &&
+        'https://www.googletagmanager.com https://*.google-analytics.com https://*.g.doubleclick.net https://www.google.com https://www.google.com.mx',
       input.googleAdsId && 'https://www.googleadservices.com https://pagead2.googlesyndication.com',
       metaHits,
       chat,
@@ -55,18 +57,21 @@ export function contentSecurityPolicy(input: CspInput): string {
       input.development && 'ws: wss:',
       google &&
         'https://www.googletagmanager.com https://*.google-analytics.com https://*.analytics.google.com https://*.g.doubleclick.net https://www.google.com',
-      input.googleAdsId && 'https://www.googleadservices.com https://pagead2.googlesyndication.com https://www.google.com.mx',
+      input.googleAdsId &&
+        'https://www.googleadservices.com https://pagead2.googlesyndication.com https://www.google.com.mx',
       input.recaptchaSiteKey && 'https://www.google.com/recaptcha/',
       meta,
       metaHits,
       chat,
       chat && chat.replace(/^https:/, 'wss:'),
     ),
-    'frame-src': list(
-      input.recaptchaSiteKey && 'https://www.google.com/recaptcha/ https://recaptcha.google.com/recaptcha/',
-      input.googleAdsId && 'https://td.doubleclick.net https://bid.g.doubleclick.net https://www.googletagmanager.com',
-      chat,
-    ) || "'none'",
+    'frame-src':
+      list(
+        input.recaptchaSiteKey && 'https://www.google.com/recaptcha/ https://recaptcha.google.com/recaptcha/',
+        input.googleAdsId &&
+          'https://td.doubleclick.net https://bid.g.doubleclick.net https://www.googletagmanager.com',
+        chat,
+      ) || "'none'",
     'worker-src': "'self' blob:",
     'manifest-src': "'self'",
     'media-src': "'self'",

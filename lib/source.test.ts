@@ -8,7 +8,9 @@ const SITE = 'https://agencia.example';
 
 describe('where a lead came from', () => {
   it('keeps the click ids and campaign tags, the landing path and the other site it came from', () => {
-    const url = new URL(`${SITE}/?gclid=Cj0KCQ-abc_123&utm_source=google&utm_medium=cpc&utm_campaign=florerias%20cdmx&gad_source=1&fbclid=IwAR0x`);
+    const url = new URL(
+      `${SITE}/?gclid=Cj0KCQ-abc_123&utm_source=google&utm_medium=cpc&utm_campaign=florerias%20cdmx&gad_source=1&fbclid=IwAR0x`,
+    );
     expect(touchOf(url, 'https://www.google.com/', NOW)).toEqual({
       gclid: 'Cj0KCQ-abc_123',
       utm_source: 'google',
@@ -24,9 +26,13 @@ describe('where a lead came from', () => {
 
   it('drops silently what is not on the list, too long, unsafe, repeated, or its own site as referrer', () => {
     const long = 'x'.repeat(5000);
-    const url = new URL(`${SITE}/?utm_term=${long}&utm_source=a%00b&utm_content=%3Cscript%3E&foo=bar&utm_medium=a&utm_medium=b&utm_campaign=ok`);
+    const url = new URL(
+      `${SITE}/?utm_term=${long}&utm_source=a%00b&utm_content=%3Cscript%3E&foo=bar&utm_medium=a&utm_medium=b&utm_campaign=ok`,
+    );
     expect(touchOf(url, `${SITE}/gracias`, NOW)).toEqual({ utm_campaign: 'ok', landing: '/', at: NOW });
-    expect(touchOf(new URL(`${SITE}/?utm_term=${'y'.repeat(SOURCE_VALUE_MAX)}`), null, NOW)?.utm_term).toHaveLength(SOURCE_VALUE_MAX);
+    expect(touchOf(new URL(`${SITE}/?utm_term=${'y'.repeat(SOURCE_VALUE_MAX)}`), null, NOW)?.utm_term).toHaveLength(
+      SOURCE_VALUE_MAX,
+    );
     expect(touchOf(new URL(`${SITE}/?foo=bar`), null, NOW)).toBeUndefined();
     expect(touchOf(new URL(`${SITE}/`), 'javascript:alert(1)', NOW)).toBeUndefined();
   });
@@ -41,8 +47,15 @@ describe('where a lead came from', () => {
 
   it("the lead's source: the first touch from its cookie, the visit from its cookie and the posting page's address", () => {
     const first = encodeTouch({ gclid: 'primero', utm_source: 'google', landing: '/', at: NOW - 2 * 86_400_000 });
-    expect(leadSourceOf({ first }, `${SITE}/`, NOW)).toEqual({ first: { gclid: 'primero', utm_source: 'google', landing: '/', at: NOW - 2 * 86_400_000 } });
-    const last = encodeTouch({ utm_source: 'facebook', referrer: 'https://l.facebook.com', landing: '/', at: NOW - 1000 });
+    expect(leadSourceOf({ first }, `${SITE}/`, NOW)).toEqual({
+      first: { gclid: 'primero', utm_source: 'google', landing: '/', at: NOW - 2 * 86_400_000 },
+    });
+    const last = encodeTouch({
+      utm_source: 'facebook',
+      referrer: 'https://l.facebook.com',
+      landing: '/',
+      at: NOW - 1000,
+    });
     expect(leadSourceOf({ first, last }, `${SITE}/?utm_campaign=hoy`, NOW)?.last).toEqual({
       utm_source: 'facebook',
       utm_campaign: 'hoy',

@@ -67,7 +67,12 @@ function foreignOrigin(referrer: string | null | undefined, ownHosts: ReadonlySe
  * site's own hosts are `url`'s and `alsoOwn` (the request's Host: behind a
  * proxy, or at 127.0.0.1, which Next's URL calls localhost, they differ).
  */
-export function touchOf(url: URL, referrer: string | null | undefined, now: number, alsoOwn: ReadonlyArray<string | null | undefined> = []): Touch | undefined {
+export function touchOf(
+  url: URL,
+  referrer: string | null | undefined,
+  now: number,
+  alsoOwn: ReadonlyArray<string | null | undefined> = [],
+): Touch | undefined {
   const tags = tagsOf(url.searchParams);
   const own = new Set([url.host, ...alsoOwn].flatMap((host) => (host ? [host.trim().toLowerCase()] : [])));
   const from = foreignOrigin(referrer, own);
@@ -107,7 +112,11 @@ export function decodeTouch(value: string | undefined): Touch | undefined {
  * the form (its `Referer`, kept whole on this site by the Referrer-Policy),
  * whose own tags win. Undefined when nothing is known.
  */
-export function leadSourceOf(cookies: { first?: string; last?: string }, postedFrom: string | null, now: number): LeadSource | undefined {
+export function leadSourceOf(
+  cookies: { first?: string; last?: string },
+  postedFrom: string | null,
+  now: number,
+): LeadSource | undefined {
   const first = decodeTouch(cookies.first);
   let last = decodeTouch(cookies.last);
   let page: URL | undefined;

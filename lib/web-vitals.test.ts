@@ -2,7 +2,9 @@ import { vitalsEventParams } from './web-vitals';
 
 describe('the Core Web Vitals events', () => {
   it('sends the delta as value, the metric in custom parameters, as a non-interaction, to GA only', () => {
-    expect(vitalsEventParams({ name: 'LCP', value: 1234.56, delta: 1234.56, id: 'v5-1', rating: 'good' }, 'G-ABC123')).toEqual({
+    expect(
+      vitalsEventParams({ name: 'LCP', value: 1234.56, delta: 1234.56, id: 'v5-1', rating: 'good' }, 'G-ABC123'),
+    ).toEqual({
       value: 1235,
       metric_id: 'v5-1',
       metric_value: 1234.56,
@@ -14,14 +16,25 @@ describe('the Core Web Vitals events', () => {
   });
 
   it('multiplies CLS by 1000 so a score like 0.012 survives rounding', () => {
-    const params = vitalsEventParams({ name: 'CLS', value: 0.0123, delta: 0.0123, id: 'v5-2', rating: 'good' }, 'G-ABC123');
+    const params = vitalsEventParams(
+      { name: 'CLS', value: 0.0123, delta: 0.0123, id: 'v5-2', rating: 'good' },
+      'G-ABC123',
+    );
     expect(params.value).toBe(12);
     expect(params.metric_value).toBe(0.0123);
   });
 
   it('reports a later change as its delta, so the values sum up to the final one', () => {
-    const params = vitalsEventParams({ name: 'INP', value: 320, delta: 120, id: 'v5-3', rating: 'needs-improvement' }, 'G-ABC123');
-    expect(params).toMatchObject({ value: 120, metric_value: 320, metric_delta: 120, metric_rating: 'needs-improvement' });
+    const params = vitalsEventParams(
+      { name: 'INP', value: 320, delta: 120, id: 'v5-3', rating: 'needs-improvement' },
+      'G-ABC123',
+    );
+    expect(params).toMatchObject({
+      value: 120,
+      metric_value: 320,
+      metric_delta: 120,
+      metric_rating: 'needs-improvement',
+    });
   });
 });
 

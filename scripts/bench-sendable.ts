@@ -20,7 +20,12 @@ import { buildApp, startNext, stopAll, type Server } from '../test-support/harne
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
 const PORT = 3410 + Number(process.env.TEST_PORT_OFFSET ?? 0);
 // Lighthouse's applied ("devtools") mobile throttling: slow 4G and a 4x slower CPU.
-const NETWORK = { offline: false, latency: 562.5, downloadThroughput: (1474.56 * 1024) / 8, uploadThroughput: (675 * 1024) / 8 };
+const NETWORK = {
+  offline: false,
+  latency: 562.5,
+  downloadThroughput: (1474.56 * 1024) / 8,
+  uploadThroughput: (675 * 1024) / 8,
+};
 const CPU_SLOWDOWN = 4;
 const GOAL_MS = 100;
 
@@ -75,11 +80,19 @@ function marksOf(text: string): Marks | null {
 }
 
 async function measure(browser: Browser, url: string): Promise<Marks> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    deviceScaleFactor: 2,
+  });
   const page = await context.newPage();
   // No third party is reachable here: every other host answers empty at once.
   const origin = new URL(url).origin;
-  await page.route((target) => target.origin !== origin, (route) => route.fulfill({ status: 200, body: '' }));
+  await page.route(
+    (target) => target.origin !== origin,
+    (route) => route.fulfill({ status: 200, body: '' }),
+  );
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.emulateNetworkConditions', NETWORK);
@@ -109,7 +122,9 @@ async function serve(): Promise<{ url: string; stop: () => Promise<void> }> {
     rmSync(inbox, { recursive: true, force: true });
   };
   try {
-    servers.push(await startNext(dir, { port: PORT, env: { CONTACT_INBOX_DIR: inbox, CONTACT_RATE_LIMIT_MAX: '1000' } }));
+    servers.push(
+      await startNext(dir, { port: PORT, env: { CONTACT_INBOX_DIR: inbox, CONTACT_RATE_LIMIT_MAX: '1000' } }),
+    );
   } catch (error) {
     await stop();
     throw error;
@@ -133,7 +148,9 @@ async function main() {
       const fields = median(runs.map((run) => run.fields));
       const sendable = median(runs.map((run) => run.sendable));
       const gap = sendable - fields;
-      console.log(`Median of ${RUNS}: fields on screen ${fields} ms; can be sent ${sendable} ms; gap ${gap} ms (goal: at most ${GOAL_MS} ms) ${gap <= GOAL_MS ? 'ok' : 'OVER'}`);
+      console.log(
+        `Median of ${RUNS}: fields on screen ${fields} ms; can be sent ${sendable} ms; gap ${gap} ms (goal: at most ${GOAL_MS} ms) ${gap <= GOAL_MS ? 'ok' : 'OVER'}`,
+      );
     } finally {
       await browser.close();
     }

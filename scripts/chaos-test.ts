@@ -38,7 +38,16 @@ const logDir = mkdtempSync(path.join(tmpdir(), 'chaos-test-logs-'));
 process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
 
-type Row = { number: number; title: string; kit?: Kit; ledger?: Ledger; skipped?: string; error?: string; seconds: number; done?: boolean };
+type Row = {
+  number: number;
+  title: string;
+  kit?: Kit;
+  ledger?: Ledger;
+  skipped?: string;
+  error?: string;
+  seconds: number;
+  done?: boolean;
+};
 const rows: Row[] = [];
 let appDir = '';
 
@@ -88,7 +97,9 @@ function failures(row: Row): string[] {
 
 function printReport(): number {
   rows.sort((a, b) => a.number - b.number);
-  console.log(`\nChaos under load: ${TRAFFIC.total} enquiries per scenario, ${TRAFFIC.concurrency} at a time, one every ${TRAFFIC.spacingMs} ms (build ${readBuildId()})\n`);
+  console.log(
+    `\nChaos under load: ${TRAFFIC.total} enquiries per scenario, ${TRAFFIC.concurrency} at a time, one every ${TRAFFIC.spacingMs} ms (build ${readBuildId()})\n`,
+  );
   printTable(
     rows.map((row) => ({
       scenario: row.title,
@@ -97,25 +108,37 @@ function printReport(): number {
       result: row.skipped ? 'SKIPPED' : failures(row).length ? 'FAIL' : 'pass',
     })),
   );
-  console.log("\n'last delivery': the last thanked lead stored, seconds after the fault cleared (the API back, or the traffic's end in 5); 'allowed': how long the test waited for it.");
+  console.log(
+    "\n'last delivery': the last thanked lead stored, seconds after the fault cleared (the API back, or the traffic's end in 5); 'allowed': how long the test waited for it.",
+  );
   for (const row of rows) {
     const checks = failures(row);
     console.log(`\n${row.title}: ${row.skipped ? `skipped (${row.skipped})` : checks.length ? 'FAILED' : 'passed'}`);
     for (const check of checks) console.log(`  FAILED ${check}`);
-    if (row.ledger?.retry.length) console.log(`  note: ${row.ledger.retry.length} told to retry, ${row.ledger.retryDelivered} of them delivered anyway (their retry would be a second lead)`);
-    if (row.kit?.summary?.replayed) console.log(`  note: ${row.kit.summary.replayed} attempt(s) re-sent a key already stored (stored once)`);
-    if (row.ledger?.other.length) console.log(`  note: other answers: ${countBy(row.ledger.other.map((r) => r.state.slice(0, 60)))}`);
+    if (row.ledger?.retry.length)
+      console.log(
+        `  note: ${row.ledger.retry.length} told to retry, ${row.ledger.retryDelivered} of them delivered anyway (their retry would be a second lead)`,
+      );
+    if (row.kit?.summary?.replayed)
+      console.log(`  note: ${row.kit.summary.replayed} attempt(s) re-sent a key already stored (stored once)`);
+    if (row.ledger?.other.length)
+      console.log(`  note: other answers: ${countBy(row.ledger.other.map((r) => r.state.slice(0, 60)))}`);
     for (const note of row.kit?.notes ?? []) console.log(`  note: ${note}`);
     if (checks.length && row.kit) {
       const excerpt = row.kit.logExcerpt();
-      if (excerpt.length) console.log(`  server logs (${path.join(logDir, `scenario-${row.kit.number}-*.log`)}):\n${excerpt.map((line) => `    ${line}`).join('\n')}`);
+      if (excerpt.length)
+        console.log(
+          `  server logs (${path.join(logDir, `scenario-${row.kit.number}-*.log`)}):\n${excerpt.map((line) => `    ${line}`).join('\n')}`,
+        );
     }
   }
   const failed = rows.filter((row) => failures(row).length);
   const skipped = rows.filter((row) => row.skipped);
   if (sabotageNote()) console.log(`\n${sabotageNote()}`);
   console.log(`\nServer logs: ${logDir}`);
-  console.log(`${rows.length - failed.length - skipped.length} passed, ${skipped.length} skipped, ${failed.length} failed${failed.length ? `: ${failed.map((row) => row.title).join('; ')}` : ''}`);
+  console.log(
+    `${rows.length - failed.length - skipped.length} passed, ${skipped.length} skipped, ${failed.length} failed${failed.length ? `: ${failed.map((row) => row.title).join('; ')}` : ''}`,
+  );
   // CI proves every scenario: one it could not run (no PostgreSQL, say) fails there, as a failed one does.
   if (process.env.CI && skipped.length) console.log(`CI: ${skipped.length} skipped scenario(s) count as failed`);
   return failed.length + (process.env.CI ? skipped.length : 0);
@@ -135,7 +158,8 @@ async function main(): Promise<number> {
   console.log(`  build ready in ${((performance.now() - built) / 1000).toFixed(0)} s`);
   const hardStop = setTimeout(() => {
     console.error(`\nChaos test stopped: over ${MAX_SECONDS} s.`);
-    for (const row of rows.filter((r) => !r.done)) row.kit?.checks.unshift(`stopped by the hard stop (CHAOS_MAX_SECONDS=${MAX_SECONDS}) while under way`);
+    for (const row of rows.filter((r) => !r.done))
+      row.kit?.checks.unshift(`stopped by the hard stop (CHAOS_MAX_SECONDS=${MAX_SECONDS}) while under way`);
     printReport();
     process.exit(1);
   }, MAX_SECONDS * 1000);
@@ -143,7 +167,11 @@ async function main(): Promise<number> {
 
   // A pool of PARALLEL scenarios at a time, in order: each has its own ports, folders, stub and servers.
   // Those marked `alone` run after them, by themselves.
-  const chosen = SCENARIOS.map((scenario, i) => ({ number: i + 1, title: scenario.title, alone: scenario.alone })).filter(({ number }) => !ONLY || ONLY.includes(number));
+  const chosen = SCENARIOS.map((scenario, i) => ({
+    number: i + 1,
+    title: scenario.title,
+    alone: scenario.alone,
+  })).filter(({ number }) => !ONLY || ONLY.includes(number));
   const lanes = async (queue: typeof chosen, width: number) => {
     const lane = async () => {
       for (let next = queue.shift(); next; next = queue.shift()) {
@@ -153,8 +181,14 @@ async function main(): Promise<number> {
     };
     await Promise.all(Array.from({ length: width }, lane));
   };
-  await lanes(chosen.filter((scenario) => !scenario.alone), PARALLEL);
-  await lanes(chosen.filter((scenario) => scenario.alone), 1);
+  await lanes(
+    chosen.filter((scenario) => !scenario.alone),
+    PARALLEL,
+  );
+  await lanes(
+    chosen.filter((scenario) => scenario.alone),
+    1,
+  );
   clearTimeout(hardStop);
   return printReport() ? 1 : 0;
 }

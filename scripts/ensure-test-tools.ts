@@ -34,7 +34,8 @@ if (spawnSync('redis-server', ['--version']).status !== 0) {
 
 if (!debianPostgresBin()) {
   console.log('Installing PostgreSQL for the Postgres world tests (apt-get postgresql)...');
-  if (!aptInstall('postgresql')) console.warn('No PostgreSQL: install Debian\'s postgresql for the Postgres world tests.');
+  if (!aptInstall('postgresql'))
+    console.warn("No PostgreSQL: install Debian's postgresql for the Postgres world tests.");
 }
 
 if (spawnSync('java', ['-version']).status !== 0) {

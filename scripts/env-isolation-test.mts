@@ -19,7 +19,14 @@ import Redis from 'ioredis';
 import { startRedisServer } from '../test-support/redis-server';
 import { NO_TAGS_APP } from '../e2e/support/test-env';
 import { BUILD_LOG, buildApp, startNext, startStubApi, stopAll, type Server } from '../test-support/harness';
-import { PROD_HOOKS_PORT, PROD_PG_PORT, PROD_PUBLIC, PROD_REDIS_PORT, PROD_SMTP_PORT, PROD_STUB_PORT } from '../test-support/production-env';
+import {
+  PROD_HOOKS_PORT,
+  PROD_PG_PORT,
+  PROD_PUBLIC,
+  PROD_REDIS_PORT,
+  PROD_SMTP_PORT,
+  PROD_STUB_PORT,
+} from '../test-support/production-env';
 
 const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
 const APP_PORT = 3290 + OFFSET;
@@ -41,7 +48,8 @@ async function cleanUp() {
   stopRedis();
   rmSync(work, { recursive: true, force: true });
 }
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void cleanUp().then(() => process.exit(130)));
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => void cleanUp().then(() => process.exit(130)));
 
 /* ---------- What "production" looks like, watched ---------- */
 
@@ -125,7 +133,13 @@ body.append('_1_captcha', '');
 body.append('_1_campo_extra', '');
 body.append('_1_firma', token);
 body.append('0', '[{"status":"idle"},"$K1"]');
-const answer = await (await fetch(`${APP}/`, { method: 'POST', headers: { Accept: 'text/x-component', 'Next-Action': actionId, Origin: APP }, body })).text();
+const answer = await (
+  await fetch(`${APP}/`, {
+    method: 'POST',
+    headers: { Accept: 'text/x-component', 'Next-Action': actionId, Origin: APP },
+    body,
+  })
+).text();
 const visitorState = answer.match(/"status":"(sent|failed|invalid|confirm)"/)?.[1] ?? 'none';
 
 let storedByTestStub = 0;
@@ -150,15 +164,33 @@ const checks: Array<[string, boolean, string]> = [
   ['the test’s stub API stored the enquiry exactly once', storedByTestStub === 1, String(storedByTestStub)],
   ['the lead’s run is in the test’s own local world', existsSync(path.join(work, 'prueba', 'workflow', 'runs')), ''],
   ['the watched PostgreSQL (production’s world) got no connection', prodPgConnections === 0, String(prodPgConnections)],
-  ['the watched Redis got no command', redisCommands.length === 0, `${redisCommands.length}: ${redisCommands.slice(0, 5).join(' | ')}`],
-  ['the test’s stub got nothing but the test’s enquiry', Object.keys(testSummary.storedByMail).every((stored) => stored === mail), ''],
+  [
+    'the watched Redis got no command',
+    redisCommands.length === 0,
+    `${redisCommands.length}: ${redisCommands.slice(0, 5).join(' | ')}`,
+  ],
+  [
+    'the test’s stub got nothing but the test’s enquiry',
+    Object.keys(testSummary.storedByMail).every((stored) => stored === mail),
+    '',
+  ],
   ['the watched contact API got no attempt', prodSummary.attempts === 0, String(prodSummary.attempts)],
   ['the watched mail server got no connection', prodSmtpConnections === 0, String(prodSmtpConnections)],
   ['the watched lead webhook and Graph API got no connection', prodHookRequests === 0, String(prodHookRequests)],
-  ['the page carries none of production’s NEXT_PUBLIC_ values', PROD_PUBLIC.every((value) => !html.includes(value)), ''],
+  [
+    'the page carries none of production’s NEXT_PUBLIC_ values',
+    PROD_PUBLIC.every((value) => !html.includes(value)),
+    '',
+  ],
 ];
-const said = (log: string) => log.split('\n').filter((line) => /Environments:|\[contacto\]|\[Workflow\]|\[world-local\]|Error/.test(line)).map((line) => `  ${line.trim()}`);
-console.log(`\nWhat next build and next start said:\n${[...said(buildLog), ...said(readFileSync(serverLog, 'utf8'))].join('\n')}\n`);
+const said = (log: string) =>
+  log
+    .split('\n')
+    .filter((line) => /Environments:|\[contacto\]|\[Workflow\]|\[world-local\]|Error/.test(line))
+    .map((line) => `  ${line.trim()}`);
+console.log(
+  `\nWhat next build and next start said:\n${[...said(buildLog), ...said(readFileSync(serverLog, 'utf8'))].join('\n')}\n`,
+);
 for (const [name, ok, seen] of checks) console.log(`${ok ? '✓' : '✗'} ${name}${ok ? '' : ` (seen: ${seen})`}`);
 const failed = checks.filter(([, ok]) => !ok).length;
 console.log(`${checks.length - failed} passed, ${failed} failed`);

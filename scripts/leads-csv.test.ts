@@ -1,6 +1,12 @@
 import { deadLettersCsv, type DeadLetter } from './leads-csv';
 
-const ENQUIRY = { name: 'Ñoño Pérez', mail: 'n@example.mx', phone: '5512345678', reason: 'Diseño "web", y anuncios\nen redes', captcha: '' };
+const ENQUIRY = {
+  name: 'Ñoño Pérez',
+  mail: 'n@example.mx',
+  phone: '5512345678',
+  reason: 'Diseño "web", y anuncios\nen redes',
+  captcha: '',
+};
 const entry = ({ key = '0b0e5a53-6c1e-4a4e-9d35-5d3f0f7a1b2c', enquiry = ENQUIRY } = {}): DeadLetter => ({
   lead: { key, enquiry, receivedAt: Date.UTC(2025, 0, 2, 3, 4, 5), backoffSeconds: [60], keepMs: 1000 },
   outcome: { outcome: 'dead', reason: 'refused', refusal: '=HYPERLINK("x")', deadAt: Date.UTC(2025, 0, 3) },
@@ -35,7 +41,12 @@ describe('dead letters as CSV', () => {
 
   it('neutralises formulas at the start of a cell and after a comma or a semicolon', () => {
     const csv = deadLettersCsv([
-      deadWith({ name: 'x;=HYPERLINK("http://evil")', mail: 'x,=1+1', phone: '@SUM(A1)', reason: 'Hola; \t-2+3, +cmd' }),
+      deadWith({
+        name: 'x;=HYPERLINK("http://evil")',
+        mail: 'x,=1+1',
+        phone: '@SUM(A1)',
+        reason: 'Hola; \t-2+3, +cmd',
+      }),
     ]);
     const row = rowsOf(csv)[1];
     expect(row).toContain('"x;\'=HYPERLINK(""http://evil"")"');
@@ -51,7 +62,8 @@ describe('dead letters as CSV', () => {
   });
 
   it('leaves an ordinary Spanish reason unchanged inside its quotes', () => {
-    const reason = 'Hola, soy dueña de una panadería en Coyoacán; necesito página, anuncios y diseño (¿cuánto cuesta?).';
+    const reason =
+      'Hola, soy dueña de una panadería en Coyoacán; necesito página, anuncios y diseño (¿cuánto cuesta?).';
     const row = rowsOf(deadLettersCsv([deadWith({ reason })]))[1];
     expect(row).toContain(`,"${reason}",`);
   });

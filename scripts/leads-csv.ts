@@ -10,7 +10,19 @@ export type DeadLetter = { lead: Lead; outcome: Extract<LeadOutcome, { outcome: 
  * The cells are what visitors typed, so none of them may run as a formula.
  */
 export function deadLettersCsv(letters: DeadLetter[]): string {
-  const header = ['Clave', 'Recibida', 'No entregada desde', 'Por qué', 'Nombre', 'Correo', 'Teléfono', 'Motivo', 'Respuesta de la API', 'Origen (esta visita)', 'Origen (primera visita)'];
+  const header = [
+    'Clave',
+    'Recibida',
+    'No entregada desde',
+    'Por qué',
+    'Nombre',
+    'Correo',
+    'Teléfono',
+    'Motivo',
+    'Respuesta de la API',
+    'Origen (esta visita)',
+    'Origen (primera visita)',
+  ];
   const rows = [...letters]
     .sort((a, b) => a.lead.receivedAt - b.lead.receivedAt)
     .map(({ lead, outcome }) => [

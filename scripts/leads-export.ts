@@ -17,7 +17,8 @@ export function exportRefusal(file: string, projectDir: string): string | null {
   const repo = top.status === 0 ? realDir(top.stdout.trim()) : realDir(projectDir);
   const inside = path.relative(repo, target);
   if (inside.startsWith('..') || path.isAbsolute(inside)) return null;
-  if (top.status !== 0) return `${target} está dentro del proyecto y no se pudo consultar git: elige un archivo fuera de ${repo}.`;
+  if (top.status !== 0)
+    return `${target} está dentro del proyecto y no se pudo consultar git: elige un archivo fuera de ${repo}.`;
   // Exit 0: ignored; 1: not ignored (a commit could carry it); anything else: git could not tell.
   const ignored = spawnSync('git', ['check-ignore', '-q', '--', inside], { cwd: repo });
   if (ignored.status === 0) return null;

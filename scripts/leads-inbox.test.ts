@@ -7,12 +7,23 @@ import path from 'node:path';
 import { purgeInbox, withoutMail } from './leads-inbox';
 
 const line = (name: string, mail: string) =>
-  JSON.stringify({ receivedAt: '2025-01-15T16:00:00.000Z', idempotencyKey: name, name, mail, phone: '5512345678', reason: 'Una página', captcha: false });
+  JSON.stringify({
+    receivedAt: '2025-01-15T16:00:00.000Z',
+    idempotencyKey: name,
+    name,
+    mail,
+    phone: '5512345678',
+    reason: 'Una página',
+    captcha: false,
+  });
 
 describe('a person’s lines in the local inbox', () => {
   it('go, whatever the case or spaces of the address; everyone else’s stay as they were', () => {
     const text = `${line('Mariana', 'Mariana@Example.mx ')}\n${line('Jorge', 'jorge@example.mx')}\n${line('Mariana otra vez', 'mariana@example.mx')}\n`;
-    expect(withoutMail(text, ' MARIANA@example.MX')).toEqual({ text: `${line('Jorge', 'jorge@example.mx')}\n`, removed: 2 });
+    expect(withoutMail(text, ' MARIANA@example.MX')).toEqual({
+      text: `${line('Jorge', 'jorge@example.mx')}\n`,
+      removed: 2,
+    });
   });
 
   it('go when a write was cut short and the line is not JSON, if its address is there whole', () => {

@@ -53,7 +53,9 @@ export async function purgeInbox(dir: string, mail: string): Promise<{ files: nu
       if (after.size !== before.size || after.mtimeMs !== before.mtimeMs) {
         await unlink(temporary);
         if (attempt < 5) continue;
-        throw new Error(`${file} cambia sin parar (el servidor escribe en él): inténtalo de nuevo con el servidor detenido`);
+        throw new Error(
+          `${file} cambia sin parar (el servidor escribe en él): inténtalo de nuevo con el servidor detenido`,
+        );
       }
       await rename(temporary, file);
       files += 1;

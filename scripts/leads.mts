@@ -12,7 +12,8 @@ nextEnv.loadEnvConfig(process.cwd());
 // After the environment: the engine's modules read it when first used.
 const { chooseWorkflowWorld } = await import('../lib/env/build');
 chooseWorkflowWorld();
-const { configProblems, getDeliveryConfig, getInboxDir, getWorkflowServerUrl, getWorkflowWorld } = await import('../lib/env/server');
+const { configProblems, getDeliveryConfig, getInboxDir, getWorkflowServerUrl, getWorkflowWorld } =
+  await import('../lib/env/server');
 const { getWorld } = await import('workflow/runtime');
 const { getRun, resumeHook, start } = await import('workflow/api');
 const { HookNotFoundError } = await import('workflow/errors');
@@ -31,7 +32,8 @@ type DeadLetter = import('./leads-csv').DeadLetter;
 type State = 'pending' | 'spam' | 'delivered' | 'dead' | 'spam-expired' | 'continued' | 'cancelled' | 'failed';
 type LeadRun = { runId: string; state: State; lead: Lead; outcome?: LeadOutcome };
 
-const USAGE = 'Uso: npm run leads -- status | pending | dead | export [archivo.csv] | spam | release <clave> | purge <correo>';
+const USAGE =
+  'Uso: npm run leads -- status | pending | dead | export [archivo.csv] | spam | release <clave> | purge <correo>';
 const [command, argument] = process.argv.slice(2);
 
 /** postgres://user:****@host/db: the password never reaches the terminal (nor the whole value, when it is not a URL). */
@@ -50,7 +52,8 @@ const oneLine = (text: string, max: number) => {
   const flat = text.replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
-const person = ({ enquiry }: Lead) => `${oneLine(enquiry.name, 60)} <${oneLine(enquiry.mail, 60)}> ${oneLine(enquiry.phone, 20)}`;
+const person = ({ enquiry }: Lead) =>
+  `${oneLine(enquiry.name, 60)} <${oneLine(enquiry.mail, 60)}> ${oneLine(enquiry.phone, 20)}`;
 const date = (ms: number) => new Date(ms).toISOString();
 
 /** What the filter saw, in Spanish: a content rule's label, or the honeypot. */
@@ -68,13 +71,21 @@ const whyDead = (outcome: Extract<LeadOutcome, { outcome: 'dead' }>) =>
 const isLead = (value: unknown): value is Lead => {
   const lead = value as Partial<Lead> | null;
   const enquiry = lead?.enquiry;
-  return typeof lead?.key === 'string' && typeof lead.receivedAt === 'number' && typeof enquiry?.mail === 'string' && typeof enquiry.name === 'string' && typeof enquiry.phone === 'string';
+  return (
+    typeof lead?.key === 'string' &&
+    typeof lead.receivedAt === 'number' &&
+    typeof enquiry?.mail === 'string' &&
+    typeof enquiry.name === 'string' &&
+    typeof enquiry.phone === 'string'
+  );
 };
 
 // Said before anything is read, released or deleted: which world (production's?).
 const where = getWorkflowWorld();
 if (where.kind === 'vercel') {
-  console.error('Motor de entregas: Vercel. Este programa no lee sus ejecuciones: usa el panel de Vercel o npx workflow inspect runs --backend vercel.');
+  console.error(
+    'Motor de entregas: Vercel. Este programa no lee sus ejecuciones: usa el panel de Vercel o npx workflow inspect runs --backend vercel.',
+  );
   process.exit(1);
 }
 console.log(
@@ -91,14 +102,17 @@ for (const { variable, message, fallback } of configProblems()) console.error(`$
 // for the servers' workers. world-postgres (4.3) starts a worker in the process that queues once that address
 // answers; at a loopback port nobody listens on it never does, so this process neither takes (and fails) other
 // leads' jobs nor hands production's to a development server on this machine.
-const serverUrl = where.kind === 'postgres' ? 'http://127.0.0.1:9' : (where.kind === 'local' && readEngineDoor(where.dir)) || getWorkflowServerUrl();
+const serverUrl =
+  where.kind === 'postgres'
+    ? 'http://127.0.0.1:9'
+    : (where.kind === 'local' && readEngineDoor(where.dir)) || getWorkflowServerUrl();
 process.env.WORKFLOW_LOCAL_BASE_URL = serverUrl;
 
 const world = getWorld();
 
 /** The runs sending `mail`'s lead on to the webhook or Meta (lib/contact/lead/forward-workflow.ts), and whether each still runs. */
 async function* forwardRunsOf(mail: string): AsyncGenerator<{ runId: string; live: boolean }> {
-  for (let cursor: string | undefined; ; ) {
+  for (let cursor: string | undefined; ;) {
     const page = await world.runs.list({ resolveData: 'all', pagination: { limit: 50, cursor } });
     for (const run of page.data) {
       if (parseWorkflowName(run.workflowName)?.shortName !== 'forwardWorkflow') continue;
@@ -116,13 +130,13 @@ async function* forwardRunsOf(mail: string): AsyncGenerator<{ runId: string; liv
 async function* leadRuns(): AsyncGenerator<LeadRun> {
   // A held-back spam waits on its release hook; the runs that have one live now.
   const waiting = new Set<string>();
-  for (let cursor: string | undefined; ; ) {
+  for (let cursor: string | undefined; ;) {
     const page = await world.hooks.list({ resolveData: 'none', pagination: { limit: 100, cursor } });
     for (const hook of page.data) if (hook.token.startsWith(releaseToken(''))) waiting.add(hook.runId);
     if (!page.hasMore || !page.cursor) break;
     cursor = page.cursor;
   }
-  for (let cursor: string | undefined; ; ) {
+  for (let cursor: string | undefined; ;) {
     const page = await world.runs.list({ resolveData: 'all', pagination: { limit: 50, cursor } });
     for (const run of page.data) {
       if (parseWorkflowName(run.workflowName)?.shortName !== 'leadWorkflow') continue;
@@ -153,12 +167,17 @@ async function listOf(state: State): Promise<LeadRun[]> {
 }
 
 const deadLetters = async (): Promise<DeadLetter[]> =>
-  (await listOf('dead')).flatMap(({ lead, outcome }) => (outcome?.outcome === 'dead' ? [{ lead, outcome }] : [])).sort((a, b) => a.lead.receivedAt - b.lead.receivedAt);
+  (await listOf('dead'))
+    .flatMap(({ lead, outcome }) => (outcome?.outcome === 'dead' ? [{ lead, outcome }] : []))
+    .sort((a, b) => a.lead.receivedAt - b.lead.receivedAt);
 
 /** Whether the server's workflow endpoint answers its health check (the local world delivers nothing without it). */
 async function serverAnswers(base: string): Promise<boolean> {
   try {
-    const response = await fetch(`${base.replace(/\/+$/, '')}/.well-known/workflow/v1/flow?__health`, { method: 'POST', signal: AbortSignal.timeout(3000) });
+    const response = await fetch(`${base.replace(/\/+$/, '')}/.well-known/workflow/v1/flow?__health`, {
+      method: 'POST',
+      signal: AbortSignal.timeout(3000),
+    });
     return response.ok && ((await response.json()) as { healthy?: unknown }).healthy === true;
   } catch {
     return false;
@@ -172,7 +191,11 @@ const STEP_SETTLE_MS = 15_000;
 
 /** Waits until none of the run's steps is running: a cancelled run may still be finishing one. */
 async function stepsSettled(runId: string, withinMs: number): Promise<void> {
-  for (const until = Date.now() + withinMs; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 250))) {
+  for (
+    const until = Date.now() + withinMs;
+    Date.now() < until;
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  ) {
     const { data } = await world.steps.list({ runId, resolveData: 'none', pagination: { limit: 100 } });
     if (!data.some((step) => step.status === 'running')) return;
   }
@@ -180,8 +203,16 @@ async function stepsSettled(runId: string, withinMs: number): Promise<void> {
 
 /** After a release: true once the run moved past it (an event after the hook's), i.e. the server took it up. */
 async function movedOn(runId: string, withinMs: number): Promise<boolean> {
-  for (const until = Date.now() + withinMs; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 500))) {
-    const { data } = await world.events.list({ runId, resolveData: 'none', pagination: { limit: 1, sortOrder: 'desc' } });
+  for (
+    const until = Date.now() + withinMs;
+    Date.now() < until;
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  ) {
+    const { data } = await world.events.list({
+      runId,
+      resolveData: 'none',
+      pagination: { limit: 1, sortOrder: 'desc' },
+    });
     if (data[0] && data[0].eventType !== 'hook_received') return true;
   }
   return false;
@@ -190,13 +221,24 @@ async function movedOn(runId: string, withinMs: number): Promise<boolean> {
 try {
   if (command === 'status') {
     // Counts only: no one's name or address on a screen someone may be looking at.
-    const counts: Record<State, number> = { pending: 0, spam: 0, delivered: 0, dead: 0, 'spam-expired': 0, continued: 0, cancelled: 0, failed: 0 };
+    const counts: Record<State, number> = {
+      pending: 0,
+      spam: 0,
+      delivered: 0,
+      dead: 0,
+      'spam-expired': 0,
+      continued: 0,
+      cancelled: 0,
+      failed: 0,
+    };
     let oldest = Infinity;
     for await (const run of leadRuns()) {
       counts[run.state] += 1;
       if (run.state === 'pending') oldest = Math.min(oldest, run.lead.receivedAt);
     }
-    console.log(`Pendientes:             ${counts.pending}${counts.pending ? ` (la más antigua recibida el ${date(oldest)})` : ''}`);
+    console.log(
+      `Pendientes:             ${counts.pending}${counts.pending ? ` (la más antigua recibida el ${date(oldest)})` : ''}`,
+    );
     console.log(`Entregadas:             ${counts.delivered}`);
     console.log(`No entregadas:          ${counts.dead} (npm run leads -- dead)`);
     console.log(`Posible spam en espera: ${counts.spam} (npm run leads -- spam)`);
@@ -209,8 +251,11 @@ try {
     for (const { lead } of pending) console.log(`${lead.key}  ${date(lead.receivedAt)}  ${person(lead)}`);
   } else if (command === 'dead') {
     const dead = await deadLetters();
-    console.log(`${dead.length} solicitud(es) no entregada(s): hay que atenderlas a mano (npm run leads -- export las pasa a CSV).`);
-    for (const { lead, outcome } of dead) console.log(`${lead.key}  ${date(lead.receivedAt)}  ${person(lead)}  por qué: ${whyDead(outcome)}`);
+    console.log(
+      `${dead.length} solicitud(es) no entregada(s): hay que atenderlas a mano (npm run leads -- export las pasa a CSV).`,
+    );
+    for (const { lead, outcome } of dead)
+      console.log(`${lead.key}  ${date(lead.receivedAt)}  ${person(lead)}  por qué: ${whyDead(outcome)}`);
   } else if (command === 'export') {
     const file = argument ?? defaultExportFile();
     const refusal = exportRefusal(file, process.cwd());
@@ -221,8 +266,11 @@ try {
       const dead = await deadLetters();
       try {
         writePrivateFile(file, deadLettersCsv(dead));
-        console.log(`${dead.length} solicitud(es) no entregada(s) en ${file} (solo tu usuario puede leerlo; bórralo al terminar)`);
-        if (!argument) console.log('(En la carpeta temporal del sistema: fuera del repositorio, donde git no puede llevárselo.)');
+        console.log(
+          `${dead.length} solicitud(es) no entregada(s) en ${file} (solo tu usuario puede leerlo; bórralo al terminar)`,
+        );
+        if (!argument)
+          console.log('(En la carpeta temporal del sistema: fuera del repositorio, donde git no puede llevárselo.)');
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         console.error(
@@ -238,7 +286,8 @@ try {
     const spam = (await listOf('spam')).sort((a, b) => b.lead.receivedAt - a.lead.receivedAt);
     console.log(`${spam.length} posible(s) spam guardado(s) aparte (se descartan pasado el plazo de conservación):`);
     for (const { lead } of spam) {
-      const until = typeof lead.keepMs === 'number' ? `  se descarta el ${date(lead.receivedAt + lead.keepMs).slice(0, 10)}` : '';
+      const until =
+        typeof lead.keepMs === 'number' ? `  se descarta el ${date(lead.receivedAt + lead.keepMs).slice(0, 10)}` : '';
       console.log('');
       console.log(`${lead.key}  ${date(lead.receivedAt)}  por qué: ${whySpam(lead.spamRule)}${until}`);
       console.log(`  ${person(lead)}`);
@@ -248,12 +297,17 @@ try {
   } else if (command === 'release' && argument) {
     try {
       if (where.kind === 'local' && !(await serverAnswers(serverUrl))) {
-        console.error(`El servidor no responde en ${serverUrl} (la puerta del motor que anota en ${where.dir}): arráncalo y vuelve a intentarlo; sin él nada se entrega.`);
+        console.error(
+          `El servidor no responde en ${serverUrl} (la puerta del motor que anota en ${where.dir}): arráncalo y vuelve a intentarlo; sin él nada se entrega.`,
+        );
         process.exitCode = 1;
       } else {
         const hook = await resumeHook(releaseToken(argument), { released: true });
-        console.log(`Solicitud ${argument}: liberada; el motor la entrega como cualquier otra (npm run leads -- status).`);
-        if (!(await movedOn(hook.runId, 20_000))) console.warn('Ningún servidor la ha tomado en 20 s: ¿está en marcha? Se entregará cuando arranque.');
+        console.log(
+          `Solicitud ${argument}: liberada; el motor la entrega como cualquier otra (npm run leads -- status).`,
+        );
+        if (!(await movedOn(hook.runId, 20_000)))
+          console.warn('Ningún servidor la ha tomado en 20 s: ¿está en marcha? Se entregará cuando arranque.');
       }
     } catch (error) {
       if (!HookNotFoundError.is(error)) throw error;
@@ -308,10 +362,14 @@ try {
       }
     }
     const inbox = await purgeInbox(getInboxDir(), mail);
-    console.log(`${mail}: ${forgotten} solicitud(es) borrada(s) del motor de entregas${cancelled ? ` (${cancelled} cancelada(s) antes: no se entregarán)` : ''}.`);
+    console.log(
+      `${mail}: ${forgotten} solicitud(es) borrada(s) del motor de entregas${cancelled ? ` (${cancelled} cancelada(s) antes: no se entregarán)` : ''}.`,
+    );
     if (forwards) console.log(`${mail}: ${forwards} reenvío(s) al webhook o a Meta detenido(s) y borrado(s).`);
     console.log(`Bandeja local (${getInboxDir()}): ${inbox.lines} línea(s) borrada(s) en ${inbox.files} archivo(s).`);
-    console.log('Fuera de este proyecto quedan lo ya entregado a la API de contacto, los avisos enviados por correo y los CSV exportados: bórralos allí.');
+    console.log(
+      'Fuera de este proyecto quedan lo ya entregado a la API de contacto, los avisos enviados por correo y los CSV exportados: bórralos allí.',
+    );
   } else {
     console.error(USAGE);
     process.exitCode = 2;

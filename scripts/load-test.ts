@@ -15,7 +15,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MAIN_APP } from '../e2e/support/test-env';
 import { buildApp, startNext, startStubApi, stopAll, type Server } from '../test-support/harness';
-import { awaitDeliveries, countBy, ledgerChecks, ledgerColumns, ledgerOf, printTable, sabotageAfter, sabotageBefore, sabotageNote } from './load/ledger';
+import {
+  awaitDeliveries,
+  countBy,
+  ledgerChecks,
+  ledgerColumns,
+  ledgerOf,
+  printTable,
+  sabotageAfter,
+  sabotageBefore,
+  sabotageNote,
+} from './load/ledger';
 import { stubClient } from './load/stub-client';
 import { findActionId, formTokens, runTraffic, sendEnquiry, type EnquiryResult } from './load/traffic';
 
@@ -44,7 +54,8 @@ async function cleanUp() {
 }
 // The harness kills the servers it started whatever ends this process; the folder goes here.
 process.on('exit', () => rmSync(inboxDir, { recursive: true, force: true }));
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void cleanUp().then(() => process.exit(130)));
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => void cleanUp().then(() => process.exit(130)));
 
 async function main(): Promise<number> {
   const built = performance.now();
@@ -82,7 +93,9 @@ async function main(): Promise<number> {
   // Under SABOTAGE=drop: leads before, in and after the outage refused for ever.
   await sabotageBefore(stub, [1, Math.floor(TOTAL / 2) + 1, TOTAL - 2].map(mailOf));
 
-  console.log(`Sending ${TOTAL} enquiries, ${CONCURRENCY} at a time; the contact API down for ${OUTAGE_SECONDS} s from enquiry ${Math.floor(TOTAL / 2)}...`);
+  console.log(
+    `Sending ${TOTAL} enquiries, ${CONCURRENCY} at a time; the contact API down for ${OUTAGE_SECONDS} s from enquiry ${Math.floor(TOTAL / 2)}...`,
+  );
   let downAt: number | undefined;
   let upAt = Date.now();
   const seconds = await runTraffic({
@@ -96,7 +109,16 @@ async function main(): Promise<number> {
       }
     },
     send: async (index) => {
-      results.push(await sendEnquiry({ app: APP, actionId, token: tokens[index] ?? '', index, mail: mailOf(index), timeoutMs: HUNG_MS }));
+      results.push(
+        await sendEnquiry({
+          app: APP,
+          actionId,
+          token: tokens[index] ?? '',
+          index,
+          mail: mailOf(index),
+          timeoutMs: HUNG_MS,
+        }),
+      );
     },
   });
   const trafficEnded = Date.now();
@@ -107,7 +129,9 @@ async function main(): Promise<number> {
   const ledger = ledgerOf(results, summary, upAt);
   const checks = ledgerChecks(ledger);
 
-  console.log(`\nLoad: ${TOTAL} enquiries, ${CONCURRENCY} at a time, the contact API down ${OUTAGE_SECONDS} s (build ${MAIN_APP.name}, local world)\n`);
+  console.log(
+    `\nLoad: ${TOTAL} enquiries, ${CONCURRENCY} at a time, the contact API down ${OUTAGE_SECONDS} s (build ${MAIN_APP.name}, local world)\n`,
+  );
   printTable([
     {
       run: `load, API down ${OUTAGE_SECONDS} s`,
@@ -117,13 +141,23 @@ async function main(): Promise<number> {
     },
   ]);
   console.log('');
-  console.log(`Outage: ${OUTAGE_SECONDS} s from ${downAt?.toFixed(1) ?? '-'} s into the traffic; traffic ${seconds.toFixed(1)} s (${(results.length / seconds).toFixed(1)} enquiries/s)`);
-  console.log(`Last thanked lead stored ${ledger.lastDeliveryMs === undefined ? '-' : `${(ledger.lastDeliveryMs / 1000).toFixed(1)} s`} after the API came back (allowed ${DELIVER_WITHIN_MS / 1000} s)`);
-  console.log(`Stored after the visitor's answer (through the workflow): ${results.filter((r) => (summary.storedAtByMail[r.mail] ?? 0) > r.answeredAt).length}`);
-  console.log(`API attempts: ${summary.attempts} (${(summary.attempts / Math.max(1, results.length)).toFixed(2)} per enquiry), ${summary.replayed} re-sent a key already stored (answered "ya recibida", stored once)`);
+  console.log(
+    `Outage: ${OUTAGE_SECONDS} s from ${downAt?.toFixed(1) ?? '-'} s into the traffic; traffic ${seconds.toFixed(1)} s (${(results.length / seconds).toFixed(1)} enquiries/s)`,
+  );
+  console.log(
+    `Last thanked lead stored ${ledger.lastDeliveryMs === undefined ? '-' : `${(ledger.lastDeliveryMs / 1000).toFixed(1)} s`} after the API came back (allowed ${DELIVER_WITHIN_MS / 1000} s)`,
+  );
+  console.log(
+    `Stored after the visitor's answer (through the workflow): ${results.filter((r) => (summary.storedAtByMail[r.mail] ?? 0) > r.answeredAt).length}`,
+  );
+  console.log(
+    `API attempts: ${summary.attempts} (${(summary.attempts / Math.max(1, results.length)).toFixed(2)} per enquiry), ${summary.replayed} re-sent a key already stored (answered "ya recibida", stored once)`,
+  );
   const retried = ledger.retry.map((r) => r.index).sort((a, b) => a - b);
   const list = `#${retried.slice(0, 8).join(', #')}${retried.length > 8 ? ', ...' : ''}`;
-  console.log(`Told to retry: ${retried.length}${retried.length ? ` (${list}); ${ledger.retryDelivered} of them delivered anyway (their retry would be a second lead)` : ''}`);
+  console.log(
+    `Told to retry: ${retried.length}${retried.length ? ` (${list}); ${ledger.retryDelivered} of them delivered anyway (their retry would be a second lead)` : ''}`,
+  );
   console.log(`Answered after more than 4 s (the form's promise): ${results.filter((r) => r.ms > 4000).length}`);
   if (ledger.other.length) console.log(`Other answers: ${countBy(ledger.other.map((r) => r.state))}`);
   if (sabotageNote()) console.log(sabotageNote());

@@ -14,11 +14,12 @@ const filesUnder = (dir: string): string[] =>
 const isSource = (file: string) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file);
 
 describe('the repository stays within its size budgets', () => {
-  it('keeps lib/contact, tests aside, within 2,000 lines', () => {
+  // 2,000 before the tree was formatted at 120 columns (it added 319 lines here).
+  it('keeps lib/contact, tests aside, within 2,100 lines', () => {
     const lines = filesUnder('lib/contact')
       .filter(isSource)
       .reduce((sum, file) => sum + readFileSync(path.join(ROOT, file), 'utf8').split('\n').length - 1, 0);
-    expect(lines).toBeLessThanOrEqual(2000);
+    expect(lines).toBeLessThanOrEqual(2100);
   });
 
   it('keeps docs/ within 45,000 bytes and the README within 5,000', () => {
@@ -30,8 +31,11 @@ describe('the repository stays within its size budgets', () => {
   // Issue 42: the docs describe a design, not a list of files; what they do name must still be there.
   it('names in the docs and the README only files, folders and headings that exist', () => {
     const docs = ['README.md', ...filesUnder('docs')];
-    const everyFile = filesUnder('.').filter((file) => !/^(node_modules|\.next|\.git|\.cache|test-results|playwright-report)\//.test(file));
-    const headings = (doc: string) => [...readFileSync(path.join(ROOT, doc), 'utf8').matchAll(/^#+ (.+)$/gm)].map(([, title]) => slug(title ?? ''));
+    const everyFile = filesUnder('.').filter(
+      (file) => !/^(node_modules|\.next|\.git|\.cache|test-results|playwright-report)\//.test(file),
+    );
+    const headings = (doc: string) =>
+      [...readFileSync(path.join(ROOT, doc), 'utf8').matchAll(/^#+ (.+)$/gm)].map(([, title]) => slug(title ?? ''));
     const missing: string[] = [];
     for (const doc of docs) {
       const text = readFileSync(path.join(ROOT, doc), 'utf8');
@@ -41,7 +45,8 @@ describe('the repository stays within its size budgets', () => {
         const [file = '', anchor] = target.split('#');
         const linked = file ? path.normalize(path.join(path.dirname(doc), file)) : doc;
         if (!existsSync(path.join(ROOT, linked))) missing.push(`${doc}: ${target}`);
-        else if (anchor && linked.endsWith('.md') && !headings(linked).includes(anchor)) missing.push(`${doc}: ${target} (no such heading)`);
+        else if (anchor && linked.endsWith('.md') && !headings(linked).includes(anchor))
+          missing.push(`${doc}: ${target} (no such heading)`);
       }
       // Paths in code spans (`lib/engine/door.ts`, `lead/workflow.ts`, `rate-limit.ts`): some file of the project ends so.
       for (const [, name = ''] of text.matchAll(/`([\w.\-/\[\]]+\.(?:ts|tsx|mts|mjs|md|css|json|yml))`/g)) {

@@ -13,8 +13,14 @@ const stages = process.argv
   .slice(2)
   .join('\n')
   .split(/\nthen\n/)
-  .map((stage) => stage.split('\n').map((lane) => lane.split(' ').filter(Boolean)).filter((lane) => lane.length));
-if (stages.flat().length === 0) throw new Error('usage: tsx scripts/test-lanes.mts "script script…" "script…" [then "script…" …]');
+  .map((stage) =>
+    stage
+      .split('\n')
+      .map((lane) => lane.split(' ').filter(Boolean))
+      .filter((lane) => lane.length),
+  );
+if (stages.flat().length === 0)
+  throw new Error('usage: tsx scripts/test-lanes.mts "script script…" "script…" [then "script…" …]');
 
 type Ran = { script: string; seconds: number; code: number };
 type Lane = { scripts: string[]; ran: Ran[] };
@@ -24,7 +30,8 @@ function run(script: string): Promise<Ran> {
   const began = Date.now();
   console.log(`${tag} npm run ${script}`);
   const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-  for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on('line', (line) => console.log(`${tag} ${line}`));
+  for (const stream of [child.stdout, child.stderr])
+    createInterface({ input: stream }).on('line', (line) => console.log(`${tag} ${line}`));
   return new Promise((resolve) =>
     child.on('close', (code) => {
       const seconds = Math.round((Date.now() - began) / 1000);
@@ -59,7 +66,9 @@ for (const { scripts, ran } of lanes) {
   });
   const broke = ran.find((r) => r.code !== 0);
   const result = broke ? `FAILED (${broke.script})` : ran.length === scripts.length ? 'passed' : 'not run';
-  console.log(`  ${result.padEnd(24)} ${String(ran.reduce((sum, r) => sum + r.seconds, 0)).padStart(4)} s  ${times.join(', ')}`);
+  console.log(
+    `  ${result.padEnd(24)} ${String(ran.reduce((sum, r) => sum + r.seconds, 0)).padStart(4)} s  ${times.join(', ')}`,
+  );
 }
 console.log(`  ${'total'.padEnd(24)} ${String(Math.round((Date.now() - began) / 1000)).padStart(4)} s`);
 process.exit(failed ? 1 : 0);

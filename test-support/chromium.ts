@@ -18,7 +18,9 @@ export function chromiumPath(): string | undefined {
  * full browser the chromium project's tests took 1,037 s in all, with the shell 712 s (the same run otherwise).
  */
 export function playwrightChromiumPath(): string | undefined {
-  return process.env.PLAYWRIGHT_CHROMIUM_PATH || (existsSync(DEBIAN_HEADLESS_SHELL) ? DEBIAN_HEADLESS_SHELL : chromiumPath());
+  return (
+    process.env.PLAYWRIGHT_CHROMIUM_PATH || (existsSync(DEBIAN_HEADLESS_SHELL) ? DEBIAN_HEADLESS_SHELL : chromiumPath())
+  );
 }
 
 // Root in a container, no GPU, and no background calls to hosts this network cannot reach.

@@ -47,7 +47,10 @@ export type AppSpec = {
 };
 
 function projectFiles(): string[] {
-  const listed = spawnSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: ROOT, encoding: 'utf8' });
+  const listed = spawnSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   if (listed.status !== 0) throw new Error(`git ls-files: ${listed.stderr}`);
   return listed.stdout.split('\0').filter((file) => file && existsSync(path.join(ROOT, file)));
 }
@@ -58,7 +61,8 @@ function stampOf(spec: AppSpec, files: string[]): string {
   const lock = path.join(ROOT, 'package-lock.json');
   if (existsSync(lock)) hash.update(readFileSync(lock));
   if (spec.create) return hash.digest('hex');
-  for (const file of files.filter((name) => !NOT_BUILT.test(name)).sort()) hash.update(`\0${file}\0`).update(readFileSync(path.join(ROOT, file)));
+  for (const file of files.filter((name) => !NOT_BUILT.test(name)).sort())
+    hash.update(`\0${file}\0`).update(readFileSync(path.join(ROOT, file)));
   return hash.digest('hex');
 }
 
@@ -114,12 +118,19 @@ function environment(site: Record<string, string>, own: Record<string, string>, 
  * The build `spec` describes, made now unless the same one is already there.
  * Returns its folder; `log` receives the build's output.
  */
-export async function buildApp(spec: AppSpec, { log, without = [] }: { log?: (line: string) => void; without?: string[] } = {}): Promise<string> {
+export async function buildApp(
+  spec: AppSpec,
+  { log, without = [] }: { log?: (line: string) => void; without?: string[] } = {},
+): Promise<string> {
   const files = spec.create ? [] : projectFiles();
   const dir = appDir(spec.name);
   const stamp = stampOf(spec, files) + (without.length ? `-${without.join(',')}` : '');
   const stampFile = path.join(dir, STAMP);
-  if (existsSync(path.join(dir, '.next', 'BUILD_ID')) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) {
+  if (
+    existsSync(path.join(dir, '.next', 'BUILD_ID')) &&
+    existsSync(stampFile) &&
+    readFileSync(stampFile, 'utf8') === stamp
+  ) {
     console.log(`> next build (${spec.name}): up to date`);
     return dir;
   }
@@ -136,7 +147,11 @@ export async function buildApp(spec: AppSpec, { log, without = [] }: { log?: (li
   console.log(`> next build (${spec.name})`);
   const started = Date.now();
   // Not spawnSync: a Ctrl-C during the build must still run the caller's clean-up.
-  const child = spawn(nextBin(dir), ['build'], { cwd: dir, env: environment(spec.publicEnv, { TEST_HARNESS_BUILD: '1' }, without), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(nextBin(dir), ['build'], {
+    cwd: dir,
+    env: environment(spec.publicEnv, { TEST_HARNESS_BUILD: '1' }, without),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   live.add(child);
   let output = '';
   const collect = (chunk: Buffer) => {
@@ -155,12 +170,21 @@ export async function buildApp(spec: AppSpec, { log, without = [] }: { log?: (li
 }
 
 /** Waits until `url` answers 2xx; throws after `timeoutMs`, or at once when `exited()` says the server died. */
-export async function waitForUrl(url: string, { timeoutMs = 30_000, exited }: { timeoutMs?: number; exited?: () => string | null } = {}) {
+export async function waitForUrl(
+  url: string,
+  { timeoutMs = 30_000, exited }: { timeoutMs?: number; exited?: () => string | null } = {},
+) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const died = exited?.();
     if (died !== null && died !== undefined) throw new Error(`${url}: the server exited (${died})`);
-    if (await fetch(url, { signal: AbortSignal.timeout(5000) }).then((response) => response.ok, () => false)) return;
+    if (
+      await fetch(url, { signal: AbortSignal.timeout(5000) }).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
@@ -203,13 +227,32 @@ type StartOptions = {
 };
 
 /** Spawns `command` detached (its own process group), waits for its health URL. */
-export async function startProcess(command: string, args: string[], { port, env = {}, processEnv = {}, without = [], log, health = '/', timeoutMs = 60_000, cwd = ROOT }: StartOptions & { cwd?: string }): Promise<Server> {
+export async function startProcess(
+  command: string,
+  args: string[],
+  {
+    port,
+    env = {},
+    processEnv = {},
+    without = [],
+    log,
+    health = '/',
+    timeoutMs = 60_000,
+    cwd = ROOT,
+  }: StartOptions & { cwd?: string },
+): Promise<Server> {
   // A server left over on the port would answer instead: test nothing rather than the wrong one.
-  if (await portTaken(port)) throw new Error(`Port ${port} is already in use: stop what listens there (or set TEST_PORT_OFFSET).`);
+  if (await portTaken(port))
+    throw new Error(`Port ${port} is already in use: stop what listens there (or set TEST_PORT_OFFSET).`);
   // A file descriptor, not a pipe: the child's last lines reach the file even when it dies at once. Appended: a restarted server keeps one log.
   const fd = log && log !== 'inherit' ? openSync(path.resolve(ROOT, log), 'a') : null;
   const output = log === 'inherit' ? 'inherit' : (fd ?? 'ignore');
-  const child = spawn(command, args, { cwd, env: environment(env, processEnv, without), stdio: ['ignore', output, output], detached: true });
+  const child = spawn(command, args, {
+    cwd,
+    env: environment(env, processEnv, without),
+    stdio: ['ignore', output, output],
+    detached: true,
+  });
   if (fd !== null) closeSync(fd);
   live.add(child);
   let exited: string | null = null;
@@ -247,7 +290,11 @@ export async function startProcess(command: string, args: string[], { port, env 
 /** `next start` of a build on 127.0.0.1:`port`, with the isolated environment and `env` on top. */
 export function startNext(dir: string, options: StartOptions): Promise<Server> {
   const env = { PORT: String(options.port), ...options.env };
-  return startProcess(nextBin(dir), ['start', '--port', String(options.port), '--hostname', '127.0.0.1'], { ...options, env, cwd: dir });
+  return startProcess(nextBin(dir), ['start', '--port', String(options.port), '--hostname', '127.0.0.1'], {
+    ...options,
+    env,
+    cwd: dir,
+  });
 }
 
 /** The stub contact API (e2e/stub-contact-api.ts) on `port`; `env` takes its STUB_* settings. */

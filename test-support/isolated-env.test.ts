@@ -22,9 +22,16 @@ describe('the test servers’ isolated environment', () => {
     expect(read.filter((name) => !ISOLATED_KEYS.includes(name))).toEqual([]);
   });
 
-  it('keeps the stores, the engine\'s world, the contact API and the mail server empty unless a launcher sets them', () => {
+  it("keeps the stores, the engine's world, the contact API and the mail server empty unless a launcher sets them", () => {
     const env = isolatedEnv({ CONTACT_API_BASE_URL: 'http://127.0.0.1:3199/api/' });
-    expect(env).toMatchObject({ REDIS_URL: '', WORKFLOW_TARGET_WORLD: '', WORKFLOW_POSTGRES_URL: '', ALERT_SMTP_URL: '', VERCEL: '', CONTACT_API_BASE_URL: 'http://127.0.0.1:3199/api/' });
+    expect(env).toMatchObject({
+      REDIS_URL: '',
+      WORKFLOW_TARGET_WORLD: '',
+      WORKFLOW_POSTGRES_URL: '',
+      ALERT_SMTP_URL: '',
+      VERCEL: '',
+      CONTACT_API_BASE_URL: 'http://127.0.0.1:3199/api/',
+    });
   });
 
   it('refuses a misspelt variable rather than leaving the real one to a .env file', () => {

@@ -67,13 +67,27 @@ export const ISOLATED_KEYS = Object.keys(ISOLATED);
 /** The complete isolated set, with the launcher's own values on top. */
 export function isolatedEnv(overrides: Record<string, string> = {}): Record<string, string> {
   const unknown = Object.keys(overrides).filter((key) => !(key in ISOLATED) && !key.startsWith('NEXT_PUBLIC_'));
-  if (unknown.length) throw new Error(`isolatedEnv: ${unknown.join(', ')} is not a variable the site reads (add it to ISOLATED)`);
+  if (unknown.length)
+    throw new Error(`isolatedEnv: ${unknown.join(', ')} is not a variable the site reads (add it to ISOLATED)`);
   return { ...ISOLATED, ...overrides };
 }
 
 // What a server process needs from the shell; nothing else (a developer's
 // cloud tokens, say) is handed to the servers that launchers spawn themselves.
-const SYSTEM_KEYS = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'TERM', 'CI', 'NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS', 'TEST_PORT_OFFSET'];
+const SYSTEM_KEYS = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LANG',
+  'LC_ALL',
+  'TZ',
+  'TMPDIR',
+  'TERM',
+  'CI',
+  'NODE_OPTIONS',
+  'NODE_EXTRA_CA_CERTS',
+  'TEST_PORT_OFFSET',
+];
 
 /** A child's whole environment: the shell's system variables, then isolatedEnv(overrides). */
 export function isolatedProcessEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {

@@ -11,12 +11,22 @@ import { createWorld } from '@workflow/world-postgres';
 import { ulid } from 'ulid';
 
 const [where, mail, end] = process.argv.slice(2);
-const world = where.startsWith('postgres://') ? createWorld({ connectionString: where }) : createLocalWorld({ dataDir: where, recoverActiveRuns: false });
+const world = where.startsWith('postgres://')
+  ? createWorld({ connectionString: where })
+  : createLocalWorld({ dataDir: where, recoverActiveRuns: false });
 
 if (end === 'resend') {
   const runId = mail;
-  const input = await dehydrateWorkflowArguments([{ key: 'k', enquiry: { mail: 'resent@example.mx' } }], runId, undefined);
-  const eventData = { deploymentId: 'dpl_test', workflowName: 'workflow//./lib/contact/lead/workflow//leadWorkflow', input };
+  const input = await dehydrateWorkflowArguments(
+    [{ key: 'k', enquiry: { mail: 'resent@example.mx' } }],
+    runId,
+    undefined,
+  );
+  const eventData = {
+    deploymentId: 'dpl_test',
+    workflowName: 'workflow//./lib/contact/lead/workflow//leadWorkflow',
+    input,
+  };
   const said = await world.events.create(runId, { eventType: 'run_started', eventData }).then(
     ({ run }) => run.status,
     (error) => error.name,
@@ -28,7 +38,13 @@ if (end === 'resend') {
 
 const lead = {
   key: crypto.randomUUID(),
-  enquiry: { name: 'Mariana Peña', mail, phone: '5512345678', reason: 'Quiero una página para mi cafetería en Coyoacán.', captcha: '' },
+  enquiry: {
+    name: 'Mariana Peña',
+    mail,
+    phone: '5512345678',
+    reason: 'Quiero una página para mi cafetería en Coyoacán.',
+    captcha: '',
+  },
   receivedAt: Date.now(),
   backoffSeconds: [60, 300],
   keepMs: 30 * 24 * 60 * 60 * 1000,
@@ -45,19 +61,39 @@ const [hook, step, wait] = [`hook_${ulid()}`, `step_${ulid()}`, `wait_${ulid()}`
 
 // A held-back spam: its release hook (released and disposed once completed), a delivery round, a wait, a stream chunk.
 await event({ eventType: 'run_started' });
-await event({ eventType: 'hook_created', correlationId: hook, eventData: { token: `lead-release:${lead.key}`, isWebhook: false } });
+await event({
+  eventType: 'hook_created',
+  correlationId: hook,
+  eventData: { token: `lead-release:${lead.key}`, isWebhook: false },
+});
 if (end === 'completed') {
-  await event({ eventType: 'hook_received', correlationId: hook, eventData: { payload: await dehydrateStepReturnValue({ released: true }, runId, undefined) } });
+  await event({
+    eventType: 'hook_received',
+    correlationId: hook,
+    eventData: { payload: await dehydrateStepReturnValue({ released: true }, runId, undefined) },
+  });
   await event({ eventType: 'hook_disposed', correlationId: hook });
 }
-await event({ eventType: 'step_created', correlationId: step, eventData: { stepName: 'step//./lib/contact/lead/deliver-step//deliverRound', input } });
+await event({
+  eventType: 'step_created',
+  correlationId: step,
+  eventData: { stepName: 'step//./lib/contact/lead/deliver-step//deliverRound', input },
+});
 await event({ eventType: 'step_started', correlationId: step });
-await event({ eventType: 'step_completed', correlationId: step, eventData: { result: await dehydrateStepReturnValue({ outcome: 'retry' }, runId, undefined) } });
+await event({
+  eventType: 'step_completed',
+  correlationId: step,
+  eventData: { result: await dehydrateStepReturnValue({ outcome: 'retry' }, runId, undefined) },
+});
 await event({ eventType: 'wait_created', correlationId: wait, eventData: { resumeAt: new Date(Date.now() + 60_000) } });
 await world.writeToStream(`strm_${ulid()}_user`, runId, `${mail}\n`);
 if (end !== 'running') await event({ eventType: 'wait_completed', correlationId: wait });
 if (end === 'completed') {
-  const output = await dehydrateStepReturnValue({ outcome: 'dead', reason: 'expired', deadAt: Date.now() }, runId, undefined);
+  const output = await dehydrateStepReturnValue(
+    { outcome: 'dead', reason: 'expired', deadAt: Date.now() },
+    runId,
+    undefined,
+  );
   await event({ eventType: 'run_completed', eventData: { output } });
 }
 if (end === 'cancelled') await event({ eventType: 'run_cancelled' });

@@ -40,8 +40,12 @@ async function bootstrapAsTheCliDoes(url: string) {
 describe('a throwaway PostgreSQL', () => {
   it('logs in as world with its password over TCP, and refuses a wrong one', async () => {
     expect(postgres.url).toMatch(/^postgres:\/\/world:[0-9a-f]+@127\.0\.0\.1:\d+\/world$/);
-    await expect(queryRows(postgres.url, 'select current_user as who, current_database() as db')).resolves.toEqual([{ who: 'world', db: 'world' }]);
-    await expect(queryRows(postgres.url.replace(/:[0-9a-f]+@/, ':wrong@'), 'select 1')).rejects.toThrow(/password authentication failed/);
+    await expect(queryRows(postgres.url, 'select current_user as who, current_database() as db')).resolves.toEqual([
+      { who: 'world', db: 'world' },
+    ]);
+    await expect(queryRows(postgres.url.replace(/:[0-9a-f]+@/, ':wrong@'), 'select 1')).rejects.toThrow(
+      /password authentication failed/,
+    );
   });
 
   it('keeps its data through a fast restart, and through an immediate stop and a start', async () => {
@@ -59,7 +63,10 @@ describe('a throwaway PostgreSQL', () => {
     const url = await postgres.createDatabase();
     await bootstrapAsTheCliDoes(url);
     await bootstrapAsTheCliDoes(url);
-    const [tables] = await queryRows(url, "select to_regclass('workflow.workflow_runs') as runs, to_regclass('graphile_worker._private_jobs') as jobs");
+    const [tables] = await queryRows(
+      url,
+      "select to_regclass('workflow.workflow_runs') as runs, to_regclass('graphile_worker._private_jobs') as jobs",
+    );
     expect(tables).toEqual({ runs: 'workflow.workflow_runs', jobs: 'graphile_worker._private_jobs' });
   }, 30_000);
 });

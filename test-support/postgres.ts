@@ -41,7 +41,8 @@ function serverUser(): { uid: number; gid: number } | Record<string, never> {
   if (process.getuid?.() !== 0) return {};
   const id = (flag: string) => {
     const answer = spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' });
-    if (answer.status !== 0) throw new Error('No postgres user: run scripts/ensure-test-tools.ts (apt-get install postgresql)');
+    if (answer.status !== 0)
+      throw new Error('No postgres user: run scripts/ensure-test-tools.ts (apt-get install postgresql)');
     return Number(answer.stdout.trim());
   };
   return { uid: id('-u'), gid: id('-g') };
@@ -88,14 +89,42 @@ export async function startPostgres(): Promise<Postgres> {
   const password = randomBytes(18).toString('hex');
 
   // Local (socket) connections are trusted, for the set-up below; TCP ones need the password, as in production.
-  const init = spawnSync(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--locale=C', '--no-sync'], {
-    ...user,
-    encoding: 'utf8',
-  });
+  const init = spawnSync(
+    path.join(bin, 'initdb'),
+    [
+      '-D',
+      data,
+      '-U',
+      'postgres',
+      '--auth-local=trust',
+      '--auth-host=scram-sha-256',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
+    ],
+    {
+      ...user,
+      encoding: 'utf8',
+    },
+  );
   if (init.status !== 0) throw new Error(`initdb failed:\n${init.stdout}${init.stderr}`);
 
   // A test database: nothing here must survive a power cut, so no fsync (the restart and kill tests still go through the log).
-  const args = ['-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dir}`, '-c', 'fsync=off', '-c', 'full_page_writes=off'];
+  const args = [
+    '-D',
+    data,
+    '-p',
+    String(port),
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    `unix_socket_directories=${dir}`,
+    '-c',
+    'fsync=off',
+    '-c',
+    'full_page_writes=off',
+  ];
   let child: ChildProcess | null = null;
   const admin = () => new Client({ host: dir, port, user: 'postgres', database: 'postgres' });
 

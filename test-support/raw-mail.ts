@@ -17,7 +17,12 @@ export function readRawMail(raw: string): RawMail {
       : encoding === 'base64'
         ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
         : body;
-  return { to: header('To'), from: header('From'), subject: decodeWords(header('Subject')), text: text.replace(/\r\n/g, '\n') };
+  return {
+    to: header('To'),
+    from: header('From'),
+    subject: decodeWords(header('Subject')),
+    text: text.replace(/\r\n/g, '\n'),
+  };
 }
 
 function decodeQuotedPrintable(body: string): string {

@@ -13,7 +13,10 @@ type Options = {
 };
 
 /** A real SMTP server on 127.0.0.1 (the smtp-server package) that keeps what it receives. */
-export async function startSmtpSink(credentials = { user: 'avisos', pass: 'secreto-de-prueba' }, { delayMs = 0, port = 0, httpPort }: Options = {}) {
+export async function startSmtpSink(
+  credentials = { user: 'avisos', pass: 'secreto-de-prueba' },
+  { delayMs = 0, port = 0, httpPort }: Options = {},
+) {
   const mails: Array<RawMail & { envelopeTo: string[]; raw: string }> = [];
   let sessions = 0;
   const server = new SMTPServer({
@@ -25,7 +28,8 @@ export async function startSmtpSink(credentials = { user: 'avisos', pass: 'secre
       callback();
     },
     onAuth(auth, _session, callback) {
-      if (auth.username === credentials.user && auth.password === credentials.pass) callback(null, { user: auth.username });
+      if (auth.username === credentials.user && auth.password === credentials.pass)
+        callback(null, { user: auth.username });
       else callback(new Error('credenciales inválidas'));
     },
     onData(stream, session, callback) {
@@ -46,7 +50,8 @@ export async function startSmtpSink(credentials = { user: 'avisos', pass: 'secre
           const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
           res.setHeader('Content-Type', 'application/json');
           if (path === '/__health') return res.end('{"ok":true}');
-          if (path === '/__mails') return res.end(JSON.stringify(mails.map((mail) => ({ to: mail.envelopeTo, raw: mail.raw }))));
+          if (path === '/__mails')
+            return res.end(JSON.stringify(mails.map((mail) => ({ to: mail.envelopeTo, raw: mail.raw }))));
           res.statusCode = 404;
           res.end('{}');
         });

@@ -5,7 +5,11 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
  * ready check: INFO, and CLIENT / SELECT / HELLO if asked), then nothing:
  * every other command waits forever, as on a Redis stuck in a long script.
  */
-export async function startStuckRedis(): Promise<{ url: string; heldCommands: () => number; stop: () => Promise<void> }> {
+export async function startStuckRedis(): Promise<{
+  url: string;
+  heldCommands: () => number;
+  stop: () => Promise<void>;
+}> {
   const sockets = new Set<Socket>();
   let held = 0;
   const server = createServer((socket) => {

@@ -26,8 +26,10 @@ function renderCarousel() {
     <main>
       <h2>Nuestros clientes</h2>
       <Carousel
-        // eslint-disable-next-line @next/next/no-img-element
-        slides={slides.map((alt) => <img key={alt} src={`/images/${alt}.svg`} alt={alt} width={240} height={80} />)}
+        slides={slides.map((alt) => (
+          // eslint-disable-next-line @next/next/no-img-element
+          <img key={alt} src={`/images/${alt}.svg`} alt={alt} width={240} height={80} />
+        ))}
         icons={{ previous: '<', next: '>', pause: '||', play: '>>' }}
         label="Logotipos de clientes"
         fourFrom={700}
@@ -50,7 +52,12 @@ describe('Carousel whose engine chunk fails to load', () => {
     jest.useFakeTimers();
     chunkArrives = false;
     window.matchMedia = (query: string) =>
-      ({ matches: false, media: query, addEventListener: () => {}, removeEventListener: () => {} }) as unknown as MediaQueryList;
+      ({
+        matches: false,
+        media: query,
+        addEventListener: () => {},
+        removeEventListener: () => {},
+      }) as unknown as MediaQueryList;
     consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     viewport = fakeViewport();
   });
@@ -66,7 +73,11 @@ describe('Carousel whose engine chunk fails to load', () => {
     await settle();
 
     expect(screen.getByRole('heading', { name: 'Nuestros clientes' })).toBeInTheDocument();
-    expect(within(carousel).getAllByRole('img').map((img) => img.getAttribute('alt'))).toEqual(slides);
+    expect(
+      within(carousel)
+        .getAllByRole('img')
+        .map((img) => img.getAttribute('alt')),
+    ).toEqual(slides);
     expect(carousel).not.toHaveAttribute('data-ready');
     expect(carousel).toHaveAttribute('data-engine', 'failed');
     expect(consoleError).toHaveBeenCalledWith(expect.stringMatching(/\(motor del carrusel\)/));

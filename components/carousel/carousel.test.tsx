@@ -68,7 +68,9 @@ async function startEngine(carousel: HTMLElement) {
 }
 
 const currentDot = () =>
-  screen.getAllByRole('button', { name: /^Ir al logotipo/ }).findIndex((dot) => dot.getAttribute('aria-current') === 'true');
+  screen
+    .getAllByRole('button', { name: /^Ir al logotipo/ })
+    .findIndex((dot) => dot.getAttribute('aria-current') === 'true');
 
 describe('Carousel', () => {
   beforeEach(() => {
@@ -256,8 +258,10 @@ describe('Carousel', () => {
     await act(async () => {
       render(
         <Carousel
-          // eslint-disable-next-line @next/next/no-img-element
-          slides={slides.map((slide) => <img key={slide.img} src={slide.img} alt={slide.alt} width={240} height={80} />)}
+          slides={slides.map((slide) => (
+            // eslint-disable-next-line @next/next/no-img-element
+            <img key={slide.img} src={slide.img} alt={slide.alt} width={240} height={80} />
+          ))}
           icons={icons}
           label="Logotipos de clientes"
           fourFrom={700}

@@ -13,7 +13,8 @@ export function fakeViewport() {
   const observers = new Set<FakeIntersectionObserver>();
   const original = window.IntersectionObserver;
 
-  const intersects = (rootMargin: string) => place === 'on screen' || (place === 'near' && !/^(0(px)?\s*)+$/.test(rootMargin));
+  const intersects = (rootMargin: string) =>
+    place === 'on screen' || (place === 'near' && !/^(0(px)?\s*)+$/.test(rootMargin));
 
   class FakeIntersectionObserver implements IntersectionObserver {
     readonly root = null;

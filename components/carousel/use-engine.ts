@@ -14,7 +14,10 @@ let reported = false;
 const loadEngine = retryableImport(
   () => import('./carousel-engine').then((module): Engine => module.default),
   () => {
-    if (!reported) console.error('No se pudo cargar una parte de la página (motor del carrusel); los logotipos quedan en una fila desplazable.');
+    if (!reported)
+      console.error(
+        'No se pudo cargar una parte de la página (motor del carrusel); los logotipos quedan en una fila desplazable.',
+      );
     reported = true;
   },
 );

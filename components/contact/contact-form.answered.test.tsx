@@ -10,7 +10,8 @@ jest.mock('@/lib/navigation', () => ({ navigateTo: jest.fn(), reloadPage: jest.f
 // A rules chunk that never arrives: what the server said must stay on screen, and the form must still send.
 const loads = globalThis as { schemaLoads?: number };
 jest.mock('@/lib/contact/schema', () => {
-  (globalThis as { schemaLoads?: number }).schemaLoads = ((globalThis as { schemaLoads?: number }).schemaLoads ?? 0) + 1;
+  (globalThis as { schemaLoads?: number }).schemaLoads =
+    ((globalThis as { schemaLoads?: number }).schemaLoads ?? 0) + 1;
   throw new Error('ChunkLoadError: Loading chunk failed');
 });
 
@@ -26,7 +27,11 @@ it("shows the server's messages under the fields with every posted value, before
       {...props}
       initialState={{
         status: 'invalid',
-        fieldErrors: { name: 'Este campo debe tener al menos 5 caracteres', mail: 'Este campo debe ser un email', reason: 'Este campo debe tener al menos 5 caracteres' },
+        fieldErrors: {
+          name: 'Este campo debe tener al menos 5 caracteres',
+          mail: 'Este campo debe ser un email',
+          reason: 'Este campo debe tener al menos 5 caracteres',
+        },
         values: typed,
       }}
     />,

@@ -8,7 +8,8 @@ jest.mock('@/lib/contact/actions', () => ({ submitContact: jest.fn() }));
 // (on globalThis: a static import would run it before this file's own lines).
 const loads = globalThis as { schemaLoads?: number };
 jest.mock('@/lib/contact/schema', () => {
-  (globalThis as { schemaLoads?: number }).schemaLoads = ((globalThis as { schemaLoads?: number }).schemaLoads ?? 0) + 1;
+  (globalThis as { schemaLoads?: number }).schemaLoads =
+    ((globalThis as { schemaLoads?: number }).schemaLoads ?? 0) + 1;
   return jest.requireActual('@/lib/contact/schema');
 });
 

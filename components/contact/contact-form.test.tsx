@@ -14,7 +14,10 @@ const STALE = new Error('Server Action not found');
 jest.mock('@/lib/recaptcha', () => ({ getRecaptchaToken: jest.fn(async () => 'recaptcha-token') }));
 
 const { submitContact } = jest.requireMock('@/lib/contact/actions') as { submitContact: jest.Mock };
-const { navigateTo, reloadPage } = jest.requireMock('@/lib/navigation') as { navigateTo: jest.Mock; reloadPage: jest.Mock };
+const { navigateTo, reloadPage } = jest.requireMock('@/lib/navigation') as {
+  navigateTo: jest.Mock;
+  reloadPage: jest.Mock;
+};
 const { getRecaptchaToken } = jest.requireMock('@/lib/recaptcha') as { getRecaptchaToken: jest.Mock };
 
 const props = { thankYouUrl: '/gracias', whatsappUrl: 'https://wa.me/5215500000000' };
@@ -200,7 +203,11 @@ describe('ContactForm', () => {
     submitContact
       .mockImplementationOnce(async () => {
         calledAt.push(Date.now());
-        return { status: 'confirm', token: 'c.firma-del-servidor', values: { name: '', mail: '', phone: '', reason: '' } };
+        return {
+          status: 'confirm',
+          token: 'c.firma-del-servidor',
+          values: { name: '', mail: '', phone: '', reason: '' },
+        };
       })
       .mockImplementationOnce(async () => {
         calledAt.push(Date.now());
@@ -209,7 +216,9 @@ describe('ContactForm', () => {
     render(<ContactForm {...props} />);
     await fillValid(user);
     await user.click(submitButton());
-    expect(await screen.findByRole('heading', { name: /gracias/i }, { timeout: CONFIRM_MIN_MS + 2000 })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: /gracias/i }, { timeout: CONFIRM_MIN_MS + 2000 }),
+    ).toBeInTheDocument();
     expect(screen.queryByText(/confirmar/i)).not.toBeInTheDocument();
     expect(submitContact).toHaveBeenCalledTimes(2);
     // The server holds a confirmation to a person's pace: the island waits that long, under the spinner.
@@ -352,7 +361,10 @@ describe('ContactForm', () => {
     await user.click(submitButton());
     await user.click(await screen.findByRole('button', { name: /recargar/i }));
     expect(reloadPage).toHaveBeenCalledTimes(1);
-    expect(JSON.parse(sessionStorage.getItem('contacto-borrador') ?? '{}')).toMatchObject({ name: 'Ana López', mail: 'ana@example.mx' });
+    expect(JSON.parse(sessionStorage.getItem('contacto-borrador') ?? '{}')).toMatchObject({
+      name: 'Ana López',
+      mail: 'ana@example.mx',
+    });
     sessionStorage.clear();
   });
 

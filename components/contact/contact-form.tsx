@@ -43,7 +43,15 @@ const ANSWER_URL = '/#contacto';
  * state. Once this island runs it sends instead (onSubmit), adding what
  * scripts can add: validation while typing, the mask, reCAPTCHA, the conversion.
  */
-export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, honeypot, recaptchaSiteKey, thankYouUrl, whatsappUrl, edition = '' }: Props) {
+export function ContactForm({
+  initialState = INITIAL_CONTACT_STATE,
+  submitIcon,
+  honeypot,
+  recaptchaSiteKey,
+  thankYouUrl,
+  whatsappUrl,
+  edition = '',
+}: Props) {
   // The permalink names the answer page whichever page the form was on: the home page, scrolled to the form.
   const [answered, formAction] = useActionState(submitContact, initialState, ANSWER_URL);
   const formRef = useRef<HTMLFormElement>(null);
@@ -51,10 +59,18 @@ export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, 
   const reloadKeepingValues = useReloadKeepingValues(formRef);
   const readyToken = useFormToken(formRef);
   const { island, invalid, errorOf, onChange, show, checkBeforeSend } = useFieldMessages(formRef, rules);
-  const { state, contact, browserAnswered, sending, onSubmit } = useSending({ answered, checkBeforeSend, readyToken, recaptchaSiteKey });
+  const { state, contact, browserAnswered, sending, onSubmit } = useSending({
+    answered,
+    checkBeforeSend,
+    readyToken,
+    recaptchaSiteKey,
+  });
   const thanksRef = useThanksRedirect(state, thankYouUrl, contact);
 
-  const posted = answered.status === 'invalid' || answered.status === 'failed' || answered.status === 'confirm' ? answered.values : undefined;
+  const posted =
+    answered.status === 'invalid' || answered.status === 'failed' || answered.status === 'confirm'
+      ? answered.values
+      : undefined;
   // The server's signature in its answer: the next press is accepted without asking again.
   const answerToken = 'token' in state ? state.token : undefined;
 
@@ -108,7 +124,13 @@ export function ContactForm({ initialState = INITIAL_CONTACT_STATE, submitIcon, 
       </button>
 
       <div role="status" className={styles.status}>
-        <StatusMessage state={state} sending={sending} browserAnswered={browserAnswered} whatsappUrl={whatsappUrl} onReload={reloadKeepingValues} />
+        <StatusMessage
+          state={state}
+          sending={sending}
+          browserAnswered={browserAnswered}
+          whatsappUrl={whatsappUrl}
+          onReload={reloadKeepingValues}
+        />
       </div>
 
       {sending ? (

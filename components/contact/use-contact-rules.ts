@@ -11,7 +11,9 @@ export type Validate = (field: ContactField, value: string) => string | undefine
  * JavaScript. A failed download is forgotten, so the next focus or submit
  * asks again; the form never waits on it (the server validates anyway).
  */
-const loadRules = retryableImport(() => import('@/lib/contact/schema').then((schema): Validate => schema.validateField));
+const loadRules = retryableImport(() =>
+  import('@/lib/contact/schema').then((schema): Validate => schema.validateField),
+);
 
 /** The rules once they have arrived (null before), and `request`, which resolves to them or to null when the chunk failed. */
 export function useContactRules(): { validate: Validate | null; request: () => Promise<Validate | null> } {

@@ -31,7 +31,10 @@ type Rules = { validate: Validate | null; request: () => Promise<Validate | null
  * own field only and sets state only when the verdict changes, so most
  * keystrokes render nothing.
  */
-export function useFieldMessages(formRef: RefObject<HTMLFormElement | null>, { validate, request: requestRules }: Rules) {
+export function useFieldMessages(
+  formRef: RefObject<HTMLFormElement | null>,
+  { validate, request: requestRules }: Rules,
+) {
   // False in the server HTML: the button is enabled and the browser posts the form itself.
   const [island, setIsland] = useState(false);
   const [checks, setChecks] = useState<Checks>(UNCHECKED);
@@ -83,7 +86,9 @@ export function useFieldMessages(formRef: RefObject<HTMLFormElement | null>, { v
       const rules = await Promise.race([requestRules(), wait(RULES_WAIT_MS)]);
       const current = checkAll(rules, readValues(form));
       // Rendered again only if a verdict changed (an autofill the island did not hear, say).
-      setChecks((known) => (CONTACT_FIELDS.every((field) => sameCheck(known[field], current[field])) ? known : current));
+      setChecks((known) =>
+        CONTACT_FIELDS.every((field) => sameCheck(known[field], current[field])) ? known : current,
+      );
       if (CONTACT_FIELDS.some((field) => current[field].error !== undefined)) {
         setShown(new Set(CONTACT_FIELDS));
         return false;

@@ -17,7 +17,13 @@ export function Footer({ privacyNoticeUrl }: { privacyNoticeUrl: string }) {
           {footer.social.map(({ network, label, href }) => {
             return (
               <li key={network}>
-                <a href={href} target="_blank" rel="noopener noreferrer" aria-label={label} className={styles.socialLink}>
+                <a
+                  href={href}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  aria-label={label}
+                  className={styles.socialLink}
+                >
                   <Icon name={network} />
                 </a>
               </li>

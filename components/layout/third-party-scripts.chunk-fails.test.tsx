@@ -37,7 +37,10 @@ describe('third-party scripts whose chunk fails to load', () => {
     act(() => jest.advanceTimersByTime(LOADED_DELAY_MS));
     await settle();
     expect(screen.getByRole('heading', { name: 'Impulso Digital' })).toBeInTheDocument();
-    expect(consoleError).toHaveBeenCalledWith('No se pudo cargar una parte de la página (etiquetas de terceros); el resto sigue funcionando.', expect.any(String));
+    expect(consoleError).toHaveBeenCalledWith(
+      'No se pudo cargar una parte de la página (etiquetas de terceros); el resto sigue funcionando.',
+      expect.any(String),
+    );
   });
 
   it('lets a confirmed lead leave on time: nothing will send its events, so nothing is awaited', async () => {

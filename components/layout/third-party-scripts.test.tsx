@@ -13,7 +13,8 @@ const thirdPartyScripts = () =>
   Array.from(document.querySelectorAll<HTMLScriptElement>('script[src]')).map((script) => script.src);
 const gtagCommands = () => (window.dataLayer ?? []).map((entry) => Array.from(entry as IArguments));
 /** What the Meta Pixel was given, in order (its stub queues it until fbevents.js loads, which never happens here). */
-const pixelCommands = () => ((window.fbq as unknown as { queue?: ArrayLike<unknown>[] })?.queue ?? []).map((entry) => Array.from(entry));
+const pixelCommands = () =>
+  ((window.fbq as unknown as { queue?: ArrayLike<unknown>[] })?.queue ?? []).map((entry) => Array.from(entry));
 
 describe('third-party scripts and the loaded flag', () => {
   beforeEach(() => {
@@ -140,7 +141,9 @@ describe('third-party scripts and the loaded flag', () => {
     usePathname.mockReturnValue('/gracias');
     render(<ThirdPartyScripts gaMeasurementId="G-GRACIAS1" />);
     act(() => jest.advanceTimersByTime(0));
-    await waitFor(() => expect(thirdPartyScripts()).toContain('https://www.googletagmanager.com/gtag/js?id=G-GRACIAS1'));
+    await waitFor(() =>
+      expect(thirdPartyScripts()).toContain('https://www.googletagmanager.com/gtag/js?id=G-GRACIAS1'),
+    );
   });
 
   it('adds the Meta Pixel with the other tags at 6 s: init, PageView, then a WhatsApp click made before as Contact', async () => {
@@ -190,7 +193,13 @@ describe('third-party scripts and the loaded flag', () => {
     await waitFor(() => expect(gtagCommands().some(([, name]) => name === 'conversion')).toBe(true));
     const commands = gtagCommands().map((command) => command.slice(0, 3));
     const userData = commands.findIndex(([command, name]) => command === 'set' && name === 'user_data');
-    expect(commands[userData]).toEqual(['set', 'user_data', { email: 'ana@example.mx', phone_number: '+525512345678' }]);
-    expect(userData).toBeLessThan(commands.findIndex(([command, name]) => command === 'event' && name === 'conversion'));
+    expect(commands[userData]).toEqual([
+      'set',
+      'user_data',
+      { email: 'ana@example.mx', phone_number: '+525512345678' },
+    ]);
+    expect(userData).toBeLessThan(
+      commands.findIndex(([command, name]) => command === 'event' && name === 'conversion'),
+    );
   });
 });

@@ -35,7 +35,9 @@ export function ThirdPartyScripts(props: Props) {
   // A confirmed enquiry loads the tags at once: the flag keeps them from
   // competing with the first paint, and that is long past; the thank-you
   // redirect follows in 2 s and must not take the conversion with it.
-  const leads = useLeads(Boolean(props.gaMeasurementId || (props.googleAdsId && props.googleAdsConversionLabel) || props.metaPixelId));
+  const leads = useLeads(
+    Boolean(props.gaMeasurementId || (props.googleAdsId && props.googleAdsConversionLabel) || props.metaPixelId),
+  );
   const loaded = flag || leads.length > 0;
 
   useEffect(() => {

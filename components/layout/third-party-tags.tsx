@@ -64,7 +64,10 @@ export default function ThirdPartyTags({
     for (const lead of leads) {
       if (handled.current.has(lead)) continue;
       handled.current.add(lead);
-      sendLeadEvents({ gaMeasurementId, googleAdsId, googleAdsConversionLabel, googleAdsEnhancedConversions, metaPixelId }, lead);
+      sendLeadEvents(
+        { gaMeasurementId, googleAdsId, googleAdsConversionLabel, googleAdsEnhancedConversions, metaPixelId },
+        lead,
+      );
     }
   }, [leads, gaMeasurementId, googleAdsId, googleAdsConversionLabel, googleAdsEnhancedConversions, metaPixelId]);
 

@@ -38,4 +38,3 @@ export function agencyJson(): string {
   // `<` escaped so no text in the content can close the script element.
   return JSON.stringify(data).replace(/</g, '\\u003c');
 }
-

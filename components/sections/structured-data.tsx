@@ -7,7 +7,10 @@
  * build), so the browser's bundle has none of it, and hydration keeps the HTML.
  */
 export function StructuredData() {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const json = typeof window === 'undefined' ? (require('./agency-json') as typeof import('./agency-json')).agencyJson() : '';
+  const json =
+    typeof window === 'undefined'
+      ? // eslint-disable-next-line @typescript-eslint/no-require-imports
+        (require('./agency-json') as typeof import('./agency-json')).agencyJson()
+      : '';
   return <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: json }} suppressHydrationWarning />;
 }

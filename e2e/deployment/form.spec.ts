@@ -38,13 +38,19 @@ test.describe('the contact form', () => {
     await expect(form(page).getByText('Este campo debe tener al menos 5 caracteres')).toBeHidden();
   });
 
-  test('a QA enquiry is thanked, then the visitor goes to the thank-you page the deployment was built with', async ({ page }, testInfo) => {
+  test('a QA enquiry is thanked, then the visitor goes to the thank-you page the deployment was built with', async ({
+    page,
+  }, testInfo) => {
     await openLikeAPerson(page);
     // The address this build sends a thanked visitor to: the site's own /gracias, or the agency's page on another host.
     const thankYou = new URL((await form(page).getAttribute('data-thank-you')) ?? '', page.url());
     const ownSite = thankYou.origin === new URL(page.url()).origin;
     // Reaching it counts, even where the suite cannot load it (another host, out of its reach).
-    const leaving = page.waitForRequest((request) => request.isNavigationRequest() && request.frame() === page.mainFrame() && request.url() === thankYou.href, { timeout: 25_000 });
+    const leaving = page.waitForRequest(
+      (request) =>
+        request.isNavigationRequest() && request.frame() === page.mainFrame() && request.url() === thankYou.href,
+      { timeout: 25_000 },
+    );
     // A person reads the page a few seconds before writing.
     await page.waitForTimeout(3_000);
     const enquiry = qaEnquiry(testInfo.project.name);
@@ -53,7 +59,9 @@ test.describe('the contact form', () => {
     await sendButton(page).click();
 
     await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible({ timeout: 15_000 });
-    await expect(page.locator('#contacto').getByText(/un asesor se pondrá en contacto contigo muy pronto/i)).toBeVisible();
+    await expect(
+      page.locator('#contacto').getByText(/un asesor se pondrá en contacto contigo muy pronto/i),
+    ).toBeVisible();
     expect((await leaving).url()).toBe(thankYou.href);
     if (!ownSite) return;
     await page.waitForURL(thankYou.href, { timeout: 10_000 });

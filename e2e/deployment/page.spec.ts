@@ -39,12 +39,16 @@ test.describe('the page', () => {
     test('every section and the form are there', async ({ page }) => {
       await page.goto('/');
       await expectSectionsInOrder(page);
-      for (const name of ['name', 'mail', 'phone', 'reason']) await expect(page.locator(`#contacto [name="${name}"]`)).toBeVisible();
+      for (const name of ['name', 'mail', 'phone', 'reason'])
+        await expect(page.locator(`#contacto [name="${name}"]`)).toBeVisible();
     });
   });
 
   test('the privacy notice and the thank-you page answer', async ({ page }) => {
-    for (const [path, heading] of [['/aviso-de-privacidad', /aviso de privacidad/i], ['/gracias', /gracias/i]] as const) {
+    for (const [path, heading] of [
+      ['/aviso-de-privacidad', /aviso de privacidad/i],
+      ['/gracias', /gracias/i],
+    ] as const) {
       const response = await page.goto(path);
       expect([path, response?.status()]).toEqual([path, 200]);
       await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();

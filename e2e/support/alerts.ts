@@ -5,7 +5,9 @@ import { SMTP_URL } from './test-env';
 /** The alert e-mails the agency received about the lead with this e-mail address. */
 export async function alertsAbout(mail: string): Promise<Array<RawMail & { envelopeTo: string[] }>> {
   const all = (await (await fetch(`${SMTP_URL}/__mails`)).json()) as Array<{ to: string[]; raw: string }>;
-  return all.map(({ to, raw }) => ({ ...readRawMail(raw), envelopeTo: to })).filter((m) => m.text.includes(`Correo: ${mail}`));
+  return all
+    .map(({ to, raw }) => ({ ...readRawMail(raw), envelopeTo: to }))
+    .filter((m) => m.text.includes(`Correo: ${mail}`));
 }
 
 /** Waits for the n-th alert about this lead (the server sends it after answering the visitor). */

@@ -47,7 +47,11 @@ export const test = base.extend<Fixtures & Options>({
           urls.push(route.request().url());
           times.push(Date.now());
           const gtag = route.request().url().startsWith('https://www.googletagmanager.com/gtag/js');
-          await route.fulfill({ status: 200, contentType: 'application/javascript', body: gtag ? GTAG_CALLS_BACK : '/* intercepted */' });
+          await route.fulfill({
+            status: 200,
+            contentType: 'application/javascript',
+            body: gtag ? GTAG_CALLS_BACK : '/* intercepted */',
+          });
         },
       );
       await use({ urls, times, hosts: () => [...new Set(urls.map((url) => new URL(url).host))] });
@@ -92,7 +96,9 @@ export { expect };
  * page appears plays a script, and the form, unsigned, would ask it to confirm.
  */
 export async function waitForFormScript(page: Page): Promise<void> {
-  await expect(page.locator('#contacto form').getByRole('button', { name: /enviar/i })).toBeDisabled({ timeout: 20_000 });
+  await expect(page.locator('#contacto form').getByRole('button', { name: /enviar/i })).toBeDisabled({
+    timeout: 20_000,
+  });
 }
 
 /**
@@ -104,7 +110,11 @@ export async function recordThanks(page: Page): Promise<{ seenAt: () => Promise<
   await page.addInitScript(() => {
     new MutationObserver(() => {
       const record = window as { thanksAt?: number };
-      if (!record.thanksAt && /gracias por contactarnos/i.test(document.querySelector('#contacto h3')?.textContent ?? '')) record.thanksAt = Date.now();
+      if (
+        !record.thanksAt &&
+        /gracias por contactarnos/i.test(document.querySelector('#contacto h3')?.textContent ?? '')
+      )
+        record.thanksAt = Date.now();
     }).observe(document, { subtree: true, childList: true });
   });
   const read = () => page.evaluate(() => (window as { thanksAt?: number }).thanksAt ?? 0);
@@ -142,7 +152,9 @@ export async function stayOnThankYouView(page: Page): Promise<void> {
  */
 export function timeContactAction(page: Page): Promise<number> {
   return page
-    .waitForEvent('request', { predicate: (request) => request.method() === 'POST' && Boolean(request.headers()['next-action']) })
+    .waitForEvent('request', {
+      predicate: (request) => request.method() === 'POST' && Boolean(request.headers()['next-action']),
+    })
     .then(async (request) => {
       const sentAt = Date.now();
       await request.response();

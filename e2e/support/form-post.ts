@@ -8,12 +8,20 @@ import type { APIRequestContext } from '@playwright/test';
 
 export type Control = { tag: 'input' | 'textarea'; type: string; name: string; value: string };
 
-const ENTITIES: Record<string, string> = { '&quot;': '"', '&#x27;': "'", '&#39;': "'", '&lt;': '<', '&gt;': '>', '&amp;': '&' };
+const ENTITIES: Record<string, string> = {
+  '&quot;': '"',
+  '&#x27;': "'",
+  '&#39;': "'",
+  '&lt;': '<',
+  '&gt;': '>',
+  '&amp;': '&',
+};
 const decode = (text: string) => text.replace(/&(?:quot|#x27|#39|lt|gt|amp);/g, (entity) => ENTITIES[entity] ?? entity);
 
 function attributes(tag: string): Record<string, string> {
   const found: Record<string, string> = {};
-  for (const [, name, value] of tag.matchAll(/\s([^\s="'>/]+)(?:="([^"]*)")?/g)) found[(name as string).toLowerCase()] = decode(value ?? '');
+  for (const [, name, value] of tag.matchAll(/\s([^\s="'>/]+)(?:="([^"]*)")?/g))
+    found[(name as string).toLowerCase()] = decode(value ?? '');
   return found;
 }
 
@@ -27,7 +35,12 @@ export function formControls(html: string): Control[] {
     const tag = match[1] as 'input' | 'textarea';
     const attrs = attributes(` ${match[2]}`);
     if (!attrs.name) continue;
-    controls.push({ tag, type: tag === 'textarea' ? 'textarea' : (attrs.type ?? 'text'), name: attrs.name, value: tag === 'textarea' ? decode(match[3] ?? '') : (attrs.value ?? '') });
+    controls.push({
+      tag,
+      type: tag === 'textarea' ? 'textarea' : (attrs.type ?? 'text'),
+      name: attrs.name,
+      value: tag === 'textarea' ? decode(match[3] ?? '') : (attrs.value ?? ''),
+    });
   }
   return controls;
 }
@@ -50,7 +63,12 @@ export function answerKind(html: string): Answer['kind'] {
 }
 
 /** Posts these fields to `/` as the browser's own multipart form post (Origin as a browser sends it). */
-export async function postForm(request: APIRequestContext, baseURL: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Answer> {
+export async function postForm(
+  request: APIRequestContext,
+  baseURL: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const response = await request.post(`${baseURL}/`, {
     multipart: fields,
     headers: { origin: new URL(baseURL).origin, ...headers },
@@ -78,6 +96,7 @@ export async function sendAsPersonWithoutScripts(
   let answer = await postForm(request, baseURL, bodyOf(formControls(await page.text()), values), headers);
   // The answer page is the same form with every value kept and the server's signature: the second press, once read.
   if (answer.kind === 'confirm') await readAgain();
-  if (answer.kind === 'confirm') answer = await postForm(request, baseURL, bodyOf(formControls(answer.html), {}), headers);
+  if (answer.kind === 'confirm')
+    answer = await postForm(request, baseURL, bodyOf(formControls(answer.html), {}), headers);
   return answer;
 }

@@ -33,7 +33,10 @@ import {
 export default async function globalSetup(): Promise<(() => Promise<void>) | void> {
   for (const old of [DATA_DIR, SERVER_LOG, OFF_SERVER_LOG]) rmSync(old, { recursive: true, force: true });
   const servers: Server[] = [];
-  const sink = await startSmtpSink({ user: 'avisos', pass: 'secreto-e2e' }, { port: SMTP_PORT, httpPort: SMTP_HTTP_PORT });
+  const sink = await startSmtpSink(
+    { user: 'avisos', pass: 'secreto-e2e' },
+    { port: SMTP_PORT, httpPort: SMTP_HTTP_PORT },
+  );
   const stop = async () => {
     await stopAll(servers);
     await sink.stop();

@@ -25,7 +25,13 @@ export function leadRuns(server = 'main'): LeadRun[] {
   const runs: LeadRun[] = [];
   for (const name of names) {
     try {
-      const run = JSON.parse(readFileSync(path.join(folder, name), 'utf8')) as { runId: string; workflowName: string; status: string; input?: { data?: string }; output?: { data?: string } };
+      const run = JSON.parse(readFileSync(path.join(folder, name), 'utf8')) as {
+        runId: string;
+        workflowName: string;
+        status: string;
+        input?: { data?: string };
+        output?: { data?: string };
+      };
       // The small runs that forget a lead's run carry no lead.
       if (!run.workflowName.endsWith('//leadWorkflow')) continue;
       const [lead] = decode(run.input) as [Lead];
@@ -38,14 +44,18 @@ export function leadRuns(server = 'main'): LeadRun[] {
 }
 
 /** The runs of the lead with this e-mail address. */
-export const runsFor = (mail: string, server = 'main') => leadRuns(server).filter((run) => run.lead.enquiry.mail === mail);
+export const runsFor = (mail: string, server = 'main') =>
+  leadRuns(server).filter((run) => run.lead.enquiry.mail === mail);
 
 /** Every run of any workflow (lead, forwarding, forgetting) whose input holds `text`, of the server at `DATA_DIR/<server>`. */
-export const runsHolding = (text: string, server: string): string[] => inputsHolding(text, server).map(({ name }) => name);
+export const runsHolding = (text: string, server: string): string[] =>
+  inputsHolding(text, server).map(({ name }) => name);
 
 /** The rounds the webhook's forwarding runs of `mail` begin at (its input's 4th argument): more than 0 for a run that goes on from another. */
 export const webhookRunsFrom = (mail: string, server: string): number[] =>
-  inputsHolding(mail, server, 'forwardWorkflow').flatMap(({ input }) => (Array.isArray(input) && input[1] === 'webhook' ? [Number(input[3])] : []));
+  inputsHolding(mail, server, 'forwardWorkflow').flatMap(({ input }) =>
+    Array.isArray(input) && input[1] === 'webhook' ? [Number(input[3])] : [],
+  );
 
 function inputsHolding(text: string, server: string, workflow?: string): { name: string; input: unknown }[] {
   const folder = path.join(DATA_DIR, server, 'workflow', 'runs');
@@ -55,7 +65,10 @@ function inputsHolding(text: string, server: string, workflow?: string): { name:
   } catch {}
   return names.flatMap((name) => {
     try {
-      const run = JSON.parse(readFileSync(path.join(folder, name), 'utf8')) as { input?: { data?: string }; workflowName?: string };
+      const run = JSON.parse(readFileSync(path.join(folder, name), 'utf8')) as {
+        input?: { data?: string };
+        workflowName?: string;
+      };
       if (workflow && !run.workflowName?.endsWith(`//${workflow}`)) return [];
       const input = decode(run.input);
       return JSON.stringify(input ?? null).includes(text) ? [{ name, input }] : [];
@@ -74,8 +87,12 @@ export type CliRun = { status: number | null; stdout: string; stderr: string };
  */
 export function leadsCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile('npm', ['run', '--silent', 'leads', '--', ...args], { env, encoding: 'utf8', timeout: timeoutMs }, (error, stdout: string, stderr: string) =>
-      resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
+    execFile(
+      'npm',
+      ['run', '--silent', 'leads', '--', ...args],
+      { env, encoding: 'utf8', timeout: timeoutMs },
+      (error, stdout: string, stderr: string) =>
+        resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
     );
   });
 }

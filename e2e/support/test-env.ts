@@ -87,7 +87,11 @@ export const E2E_BUILD_ENV: Record<string, string> = isolatedEnv({
  * An engine that cannot hold anything (its folder cannot be made: /dev/null is no folder), as with a
  * full or broken disk: what the API does not take live gets the retry message, with every value kept.
  */
-export const E2E_OFF_ENV: Record<string, string> = { ...E2E_BUILD_ENV, CONTACT_INBOX_DIR: `${DATA_DIR}/off`, WORKFLOW_LOCAL_DATA_DIR: '/dev/null/workflow' };
+export const E2E_OFF_ENV: Record<string, string> = {
+  ...E2E_BUILD_ENV,
+  CONTACT_INBOX_DIR: `${DATA_DIR}/off`,
+  WORKFLOW_LOCAL_DATA_DIR: '/dev/null/workflow',
+};
 
 /**
  * The same site with the third-party variables empty, as the quality budgets
@@ -105,7 +109,8 @@ export const NO_TAGS_BUILD_ENV: Record<string, string> = {
   NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: '',
 };
 
-const publicPart = (env: Record<string, string>) => Object.fromEntries(Object.entries(env).filter(([key]) => key.startsWith('NEXT_PUBLIC_')));
+const publicPart = (env: Record<string, string>) =>
+  Object.fromEntries(Object.entries(env).filter(([key]) => key.startsWith('NEXT_PUBLIC_')));
 
 /** The builds (test-support/harness.ts): the end-to-end one, in the project's .next, and the one without tags. */
 export const MAIN_APP: AppSpec = { name: 'main', publicEnv: publicPart(E2E_BUILD_ENV) };
@@ -113,7 +118,10 @@ export const MAIN_APP: AppSpec = { name: 'main', publicEnv: publicPart(E2E_BUILD
 export const NO_TAGS_APP: AppSpec = {
   name: 'no-tags',
   publicEnv: publicPart(NO_TAGS_BUILD_ENV),
-  prepare: { id: PRODUCTION_ENV_LOCAL, run: (copy) => writeFileSync(path.join(copy, '.env.local'), PRODUCTION_ENV_LOCAL) },
+  prepare: {
+    id: PRODUCTION_ENV_LOCAL,
+    run: (copy) => writeFileSync(path.join(copy, '.env.local'), PRODUCTION_ENV_LOCAL),
+  },
 };
 /** e2e/engine-seal.spec.ts: a server on the local world, then two sharing one PostgreSQL. */
 export const SEAL_PORTS = [3109 + OFFSET, 3110 + OFFSET, 3111 + OFFSET] as const;

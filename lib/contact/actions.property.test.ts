@@ -9,7 +9,10 @@ import type { ContactState } from './state';
 
 type Submit = (previous: ContactState, formData: FormData) => Promise<ContactState>;
 
-jest.mock('next/headers', () => ({ headers: async () => new Headers({ 'x-forwarded-for': '203.0.113.200' }), cookies: async () => ({ get: () => undefined }) }));
+jest.mock('next/headers', () => ({
+  headers: async () => new Headers({ 'x-forwarded-for': '203.0.113.200' }),
+  cookies: async () => ({ get: () => undefined }),
+}));
 // The engine, at its boundary: spam held back is handed to it (never reached by the API).
 jest.mock('workflow/api', () => ({ start: async () => ({ runId: 'wrun_prueba' }) }));
 jest.mock('./lead/workflow', () => ({ leadWorkflow: {} }));
@@ -68,7 +71,8 @@ function oracle(entries: Entry[]): Record<string, string> | null {
     const length = [...values[field]].length;
     if (length < min || length > max) return null;
     // Hygiene: no control characters (a newline in the reason aside), no line separators in a single line.
-    const forbidden = field === 'reason' ? /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/ : /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+    const forbidden =
+      field === 'reason' ? /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/ : /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
     if (field !== 'captcha' && forbidden.test(values[field])) return null;
   }
   if (!/\p{L}/u.test(values.name ?? '')) return null;
@@ -79,11 +83,22 @@ const text = fc.oneof(
   fc.string({ maxLength: 30 }),
   fc.string({ unit: 'grapheme', maxLength: 30 }),
   fc.string({ unit: 'binary', maxLength: 30 }), // lone surrogates, control characters, non-BMP
-  fc.constantFrom('<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', "'; DROP TABLE contactos; --", '\u0000\u0007\u001b[31m', '😀😀😀', '   '),
+  fc.constantFrom(
+    '<script>alert(1)</script>',
+    '"><img src=x onerror=alert(1)>',
+    "'; DROP TABLE contactos; --",
+    '\u0000\u0007\u001b[31m',
+    '😀😀😀',
+    '   ',
+  ),
   fc.string({ minLength: 90, maxLength: 600 }),
   fc.integer({ min: 0, max: 20_000 }).map((n) => 'x'.repeat(n)),
 );
-const mail = fc.oneof(fc.emailAddress(), text, fc.emailAddress().map((m) => ` ${m} `));
+const mail = fc.oneof(
+  fc.emailAddress(),
+  text,
+  fc.emailAddress().map((m) => ` ${m} `),
+);
 const fieldValue = (field: string) => (field === 'mail' ? mail : text);
 const value = (field: string): fc.Arbitrary<string | Blob> =>
   fc.oneof({ weight: 9, arbitrary: fieldValue(field) }, { weight: 1, arbitrary: fc.constant(new Blob(['file'])) });
@@ -100,7 +115,10 @@ const entries: fc.Arbitrary<Entry[]> = fc
 // Mostly well-formed enquiries too, so the accepted side is exercised as hard as the rejected one.
 const plausible: fc.Arbitrary<Entry[]> = fc
   .record({
-    name: fc.oneof(fc.string({ minLength: 3, maxLength: 110 }), fc.constantFrom('Ana López', 'José Ñúñez 😀', 'Ana', '𐀀 𐀀', '😀😀😀😀😀', '😀😀 😀', '\uD800 \uD800 x')),
+    name: fc.oneof(
+      fc.string({ minLength: 3, maxLength: 110 }),
+      fc.constantFrom('Ana López', 'José Ñúñez 😀', 'Ana', '𐀀 𐀀', '😀😀😀😀😀', '😀😀 😀', '\uD800 \uD800 x'),
+    ),
     mail: fc.oneof(fc.constantFrom('ana@example.mx', 'jose.nunez+citas@sub.example.com.mx'), fc.emailAddress(), text),
     phone: fc.oneof(fc.string({ minLength: 0, maxLength: 18 }), fc.constantFrom('+52 55 1234 5678', '5512345678')),
     reason: fc.oneof(

@@ -23,10 +23,14 @@ let requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.10' });
 let requestCookies: Record<string, string> = {};
 jest.mock('next/headers', () => ({
   headers: async () => requestHeaders,
-  cookies: async () => ({ get: (name: string) => (name in requestCookies ? { name, value: requestCookies[name] } : undefined) }),
+  cookies: async () => ({
+    get: (name: string) => (name in requestCookies ? { name, value: requestCookies[name] } : undefined),
+  }),
 }));
 // The engine, at its one boundary: start() records each lead handed over (a test may make it fail or hang).
-const mockStart = jest.fn(async (..._args: unknown[]): Promise<{ runId: string }> => ({ runId: `wrun_${randomUUID()}` }));
+const mockStart = jest.fn(async (..._args: unknown[]): Promise<{ runId: string }> => ({
+  runId: `wrun_${randomUUID()}`,
+}));
 jest.mock('workflow/api', () => ({ start: (...args: unknown[]) => mockStart(...args) }));
 jest.mock('./lead/workflow', () => ({ leadWorkflow: { workflowId: 'leadWorkflow' } }));
 jest.mock('./lead/forward-workflow', () => ({ forwardWorkflow: { workflowId: 'forwardWorkflow' } }));
@@ -81,7 +85,9 @@ function loadAction(env: Record<string, string>): Loaded {
   let closeLimiter: () => void = () => {};
   jest.isolateModules(() => {
     action = (jest.requireActual('./actions') as { submitContact: Submit }).submitContact;
-    const { issueToken, closeSignatureStore } = jest.requireActual('./signature-store') as typeof import('./signature-store');
+    const { issueToken, closeSignatureStore } = jest.requireActual(
+      './signature-store',
+    ) as typeof import('./signature-store');
     const { requestClient, closeEnquiryLimiter } = jest.requireActual('./rate-limit') as typeof import('./rate-limit');
     sign = (kind, at = Date.now() - 10_000) => issueToken(kind, requestClient(requestHeaders), at);
     // A Redis client of the abuse limit would keep reconnecting after the test.
@@ -169,13 +175,18 @@ describe('submitContact (the Server Action)', () => {
   it('ignores the $ACTION entries React adds to its forms', async () => {
     fetchMock.mockResolvedValue(json(200, { success: true }));
     const submit = loadAction(API);
-    expect(await submit(idle, form({ ...visitor, captcha: 'e2e-token-formSubmit-clave', '$ACTION_ID_abc': '' }))).toEqual(SENT);
+    expect(await submit(idle, form({ ...visitor, captcha: 'e2e-token-formSubmit-clave', $ACTION_ID_abc: '' }))).toEqual(
+      SENT,
+    );
   });
 
   it('sends a valid enquiry, trimmed, to the contact API and reports it sent', async () => {
     fetchMock.mockResolvedValue(json(200, { success: true, mes: 'Recibido' }));
     const submit = loadAction(API);
-    const state = await submit(idle, form({ ...visitor, name: `  ${visitor.name} `, captcha: '03AFcWeA6-token_de_recaptcha' }));
+    const state = await submit(
+      idle,
+      form({ ...visitor, name: `  ${visitor.name} `, captcha: '03AFcWeA6-token_de_recaptcha' }),
+    );
 
     expect(fetchMock).toHaveBeenCalledTimes(1);
     const [url, init] = fetchMock.mock.calls[0] as [URL, RequestInit];
@@ -190,7 +201,12 @@ describe('submitContact (the Server Action)', () => {
   it('shows the mes of an answer with success: false', async () => {
     fetchMock.mockResolvedValue(json(200, { success: false, mes: 'Ya recibimos tu solicitud' }));
     const submit = loadAction(API);
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', mes: 'Ya recibimos tu solicitud', values: typed, token: SIGNED });
+    expect(await submit(idle, form(visitor))).toEqual({
+      status: 'failed',
+      mes: 'Ya recibimos tu solicitud',
+      values: typed,
+      token: SIGNED,
+    });
   });
 
   it('after 4 failed attempts hands the enquiry to the engine with the same key, thanks the visitor, and logs no personal data', async () => {
@@ -200,9 +216,13 @@ describe('submitContact (the Server Action)', () => {
 
     expect(state).toEqual(SENT);
     expect(fetchMock).toHaveBeenCalledTimes(4);
-    const keys = fetchMock.mock.calls.map(([, init]) => (init as RequestInit & { headers: Record<string, string> }).headers['Idempotency-Key']);
+    const keys = fetchMock.mock.calls.map(
+      ([, init]) => (init as RequestInit & { headers: Record<string, string> }).headers['Idempotency-Key'],
+    );
     expect(new Set(keys)).toEqual(new Set([(state as { key: string }).key]));
-    expect(started()).toEqual([expect.objectContaining({ key: (state as { key: string }).key, enquiry: expect.objectContaining(visitor) })]);
+    expect(started()).toEqual([
+      expect.objectContaining({ key: (state as { key: string }).key, enquiry: expect.objectContaining(visitor) }),
+    ]);
     expect(logs.join('\n')).toMatch(/no respondió bien.*http-503/);
     expectNoPersonalData();
   });
@@ -221,7 +241,9 @@ describe('submitContact (the Server Action)', () => {
     const submit = loadAction(API);
     await submit(idle, form(visitor));
     await submit(idle, form(visitor));
-    const keys = fetchMock.mock.calls.map(([, init]) => (init as RequestInit & { headers: Record<string, string> }).headers['Idempotency-Key']);
+    const keys = fetchMock.mock.calls.map(
+      ([, init]) => (init as RequestInit & { headers: Record<string, string> }).headers['Idempotency-Key'],
+    );
     expect(new Set(keys).size).toBe(2);
   });
 
@@ -231,7 +253,10 @@ describe('submitContact (the Server Action)', () => {
     expect(await submit(idle, form({ ...visitor, captcha: '' }))).toEqual(SENT);
     expect(await submit(idle, form(visitor))).toEqual(SENT);
 
-    const lines = readFileSync(path.join(dir, 'enquiries.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const lines = readFileSync(path.join(dir, 'enquiries.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject(visitor);
     expect(fetchMock).not.toHaveBeenCalled();
@@ -244,7 +269,12 @@ describe('submitContact (the Server Action)', () => {
     const submit = loadAction(API);
     requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.77' });
     for (let i = 0; i < 5; i++) expect(await submit(idle, form(visitor))).toEqual(SENT);
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited', values: typed, token: SIGNED });
+    expect(await submit(idle, form(visitor))).toEqual({
+      status: 'failed',
+      reason: 'rate-limited',
+      values: typed,
+      token: SIGNED,
+    });
     expect(fetchMock).toHaveBeenCalledTimes(5);
     // Another visitor still gets through.
     requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.78' });
@@ -258,7 +288,12 @@ describe('submitContact (the Server Action)', () => {
     requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.79' });
     for (let i = 0; i < 3; i++) expect((await submit(idle, form({ ...visitor, mail: 'x' }))).status).toBe('invalid');
     expect(await submit(idle, form(visitor))).toEqual(SENT);
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited', values: typed, token: SIGNED });
+    expect(await submit(idle, form(visitor))).toEqual({
+      status: 'failed',
+      reason: 'rate-limited',
+      values: typed,
+      token: SIGNED,
+    });
   });
 
   it('on Vercel without a contact API, fails loudly instead of pretending success', async () => {
@@ -270,23 +305,33 @@ describe('submitContact (the Server Action)', () => {
   });
 });
 
-describe('what the API does not take live goes to the lead\'s workflow', () => {
+describe("what the API does not take live goes to the lead's workflow", () => {
   it('a delivered or refused enquiry starts no run: nothing is kept', async () => {
     const submit = loadAction(API);
     fetchMock.mockResolvedValueOnce(json(200, { success: true }));
     expect(await submit(idle, form(visitor))).toEqual(SENT);
     fetchMock.mockResolvedValueOnce(json(400, { success: false, mes: 'No aceptamos solicitudes de prueba' }));
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', mes: 'No aceptamos solicitudes de prueba', values: typed, token: SIGNED });
+    expect(await submit(idle, form(visitor))).toEqual({
+      status: 'failed',
+      mes: 'No aceptamos solicitudes de prueba',
+      values: typed,
+      token: SIGNED,
+    });
     expect(mockStart).not.toHaveBeenCalled();
   });
 
   it('an API that hangs: thanked within 4 s, held with the configured waits', async () => {
-    fetchMock.mockImplementation((_url: URL, init: RequestInit) => new Promise((_, reject) => init.signal?.addEventListener('abort', () => reject(new Error('aborted')))));
+    fetchMock.mockImplementation(
+      (_url: URL, init: RequestInit) =>
+        new Promise((_, reject) => init.signal?.addEventListener('abort', () => reject(new Error('aborted')))),
+    );
     const submit = loadAction({ ...API, CONTACT_OUTBOX_BACKOFF_SECONDS: '5,10,300' });
     const began = Date.now();
     expect(await submit(idle, form(visitor))).toEqual(SENT);
     expect(Date.now() - began).toBeLessThan(4000);
-    expect(started()).toEqual([expect.objectContaining({ backoffSeconds: [5, 10, 300], receivedAt: expect.any(Number) })]);
+    expect(started()).toEqual([
+      expect.objectContaining({ backoffSeconds: [5, 10, 300], receivedAt: expect.any(Number) }),
+    ]);
   });
 
   it('an engine that does not answer: the retry message within 4 s, never thanks for what was not held', async () => {
@@ -302,12 +347,24 @@ describe('what the API does not take live goes to the lead\'s workflow', () => {
     fetchMock.mockResolvedValueOnce(json(200, { success: true })).mockImplementation(async () => json(503, {}));
     const submit = loadAction(API);
     requestCookies = { origen_primero: 'gclid=primero&landing=%2F&at=1' };
-    requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.12', referer: 'https://agencia.example/?utm_source=google&utm_term=%00mal&otro=x' });
+    requestHeaders = new Headers({
+      'x-forwarded-for': '203.0.113.12',
+      referer: 'https://agencia.example/?utm_source=google&utm_term=%00mal&otro=x',
+    });
     try {
       expect(await submit(idle, form(visitor))).toEqual(SENT);
-      expect(Object.keys(JSON.parse(String((fetchMock.mock.calls[0] as [URL, RequestInit])[1].body)))).toEqual(['name', 'mail', 'reason', 'phone', 'captcha']);
+      expect(Object.keys(JSON.parse(String((fetchMock.mock.calls[0] as [URL, RequestInit])[1].body)))).toEqual([
+        'name',
+        'mail',
+        'reason',
+        'phone',
+        'captcha',
+      ]);
       expect(await submit(idle, form({ ...visitor, mail: 'otra@example.mx' }))).toEqual(SENT);
-      expect(started()[0]?.source).toEqual({ first: { gclid: 'primero', landing: '/', at: 1 }, last: { utm_source: 'google', landing: '/', at: expect.any(Number) } });
+      expect(started()[0]?.source).toEqual({
+        first: { gclid: 'primero', landing: '/', at: 1 },
+        last: { utm_source: 'google', landing: '/', at: expect.any(Number) },
+      });
     } finally {
       requestCookies = {};
     }
@@ -341,27 +398,45 @@ describe('configuration never fails a visitor', () => {
   });
 
   it('a malformed REDIS_URL or abuse limit: delivered, with the default limit', async () => {
-    const submit = loadAction({ ...API, REDIS_URL: 'localhost:6379', CONTACT_RATE_LIMIT_MAX: 'cinco', CONTACT_RATE_LIMIT_WINDOW_SECONDS: '-5', TRUST_PROXY_HEADERS: 'yes' });
+    const submit = loadAction({
+      ...API,
+      REDIS_URL: 'localhost:6379',
+      CONTACT_RATE_LIMIT_MAX: 'cinco',
+      CONTACT_RATE_LIMIT_WINDOW_SECONDS: '-5',
+      TRUST_PROXY_HEADERS: 'yes',
+    });
     requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.90' });
     fetchMock.mockImplementation(async () => json(200, { success: true }));
     for (let i = 0; i < 5; i++) expect(await submit(idle, form(visitor))).toEqual(SENT);
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited', values: typed, token: SIGNED });
+    expect(await submit(idle, form(visitor))).toEqual({
+      status: 'failed',
+      reason: 'rate-limited',
+      values: typed,
+      token: SIGNED,
+    });
   });
 
   it('an abuse limit whose Redis client cannot be made: the same limit in memory, and logged', async () => {
-    jest.doMock('ioredis', () =>
-      class {
-        constructor() {
-          throw new Error('ERR_INVALID_URL');
-        }
-      },
+    jest.doMock(
+      'ioredis',
+      () =>
+        class {
+          constructor() {
+            throw new Error('ERR_INVALID_URL');
+          }
+        },
     );
     try {
       const submit = loadAction({ ...API, REDIS_URL: 'redis://127.0.0.1:9', CONTACT_RATE_LIMIT_MAX: '1' });
       requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.91' });
       fetchMock.mockImplementation(async () => json(200, { success: true }));
       expect(await submit(idle, form(visitor))).toEqual(SENT);
-      expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', reason: 'rate-limited', values: typed, token: SIGNED });
+      expect(await submit(idle, form(visitor))).toEqual({
+        status: 'failed',
+        reason: 'rate-limited',
+        values: typed,
+        token: SIGNED,
+      });
       expect(logs.join('\n')).toMatch(/ERROR: no se pudo preparar el límite de solicitudes/);
     } finally {
       jest.dontMock('ioredis');
@@ -378,7 +453,9 @@ describe('the spam filter, at no cost to a person', () => {
     // No key: the page converts nothing.
     expect(state).toEqual(THANKED_AS_A_PERSON);
     expect(fetchMock).not.toHaveBeenCalled();
-    expect(started()).toEqual([expect.objectContaining({ spamRule: 'honeypot', enquiry: expect.objectContaining(visitor) })]);
+    expect(started()).toEqual([
+      expect.objectContaining({ spamRule: 'honeypot', enquiry: expect.objectContaining(visitor) }),
+    ]);
     expect(logs.join('\n')).toMatch(/Posible spam \(honeypot\) apartado/);
     expectNoPersonalData();
   });
@@ -392,15 +469,19 @@ describe('the spam filter, at no cost to a person', () => {
 
   it('a content rule (a reason made only of links) keeps it apart', async () => {
     const submit = loadAction({ ...API });
-    expect(await submit(idle, form({ ...visitor, reason: 'https://casino.example https://pills.example' }))).toEqual(THANKED_AS_A_PERSON);
+    expect(await submit(idle, form({ ...visitor, reason: 'https://casino.example https://pills.example' }))).toEqual(
+      THANKED_AS_A_PERSON,
+    );
     expect(started()).toEqual([expect.objectContaining({ spamRule: 'only-links' })]);
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
-  it('a reason that mentions the visitor\'s own website is an ordinary enquiry', async () => {
+  it("a reason that mentions the visitor's own website is an ordinary enquiry", async () => {
     fetchMock.mockResolvedValue(json(200, { success: true }));
     const submit = loadAction(API);
-    expect(await submit(idle, form({ ...visitor, reason: 'Quiero rediseñar www.floreriaana.mx para vender en línea.' }))).toEqual(SENT);
+    expect(
+      await submit(idle, form({ ...visitor, reason: 'Quiero rediseñar www.floreriaana.mx para vender en línea.' })),
+    ).toEqual(SENT);
   });
 
   it('unsigned, forged, from another address or expired: asked to confirm with every value kept, nothing stored, no count against the limit', async () => {
@@ -413,7 +494,14 @@ describe('the spam filter, at no cost to a person', () => {
     const [time, confirmation] = [await submit.sign('time'), await submit.sign('confirm')];
     const forged = `${time.slice(0, time.lastIndexOf('.'))}.${'A'.repeat(22)}`;
     const expired = await submit.sign('confirm', Date.now() - 3 * 60 * 60 * 1000);
-    for (const token of ['', 't.abc.AAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA', forged, elsewhere, expired, confirmation.replace(/^c/, 't')]) {
+    for (const token of [
+      '',
+      't.abc.AAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA',
+      forged,
+      elsewhere,
+      expired,
+      confirmation.replace(/^c/, 't'),
+    ]) {
       const answer = await submit(idle, form({ ...visitor, [TOKEN_FIELD]: token }));
       expect(answer).toEqual(confirm);
       expect((answer as { token: string }).token).not.toBe(token);
@@ -434,12 +522,24 @@ describe('the spam filter, at no cost to a person', () => {
     const submit = loadAction(API);
     requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.81' });
     const early = [await submit.sign('time', Date.now() - 2500), await submit.sign('confirm', Date.now() - 1000)];
-    for (const token of early) expect(await submit(idle, form({ ...visitor, [TOKEN_FIELD]: token }))).toEqual({ status: 'confirm', values: typed, token });
+    for (const token of early)
+      expect(await submit(idle, form({ ...visitor, [TOKEN_FIELD]: token }))).toEqual({
+        status: 'confirm',
+        values: typed,
+        token,
+      });
     // The confirmation the server just wrote, posted back at once: asked again.
     const answered = (await submit(idle, form({ ...visitor, [TOKEN_FIELD]: '' }))) as { token: string };
-    expect(await submit(idle, form({ ...visitor, [TOKEN_FIELD]: answered.token }))).toEqual({ status: 'confirm', values: typed, token: answered.token });
+    expect(await submit(idle, form({ ...visitor, [TOKEN_FIELD]: answered.token }))).toEqual({
+      status: 'confirm',
+      values: typed,
+      token: answered.token,
+    });
     // An invalid post's answer does not skip the wait either.
-    const invalid = (await submit(idle, form({ ...visitor, mail: 'no-es-un-correo' }))) as { status: string; token: string };
+    const invalid = (await submit(idle, form({ ...visitor, mail: 'no-es-un-correo' }))) as {
+      status: string;
+      token: string;
+    };
     expect(invalid.status).toBe('invalid');
     expect((await submit(idle, form({ ...visitor, [TOKEN_FIELD]: invalid.token }))).status).toBe('confirm');
     expect(fetchMock).not.toHaveBeenCalled();
@@ -455,7 +555,11 @@ describe('the spam filter, at no cost to a person', () => {
     // The same /64: the same client, and the signature already spent.
     requestHeaders = new Headers({ 'x-forwarded-for': '2001:db8:1:2:bbbb::9' });
     for (const mail of ['otra@example.mx', 'tercera@example.mx']) {
-      expect(await submit(idle, form({ ...visitor, mail, [TOKEN_FIELD]: token }))).toEqual({ status: 'confirm', values: { ...typed, mail }, token: SIGNED });
+      expect(await submit(idle, form({ ...visitor, mail, [TOKEN_FIELD]: token }))).toEqual({
+        status: 'confirm',
+        values: { ...typed, mail },
+        token: SIGNED,
+      });
     }
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
@@ -469,7 +573,8 @@ describe('the spam filter, at no cost to a person', () => {
     const oldShape = `${body}.${createHmac('sha256', oldKey).update(body).digest().subarray(0, 16).toString('base64url')}`;
     const nonce = 'AAAAAAAAAAA';
     const newShape = `${body}.${nonce}.${createHmac('sha256', oldKey).update(`${body}.${nonce}|203.0.113.82`).digest().subarray(0, 16).toString('base64url')}`;
-    for (const token of [oldShape, newShape]) expect((await submit(idle, form({ ...visitor, [TOKEN_FIELD]: token }))).status).toBe('confirm');
+    for (const token of [oldShape, newShape])
+      expect((await submit(idle, form({ ...visitor, [TOKEN_FIELD]: token }))).status).toBe('confirm');
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -479,8 +584,6 @@ describe('the spam filter, at no cost to a person', () => {
     for (let i = 0; i < 5; i++) await submit(idle, form({ ...visitor, [HONEYPOT_FIELD]: 'x' }));
     expect(started()).toHaveLength(2);
   });
-
-
 });
 
 describe('QA enquiries (an address at .invalid): every check, then thanked, never delivered', () => {
@@ -513,14 +616,21 @@ describe('QA enquiries (an address at .invalid): every check, then thanked, neve
     expect((await submit(idle, form({ ...qa, phone: '' }))).status).toBe('invalid');
     expect((await submit(idle, form({ ...qa, [TOKEN_FIELD]: '' }))).status).toBe('confirm');
     expect(await submit(idle, form(qa))).toEqual({ status: 'sent' });
-    expect(await submit(idle, form(qa))).toEqual({ status: 'failed', reason: 'rate-limited', values: qa, token: SIGNED });
+    expect(await submit(idle, form(qa))).toEqual({
+      status: 'failed',
+      reason: 'rate-limited',
+      values: qa,
+      token: SIGNED,
+    });
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
   it('is not counted as spam: what the rules would have done is said in its log line, and nothing is kept apart', async () => {
     const submit = loadAction({ ...API, ...alerting });
     expect(await submit(idle, form({ ...qa, [HONEYPOT_FIELD]: 'x' }))).toEqual({ status: 'sent' });
-    expect(await submit(idle, form({ ...qa, reason: 'https://casino.example https://pills.example' }))).toEqual({ status: 'sent' });
+    expect(await submit(idle, form({ ...qa, reason: 'https://casino.example https://pills.example' }))).toEqual({
+      status: 'sent',
+    });
     expect(mockStart).not.toHaveBeenCalled();
     expect(mockStart).not.toHaveBeenCalled();
     expect(qaLines()).toEqual([
@@ -541,7 +651,9 @@ describe('QA enquiries (an address at .invalid): every check, then thanked, neve
   it('a deployment that could not deliver answers QA as it would a visitor: the failure, and why, in the log', async () => {
     const submit = loadAction({ VERCEL: '1' });
     expect(await submit(idle, form(qa))).toEqual({ status: 'failed', values: qa, token: SIGNED });
-    expect(logs.join('\n')).toMatch(/Solicitud de prueba \(QA, dirección \.invalid\) [0-9a-f-]{36} no atendida: .*CONTACT_API_BASE_URL/);
+    expect(logs.join('\n')).toMatch(
+      /Solicitud de prueba \(QA, dirección \.invalid\) [0-9a-f-]{36} no atendida: .*CONTACT_API_BASE_URL/,
+    );
   });
 
   it('only the reserved domain marks it: an address merely mentioning "invalid" is a visitor\'s', async () => {
@@ -555,13 +667,14 @@ describe('QA enquiries (an address at .invalid): every check, then thanked, neve
   });
 });
 
-describe('the captcha is never the visitor\'s to fix', () => {
+describe("the captcha is never the visitor's to fix", () => {
   it('a captcha that is no reCAPTCHA token (a space, a control character, over 4,096) goes as none, and the enquiry is delivered', async () => {
     fetchMock.mockImplementation(async () => json(200, { success: true }));
     const submit = loadAction(API);
     for (const captcha of ['token con espacios', '03A\u0000x', 'a'.repeat(5000)]) {
       expect(await submit(idle, form({ ...visitor, captcha }))).toEqual(SENT);
     }
-    for (const [, init] of fetchMock.mock.calls as Array<[URL, RequestInit]>) expect(JSON.parse(String(init.body)).captcha).toBe('');
+    for (const [, init] of fetchMock.mock.calls as Array<[URL, RequestInit]>)
+      expect(JSON.parse(String(init.body)).captcha).toBe('');
   });
 });

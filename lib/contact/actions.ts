@@ -33,13 +33,17 @@ export async function submitContact(_previous: ContactState, formData: FormData)
   const client = requestClient(requestHeaders);
   const confirmToken = () => issueToken('confirm', client);
 
-  const enquiry: Record<string, string> = Object.fromEntries(ENQUIRY_FIELDS.map((field) => [field, input[field] ?? '']));
+  const enquiry: Record<string, string> = Object.fromEntries(
+    ENQUIRY_FIELDS.map((field) => [field, input[field] ?? '']),
+  );
   // Not the visitor's to fix: a captcha that is no reCAPTCHA token goes as none (the API decides), never refusing a person.
   if (!isCaptchaShaped(enquiry.captcha ?? '')) enquiry.captcha = '';
   const parsed = contactSchema.safeParse(enquiry);
-  if (!parsed.success) return { status: 'invalid', fieldErrors: fieldErrorsOf(parsed.error.issues), values, token: await confirmToken() };
+  if (!parsed.success)
+    return { status: 'invalid', fieldErrors: fieldErrorsOf(parsed.error.issues), values, token: await confirmToken() };
 
-  const trap = input[HONEYPOT_FIELD] === undefined ? 'honeypot-missing' : input[HONEYPOT_FIELD] !== '' ? 'honeypot' : null;
+  const trap =
+    input[HONEYPOT_FIELD] === undefined ? 'honeypot-missing' : input[HONEYPOT_FIELD] !== '' ? 'honeypot' : null;
   let nonce: string | undefined;
   if (!trap) {
     const posted = input[TOKEN_FIELD];
@@ -60,7 +64,8 @@ export async function submitContact(_previous: ContactState, formData: FormData)
   const visitor = await visitorFor(requestHeaders);
   const rule = trap ?? spamRule(parsed.data);
   let state: ContactState;
-  if (isQaEnquiry(parsed.data)) state = answerQaEnquiry(rule); // whatever the spam rules said
+  if (isQaEnquiry(parsed.data))
+    state = answerQaEnquiry(rule); // whatever the spam rules said
   else if (rule) state = await quarantineEnquiry(parsed.data, rule, { answerBy, source });
   else state = await deliverEnquiry(parsed.data, { answerBy, source, visitor });
   return state.status === 'failed' ? { ...state, values, token: await confirmToken() } : state;
@@ -88,7 +93,11 @@ async function visitorFor(requestHeaders: Pick<Headers, 'get'>): Promise<Visitor
 async function sourceOf(requestHeaders: Pick<Headers, 'get'>): Promise<LeadSource | undefined> {
   try {
     const jar = await cookies();
-    return leadSourceOf({ first: jar.get(FIRST_TOUCH_COOKIE)?.value, last: jar.get(LAST_TOUCH_COOKIE)?.value }, requestHeaders.get('referer'), Date.now());
+    return leadSourceOf(
+      { first: jar.get(FIRST_TOUCH_COOKIE)?.value, last: jar.get(LAST_TOUCH_COOKIE)?.value },
+      requestHeaders.get('referer'),
+      Date.now(),
+    );
   } catch {
     // The agency's to know, never the visitor's problem.
     return undefined;

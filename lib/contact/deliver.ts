@@ -41,17 +41,29 @@ export async function deliverEnquiry(
     try {
       const file = await saveToInbox(enquiry, config.dir, key, keepMs, source);
       console.info(`[contacto] Sin CONTACT_API_BASE_URL: solicitud ${key} guardada en la bandeja local ${file}`);
-      afterAnswer(() => Promise.all([forgetInboxLater(keepMs), startForwarding(forwardOf({ key, enquiry, receivedAt, source, visitor }))]));
+      afterAnswer(() =>
+        Promise.all([
+          forgetInboxLater(keepMs),
+          startForwarding(forwardOf({ key, enquiry, receivedAt, source, visitor })),
+        ]),
+      );
       return { status: 'sent', key };
     } catch (error) {
       console.error(`[contacto] No se pudo guardar la solicitud ${key} en la bandeja local (${errorName(error)})`);
     }
   } else {
     const deadlineMs = Math.min(LIVE_DEADLINE_MS, Math.max(0, answerBy - Date.now() - HOLD_WAIT_MS));
-    const report = await postEnquiry(enquiry, { baseUrl: config.baseUrl, siteKey: config.siteKey, idempotencyKey: key, maxRetryAfterMs: maxRetryAfterMs(backoffSeconds), deadlineMs });
+    const report = await postEnquiry(enquiry, {
+      baseUrl: config.baseUrl,
+      siteKey: config.siteKey,
+      idempotencyKey: key,
+      maxRetryAfterMs: maxRetryAfterMs(backoffSeconds),
+      deadlineMs,
+    });
     const summary = `${key}: ${report.attempts} intento(s) en ${Date.now() - receivedAt} ms`;
     if (report.result.outcome === 'accepted') {
-      if (report.failures.length) console.warn(`[contacto] Entregada tras fallos (${report.failures.join(', ')}) ${summary}`);
+      if (report.failures.length)
+        console.warn(`[contacto] Entregada tras fallos (${report.failures.join(', ')}) ${summary}`);
       afterAnswer(() => startForwarding(forwardOf({ key, enquiry, receivedAt, source, visitor })));
       return { status: 'sent', key };
     }
@@ -62,15 +74,34 @@ export async function deliverEnquiry(
     console.warn(`[contacto] La API no respondió bien (${report.failures.join(', ')}) ${summary}`);
     retryAfterMs = report.retryAfterMs;
   }
-  const known = { ...(retryAfterMs === undefined ? {} : { retryAfterMs }), ...(source ? { source } : {}), ...(visitor ? { visitor } : {}) };
-  return (await hold({ key, enquiry, receivedAt, backoffSeconds, keepMs, ...known }, answerBy)) ? { status: 'sent', key } : { status: 'failed' };
+  const known = {
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    ...(source ? { source } : {}),
+    ...(visitor ? { visitor } : {}),
+  };
+  return (await hold({ key, enquiry, receivedAt, backoffSeconds, keepMs, ...known }, answerBy))
+    ? { status: 'sent', key }
+    : { status: 'failed' };
 }
 
 /** A suspected spam is thanked like a person (a bot learns nothing), with no key (nothing to convert); its run waits for `npm run leads -- release` or forgets it. */
-export async function quarantineEnquiry(enquiry: ContactEnquiry, rule: string, { answerBy, source }: { answerBy: number; source?: LeadSource }): Promise<ContactState> {
+export async function quarantineEnquiry(
+  enquiry: ContactEnquiry,
+  rule: string,
+  { answerBy, source }: { answerBy: number; source?: LeadSource },
+): Promise<ContactState> {
   const { backoffSeconds, keepMs } = getDeliveryConfig();
-  const lead: Lead = { key: randomUUID(), enquiry, receivedAt: Date.now(), backoffSeconds, keepMs, spamRule: rule, ...(source ? { source } : {}) };
-  if (await hold(lead, answerBy)) console.warn(`[contacto] Posible spam (${rule}) apartado: ${lead.key}; npm run leads -- spam lo lista`);
+  const lead: Lead = {
+    key: randomUUID(),
+    enquiry,
+    receivedAt: Date.now(),
+    backoffSeconds,
+    keepMs,
+    spamRule: rule,
+    ...(source ? { source } : {}),
+  };
+  if (await hold(lead, answerBy))
+    console.warn(`[contacto] Posible spam (${rule}) apartado: ${lead.key}; npm run leads -- spam lo lista`);
   else console.warn(`[contacto] Posible spam (${rule}) descartado: ${lead.key} (el motor de entregas no lo guardó)`);
   return { status: 'sent' };
 }
@@ -91,7 +122,9 @@ async function hold(lead: Lead, answerBy: number): Promise<boolean> {
   const began = Date.now();
   try {
     const run = await withTimeout(start(leadWorkflow, [lead]), wait);
-    console.info(`[contacto] Solicitud ${lead.key} en manos del motor de entregas en ${Date.now() - began} ms (ejecución ${run.runId})`);
+    console.info(
+      `[contacto] Solicitud ${lead.key} en manos del motor de entregas en ${Date.now() - began} ms (ejecución ${run.runId})`,
+    );
     return true;
   } catch (error) {
     // A start that answers later still runs: the API stores the key once, and the visitor was told to retry.

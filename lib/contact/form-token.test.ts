@@ -8,7 +8,8 @@ import { signToken, TOKEN_MAX_AGE_MS, verifyToken } from './form-token';
 const key = randomBytes(32);
 const T0 = Date.UTC(2026, 10, 23, 18, 0, 0);
 const HERE = '203.0.113.5';
-const verdict = (token: string | undefined, at: number, client = HERE, withKey: Uint8Array = key) => verifyToken(withKey, token, at, client).verdict;
+const verdict = (token: string | undefined, at: number, client = HERE, withKey: Uint8Array = key) =>
+  verifyToken(withKey, token, at, client).verdict;
 
 describe('the form signature', () => {
   it('a form on screen for 3 s or more is valid; sooner, it is early', () => {

@@ -3,14 +3,30 @@
  */
 import { randomUUID } from 'node:crypto';
 import fsPromises from 'node:fs/promises';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { forgetOlderThan, INBOX_FILE_MAX_BYTES, INBOX_MAX_FILES, InboxFullError, saveToInbox } from './inbox';
 
 /** The local inbox (no contact API): personal data, private to the owner, bounded, and forgotten on time. */
 
-const enquiry = { name: 'Mariana Peña', mail: 'mariana@example.mx', phone: '5512345678', reason: 'Quiero una página.', captcha: '' };
+const enquiry = {
+  name: 'Mariana Peña',
+  mail: 'mariana@example.mx',
+  phone: '5512345678',
+  reason: 'Quiero una página.',
+  captcha: '',
+};
 const KEEP_MS = 30 * 24 * 60 * 60 * 1000;
 const modeOf = (file: string) => statSync(file).mode & 0o777;
 
@@ -48,18 +64,22 @@ describe('the local inbox', () => {
     expect(names).toHaveLength(2);
     expect(names.filter((name) => /^enquiries-.*Z\.jsonl$/.test(name))).toHaveLength(1);
 
-    for (let n = 2; n < INBOX_MAX_FILES; n++) writeFileSync(path.join(folder, `enquiries-2025-01-0${n % 9}T00-00-0${n % 10}-000Z-${n}.jsonl`), '');
+    for (let n = 2; n < INBOX_MAX_FILES; n++)
+      writeFileSync(path.join(folder, `enquiries-2025-01-0${n % 9}T00-00-0${n % 10}-000Z-${n}.jsonl`), '');
     writeFileSync(path.join(folder, 'enquiries.jsonl'), 'x'.repeat(INBOX_FILE_MAX_BYTES));
     const before = readdirSync(folder).length;
     await expect(saveToInbox(enquiry, folder, randomUUID(), KEEP_MS)).rejects.toBeInstanceOf(InboxFullError);
     expect(readdirSync(folder)).toHaveLength(before);
   });
 
-  it('forgets, at each save, what is older than the privacy notice\'s period: old lines and old set-aside files', async () => {
+  it("forgets, at each save, what is older than the privacy notice's period: old lines and old set-aside files", async () => {
     const file = path.join(root, 'enquiries.jsonl');
     const old = new Date(Date.now() - KEEP_MS - 60_000).toISOString();
     const recent = new Date(Date.now() - KEEP_MS + 60_000).toISOString();
-    writeFileSync(file, `${JSON.stringify({ receivedAt: old, mail: 'vieja@example.mx' })}\n${JSON.stringify({ receivedAt: recent, mail: 'reciente@example.mx' })}\n`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ receivedAt: old, mail: 'vieja@example.mx' })}\n${JSON.stringify({ receivedAt: recent, mail: 'reciente@example.mx' })}\n`,
+    );
     const setAside = path.join(root, 'enquiries-2025-01-01T00-00-00-000Z.jsonl');
     const keptAside = path.join(root, 'enquiries-2025-02-01T00-00-00-000Z.jsonl');
     writeFileSync(setAside, 'viejo\n');
@@ -77,7 +97,10 @@ describe('the local inbox', () => {
 
   it('loses no enquiry saved while the engine forgets old lines: the save waits for the rewrite', async () => {
     const file = path.join(root, 'enquiries.jsonl');
-    writeFileSync(file, `${JSON.stringify({ receivedAt: new Date(Date.now() - KEEP_MS - 60_000).toISOString(), mail: 'vieja@example.mx' })}\n`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ receivedAt: new Date(Date.now() - KEEP_MS - 60_000).toISOString(), mail: 'vieja@example.mx' })}\n`,
+    );
     // The worst moment: the engine's pass has read the file, and a visitor's enquiry arrives before it writes what it keeps.
     const rewrite = fsPromises.writeFile;
     let saving: Promise<string> | undefined;
@@ -100,7 +123,10 @@ describe('the local inbox', () => {
 
   it('forgets old lines with nothing saved (the engine calls it once a period is over), and a missing inbox is no error', async () => {
     const file = path.join(root, 'enquiries.jsonl');
-    writeFileSync(file, `${JSON.stringify({ receivedAt: new Date(Date.now() - 60_000).toISOString(), mail: 'vieja@example.mx' })}\n`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ receivedAt: new Date(Date.now() - 60_000).toISOString(), mail: 'vieja@example.mx' })}\n`,
+    );
     await forgetOlderThan(root, Date.now() - 30_000);
     expect(readFileSync(file, 'utf8')).toBe('');
     await expect(forgetOlderThan(path.join(root, 'nada'), Date.now())).resolves.toBeUndefined();

@@ -30,10 +30,21 @@ function serially<T>(work: () => Promise<T>): Promise<T> {
   return done;
 }
 
-export const saveToInbox = (enquiry: ContactEnquiry, dir: string, idempotencyKey: string, keepMs: number, source?: LeadSource) =>
-  serially(() => save(enquiry, dir, idempotencyKey, keepMs, source));
+export const saveToInbox = (
+  enquiry: ContactEnquiry,
+  dir: string,
+  idempotencyKey: string,
+  keepMs: number,
+  source?: LeadSource,
+) => serially(() => save(enquiry, dir, idempotencyKey, keepMs, source));
 
-async function save(enquiry: ContactEnquiry, dir: string, idempotencyKey: string, keepMs: number, source?: LeadSource): Promise<string> {
+async function save(
+  enquiry: ContactEnquiry,
+  dir: string,
+  idempotencyKey: string,
+  keepMs: number,
+  source?: LeadSource,
+): Promise<string> {
   const folder = path.resolve(/* turbopackIgnore: true */ process.cwd(), dir);
   const file = path.join(folder, CURRENT);
   await mkdir(folder, { recursive: true, mode: 0o700 });
@@ -55,17 +66,23 @@ async function save(enquiry: ContactEnquiry, dir: string, idempotencyKey: string
 
 /** Sets the current file aside when `bytes` more would take it past its size; throws InboxFullError when no file may be added. */
 async function makeRoom(folder: string, file: string, bytes: number): Promise<void> {
-  const size = await stat(file).then((info) => info.size, () => 0);
+  const size = await stat(file).then(
+    (info) => info.size,
+    () => 0,
+  );
   if (size === 0 || size + bytes <= INBOX_FILE_MAX_BYTES) return;
   const setAside = (await readdir(folder)).filter((name) => SET_ASIDE.test(name)).length;
   if (setAside + 1 >= INBOX_MAX_FILES) throw new InboxFullError();
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   // Another request may have set it aside a moment ago: then this one appends to the new file.
-  await rename(file, path.join(folder, `enquiries-${stamp}.jsonl`)).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
+  await rename(file, path.join(folder, `enquiries-${stamp}.jsonl`)).catch((error: NodeJS.ErrnoException) =>
+    error.code === 'ENOENT' ? undefined : Promise.reject(error),
+  );
 }
 
 /** Deletes the set-aside files last written before `since` (ms), and the current file's lines received before it. */
-export const forgetOlderThan = (dir: string, since: number) => serially(() => forget(path.resolve(/* turbopackIgnore: true */ process.cwd(), dir), since));
+export const forgetOlderThan = (dir: string, since: number) =>
+  serially(() => forget(path.resolve(/* turbopackIgnore: true */ process.cwd(), dir), since));
 
 async function forget(folder: string, since: number): Promise<void> {
   const file = path.join(folder, CURRENT);

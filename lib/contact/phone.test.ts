@@ -19,7 +19,9 @@ describe('phones as Mexicans type them', () => {
 
   it('the 15-character rule applies to the bare number', () => {
     expect(contactSchema.shape.phone.safeParse('+52 1 55 1234 56789').success).toBe(true); // 15 bare
-    expect(contactSchema.shape.phone.safeParse('+52 1 55 1234 567890').error?.issues[0]?.message).toBe('Este campo no debe tener mas de 15 caracteres');
+    expect(contactSchema.shape.phone.safeParse('+52 1 55 1234 567890').error?.issues[0]?.message).toBe(
+      'Este campo no debe tener mas de 15 caracteres',
+    );
   });
 
   it('gives the agency E.164 and a wa.me link; nothing for what is no phone', () => {

@@ -5,7 +5,14 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import Redis from 'ioredis';
 import { Client, Pool } from 'pg';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
-import { addressKey, clientKey, consume, createContactLimiter, UNKNOWN_CLIENT_KEY, type ContactLimiter } from './rate-limit';
+import {
+  addressKey,
+  clientKey,
+  consume,
+  createContactLimiter,
+  UNKNOWN_CLIENT_KEY,
+  type ContactLimiter,
+} from './rate-limit';
 import { startPostgres, type Postgres } from '@/test-support/postgres';
 import { startStuckRedis } from '@/test-support/stuck-redis';
 
@@ -58,7 +65,10 @@ describe('whose enquiry it is (the limiter key)', () => {
   it('behind one proxy, a visitor who writes their own X-Forwarded-For and X-Real-IP is still one visitor, allowed 5 of 8', async () => {
     // nginx's $proxy_add_x_forwarded_for appends the address it saw to whatever the client wrote.
     const keys = Array.from({ length: 8 }, (_, i) =>
-      clientKey(headers({ 'x-forwarded-for': `198.51.100.${i + 1}, 203.0.113.7`, 'x-real-ip': `192.0.2.${i + 1}` }), selfHosted(1)),
+      clientKey(
+        headers({ 'x-forwarded-for': `198.51.100.${i + 1}, 203.0.113.7`, 'x-real-ip': `192.0.2.${i + 1}` }),
+        selfHosted(1),
+      ),
     );
     expect(new Set(keys)).toEqual(new Set(['203.0.113.7']));
     const limiter = createContactLimiter(config);
@@ -68,7 +78,12 @@ describe('whose enquiry it is (the limiter key)', () => {
   });
 
   it('counts 8 addresses of one IPv6 /64 as one visitor, allowed 5', async () => {
-    const addresses = ['2001:db8:1:2::1', '2001:DB8:1:2::ffff', '2001:db8:1:2:aaaa:bbbb:cccc:dddd', '2001:0db8:0001:0002:0:0:0:9'];
+    const addresses = [
+      '2001:db8:1:2::1',
+      '2001:DB8:1:2::ffff',
+      '2001:db8:1:2:aaaa:bbbb:cccc:dddd',
+      '2001:0db8:0001:0002:0:0:0:9',
+    ];
     addresses.push(...['1', '2', '3', '4'].map((last) => `2001:db8:1:2:${last}::${last}`));
     const keys = addresses.map((address) => clientKey(headers({ 'x-forwarded-for': address }), selfHosted(0)));
     expect(new Set(keys)).toEqual(new Set(['2001:db8:1:2::/64']));
@@ -85,7 +100,17 @@ describe('whose enquiry it is (the limiter key)', () => {
     expect(clientKey(headers({ 'x-forwarded-for': huge }), selfHosted(0))).toBe(UNKNOWN_CLIENT_KEY);
     expect(clientKey(headers({ 'x-forwarded-for': `203.0.113.7, ${huge}` }), selfHosted(1))).toBe(UNKNOWN_CLIENT_KEY);
     expect(addressKey(`198.51.100.7${' '.repeat(60)}`)).toBe(UNKNOWN_CLIENT_KEY);
-    for (const garbage of ['unknown', '999.1.1.1', '01.2.3.4', '198.51.100', '2001:db8::1::2', '198.51.100.7%eth0', 'fe80::1%eth0/x', '[198.51.100.7', 'a, b']) {
+    for (const garbage of [
+      'unknown',
+      '999.1.1.1',
+      '01.2.3.4',
+      '198.51.100',
+      '2001:db8::1::2',
+      '198.51.100.7%eth0',
+      'fe80::1%eth0/x',
+      '[198.51.100.7',
+      'a, b',
+    ]) {
       expect(addressKey(garbage)).toBe(UNKNOWN_CLIENT_KEY);
     }
     expect(clientKey(headers({}), selfHosted(0))).toBe(UNKNOWN_CLIENT_KEY);
@@ -97,27 +122,39 @@ describe('whose enquiry it is (the limiter key)', () => {
   it("on Vercel reads Vercel's own header, not an X-Forwarded-For a client made up", () => {
     expect(
       clientKey(
-        headers({ 'x-vercel-forwarded-for': '203.0.113.7', 'x-forwarded-for': '198.51.100.66', 'x-real-ip': '198.51.100.66' }),
+        headers({
+          'x-vercel-forwarded-for': '203.0.113.7',
+          'x-forwarded-for': '198.51.100.66',
+          'x-real-ip': '198.51.100.66',
+        }),
         onVercel,
       ),
     ).toBe('203.0.113.7');
-    expect(clientKey(headers({ 'x-real-ip': '203.0.113.8', 'x-forwarded-for': '198.51.100.66' }), onVercel)).toBe('203.0.113.8');
+    expect(clientKey(headers({ 'x-real-ip': '203.0.113.8', 'x-forwarded-for': '198.51.100.66' }), onVercel)).toBe(
+      '203.0.113.8',
+    );
     expect(clientKey(headers({ 'x-forwarded-for': '203.0.113.9, 10.0.0.1' }), onVercel)).toBe('203.0.113.9');
   });
 
   it('off Vercel never reads X-Real-IP or x-vercel-forwarded-for, which any client can send', () => {
     const forged = { 'x-real-ip': '198.51.100.66', 'x-vercel-forwarded-for': '198.51.100.67' };
     expect(clientKey(headers({ ...forged, 'x-forwarded-for': '203.0.113.7' }), selfHosted(0))).toBe('203.0.113.7');
-    expect(clientKey(headers({ ...forged, 'x-forwarded-for': '198.51.100.1, 203.0.113.7' }), selfHosted(1))).toBe('203.0.113.7');
+    expect(clientKey(headers({ ...forged, 'x-forwarded-for': '198.51.100.1, 203.0.113.7' }), selfHosted(1))).toBe(
+      '203.0.113.7',
+    );
     expect(clientKey(headers(forged), selfHosted(1))).toBe(UNKNOWN_CLIENT_KEY);
   });
 
   it('behind two proxies takes the second entry from the right; with fewer entries, the leftmost', () => {
     // client-written, the visitor as the CDN saw them, the CDN as nginx saw it
-    expect(clientKey(headers({ 'x-forwarded-for': '198.51.100.1, 203.0.113.7, 10.0.0.2' }), selfHosted(2))).toBe('203.0.113.7');
+    expect(clientKey(headers({ 'x-forwarded-for': '198.51.100.1, 203.0.113.7, 10.0.0.2' }), selfHosted(2))).toBe(
+      '203.0.113.7',
+    );
     expect(clientKey(headers({ 'x-forwarded-for': '203.0.113.7,10.0.0.2' }), selfHosted(2))).toBe('203.0.113.7');
     expect(clientKey(headers({ 'x-forwarded-for': '203.0.113.7' }), selfHosted(2))).toBe('203.0.113.7');
-    expect(clientKey(headers({ 'x-forwarded-for': '198.51.100.1, 203.0.113.7, 10.0.0.2' }), selfHosted(1))).toBe('10.0.0.2');
+    expect(clientKey(headers({ 'x-forwarded-for': '198.51.100.1, 203.0.113.7, 10.0.0.2' }), selfHosted(1))).toBe(
+      '10.0.0.2',
+    );
   });
 
   it('with no proxy of yours takes the last entry, the one Next.js writes when the client wrote none', () => {
@@ -126,7 +163,13 @@ describe('whose enquiry it is (the limiter key)', () => {
   });
 
   it('counts an IPv4 client on a dual-stack socket (::ffff:a.b.c.d) as that IPv4 address', () => {
-    for (const mapped of ['::ffff:198.51.100.7', '::FFFF:198.51.100.7', '::ffff:c633:6407', '0:0:0:0:0:ffff:198.51.100.7', '[::ffff:198.51.100.7]:443']) {
+    for (const mapped of [
+      '::ffff:198.51.100.7',
+      '::FFFF:198.51.100.7',
+      '::ffff:c633:6407',
+      '0:0:0:0:0:ffff:198.51.100.7',
+      '[::ffff:198.51.100.7]:443',
+    ]) {
       expect(addressKey(mapped)).toBe('198.51.100.7');
     }
     expect(clientKey(headers({ 'x-forwarded-for': '198.51.100.1, ::ffff:198.51.100.7' }), selfHosted(1))).toBe(
@@ -149,7 +192,13 @@ describe('abuse limit, in Redis (shared by every instance)', () => {
   let server: ChildProcess | undefined;
   const clients: Redis[] = [];
   const connect = () => {
-    const client = new Redis({ host: '127.0.0.1', port, enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
+    const client = new Redis({
+      host: '127.0.0.1',
+      port,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      lazyConnect: true,
+    });
     clients.push(client);
     return client;
   };
@@ -158,9 +207,13 @@ describe('abuse limit, in Redis (shared by every instance)', () => {
     if (spawnSync('redis-server', ['--version']).status !== 0) {
       throw new Error('redis-server is missing: run scripts/ensure-test-tools.ts (apt-get install redis-server)');
     }
-    server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      stdio: 'ignore',
-    });
+    server = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      {
+        stdio: 'ignore',
+      },
+    );
     for (let i = 0; i < 50; i++) {
       const probe = connect();
       try {
@@ -235,7 +288,7 @@ describe('abuse limit, with a Redis that answers the handshake and nothing more'
   });
 });
 
-describe('abuse limit, in the Postgres world\'s database (self-hosted on several machines, no Redis)', () => {
+describe("abuse limit, in the Postgres world's database (self-hosted on several machines, no Redis)", () => {
   let postgres: Postgres | undefined;
   beforeAll(async () => {
     postgres = await startPostgres();
@@ -244,7 +297,10 @@ describe('abuse limit, in the Postgres world\'s database (self-hosted on several
 
   it('counts across two instances sharing one PostgreSQL, in its own table', async () => {
     const url = postgres?.url ?? '';
-    const [a, b] = [createContactLimiter({ ...config, postgresUrl: url }), createContactLimiter({ ...config, postgresUrl: url })];
+    const [a, b] = [
+      createContactLimiter({ ...config, postgresUrl: url }),
+      createContactLimiter({ ...config, postgresUrl: url }),
+    ];
     try {
       const ip = `198.51.100.${Math.floor(Math.random() * 200)}`;
       // The first calls make the table and each pool's connection; consume() then reaches the shared table,
@@ -282,17 +338,26 @@ describe('abuse limit, in the Postgres world\'s database (self-hosted on several
     jest.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logs.push(args.join(' ')));
     /** A visitor's enquiry, until PostgreSQL rather than this server's memory answers it (3 s at most). */
     const countedInStore = async (shared: ContactLimiter, server: string, round: number) => {
-      for (const began = Date.now(); Date.now() - began < 3000; await new Promise((resolve) => setTimeout(resolve, 50))) {
+      for (
+        const began = Date.now();
+        Date.now() - began < 3000;
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      ) {
         await consume(shared, `203.0.113.${round}`);
         if (!shared.fellBack) return;
       }
-      throw new Error(`round ${round}: server ${server} still counted in memory after 3 s; the servers said: ${[...new Set(logs)].join(' / ')}`);
+      throw new Error(
+        `round ${round}: server ${server} still counted in memory after 3 s; the servers said: ${[...new Set(logs)].join(' / ')}`,
+      );
     };
     try {
       for (let round = 1; round <= ROUNDS; round++) {
         const url = await emptySchema(`carrera_${round}`);
         logs.length = 0;
-        const [a, b] = [createContactLimiter({ ...config, postgresUrl: url }), createContactLimiter({ ...config, postgresUrl: url })];
+        const [a, b] = [
+          createContactLimiter({ ...config, postgresUrl: url }),
+          createContactLimiter({ ...config, postgresUrl: url }),
+        ];
         try {
           await Promise.all([countedInStore(a, 'A', round), countedInStore(b, 'B', round)]);
           // What one counts, the other reads from PostgreSQL.
@@ -317,7 +382,8 @@ describe('abuse limit, in the Postgres world\'s database (self-hosted on several
       client.on('error', () => {});
       await client.connect();
       try {
-        const { rows } = await client.query(`select column_name, data_type, character_maximum_length, is_nullable, column_default,
+        const { rows } =
+          await client.query(`select column_name, data_type, character_maximum_length, is_nullable, column_default,
             column_name in (select k.column_name from information_schema.table_constraints t join information_schema.key_column_usage k using (constraint_schema, constraint_name)
               where t.constraint_type = 'PRIMARY KEY' and t.table_schema = current_schema() and t.table_name = 'contacto_limite') as primary_key
           from information_schema.columns where table_schema = current_schema() and table_name = 'contacto_limite' order by ordinal_position`);
@@ -335,7 +401,17 @@ describe('abuse limit, in the Postgres world\'s database (self-hosted on several
     try {
       await ours.ready?.();
       await new Promise<void>((resolve, reject) => {
-        new RateLimiterPostgres({ points: 1, duration: 1, storeClient: pool, storeType: 'pool', tableName: 'contacto_limite', clearExpiredByTimeout: false }, (error?: Error) => (error ? reject(error) : resolve()));
+        new RateLimiterPostgres(
+          {
+            points: 1,
+            duration: 1,
+            storeClient: pool,
+            storeType: 'pool',
+            tableName: 'contacto_limite',
+            clearExpiredByTimeout: false,
+          },
+          (error?: Error) => (error ? reject(error) : resolve()),
+        );
       });
       const theirs = await columns(theirsUrl);
       expect(theirs).toHaveLength(3);

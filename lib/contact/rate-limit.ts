@@ -3,7 +3,13 @@ import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type Redis from 'ioredis';
 import { Client, Pool } from 'pg';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import { getRateLimitConfig, RATE_LIMIT_DEFAULTS, type RateLimitConfig } from '@/lib/env/server';
 import { errorName } from '@/lib/error-name';
 import { sharedRedis, whenReady, type RedisLease } from '@/lib/redis-client';
@@ -34,29 +40,61 @@ export function createContactLimiter(config: RateLimitConfig, redis?: Redis, key
   const options = { keyPrefix, points: config.max, duration: config.windowSeconds };
   if (!config.redisUrl && !redis && config.postgresUrl) return postgresLimiter(config.postgresUrl, options);
   if (!config.redisUrl && !redis) return { limiter: new RateLimiterMemory(options), fallback: null, fellBack: false };
-  const lease: Partial<RedisLease> & { client: Redis } = redis ? { client: redis } : sharedRedis(config.redisUrl as string);
-  return { limiter: new RateLimiterRedis({ ...options, storeClient: lease.client }), fallback: new RateLimiterMemory(options), redis: lease.client, release: lease.release, fellBack: false };
+  const lease: Partial<RedisLease> & { client: Redis } = redis
+    ? { client: redis }
+    : sharedRedis(config.redisUrl as string);
+  return {
+    limiter: new RateLimiterRedis({ ...options, storeClient: lease.client }),
+    fallback: new RateLimiterMemory(options),
+    redis: lease.client,
+    release: lease.release,
+    fellBack: false,
+  };
 }
 
 /** The limit in its own table of the Postgres world's database (made when the limiter is, see makeLimitTable), with a small pool. */
-function postgresLimiter(url: string, options: { keyPrefix: string; points: number; duration: number }): ContactLimiter {
-  const pool = new Pool({ connectionString: url, max: 2, connectionTimeoutMillis: LIMIT_WAIT_MS, idleTimeoutMillis: 30_000 });
+function postgresLimiter(
+  url: string,
+  options: { keyPrefix: string; points: number; duration: number },
+): ContactLimiter {
+  const pool = new Pool({
+    connectionString: url,
+    max: 2,
+    connectionTimeoutMillis: LIMIT_WAIT_MS,
+    idleTimeoutMillis: 30_000,
+  });
   // An idle client's error (the database restarting) is the pool's to handle, never the process's.
   pool.on('error', () => {});
-  const limiter = new RateLimiterPostgres({ ...options, storeClient: pool, storeType: 'pool', tableName: LIMIT_TABLE, tableCreated: true, clearExpiredByTimeout: true });
+  const limiter = new RateLimiterPostgres({
+    ...options,
+    storeClient: pool,
+    storeType: 'pool',
+    tableName: LIMIT_TABLE,
+    tableCreated: true,
+    clearExpiredByTimeout: true,
+  });
   let making: Promise<void> | undefined;
   let failed = false;
   const ready = () =>
     (making ??= makeLimitTable(url).catch((error: unknown) => {
       // The next enquiry tries again; until then this instance counts in memory.
       making = undefined;
-      if (!failed) console.error(`[contacto] ERROR: no se pudo preparar la tabla del límite de solicitudes en PostgreSQL (${errorName(error)}); se usa la memoria mientras tanto`);
+      if (!failed)
+        console.error(
+          `[contacto] ERROR: no se pudo preparar la tabla del límite de solicitudes en PostgreSQL (${errorName(error)}); se usa la memoria mientras tanto`,
+        );
       failed = true;
       throw error;
     }));
   // Made now, as the library would: the table is there before the first enquiry.
   ready().catch(() => {});
-  return { limiter, fallback: new RateLimiterMemory(options), ready, release: () => void pool.end().catch(() => {}), fellBack: false };
+  return {
+    limiter,
+    fallback: new RateLimiterMemory(options),
+    ready,
+    release: () => void pool.end().catch(() => {}),
+    fellBack: false,
+  };
 }
 
 // rate-limiter-flexible's table, as its RateLimiterPostgres makes it (_getCreateTableStmt; the version is pinned in
@@ -70,7 +108,12 @@ const LIMIT_TABLE_LOCK = 0x6c696d697465;
 
 async function makeLimitTable(url: string): Promise<void> {
   // Off the visitor's path (consume() waits LIMIT_WAIT_MS at most): seconds, not 300 ms, for a server that just started.
-  const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000, statement_timeout: 5000, query_timeout: 6000 });
+  const client = new Client({
+    connectionString: url,
+    connectionTimeoutMillis: 5000,
+    statement_timeout: 5000,
+    query_timeout: 6000,
+  });
   client.on('error', () => {});
   try {
     await client.connect();
@@ -89,7 +132,10 @@ export async function consume(shared: ContactLimiter, key: string): Promise<Limi
   try {
     if (redis) await whenReady(redis, LIMIT_WAIT_MS);
     if (shared.ready) await withTimeout(shared.ready(), LIMIT_WAIT_MS);
-    const verdict = await withTimeout(verdictOf(() => limiter.consume(key, 1), { rethrow: true }), LIMIT_WAIT_MS - (Date.now() - startedAt));
+    const verdict = await withTimeout(
+      verdictOf(() => limiter.consume(key, 1), { rethrow: true }),
+      LIMIT_WAIT_MS - (Date.now() - startedAt),
+    );
     if (shared.fellBack) console.info('[contacto] El límite de solicitudes vuelve a usar su almacén compartido');
     shared.fellBack = false;
     return verdict;
@@ -109,7 +155,8 @@ async function verdictOf(take: () => Promise<unknown>, { rethrow = false } = {})
     await take();
     return { allowed: true };
   } catch (rejection) {
-    if (rejection instanceof RateLimiterRes) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+    if (rejection instanceof RateLimiterRes)
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
     if (rethrow) throw rejection;
     // The memory limiter itself failed: let the visitor through, loudly.
     console.error(`[contacto] El límite de solicitudes no respondió (${errorName(rejection)})`);
@@ -134,15 +181,22 @@ export function clientKey(headers: Pick<Headers, 'get'>, trust: AddressTrust): s
   return addressKey(clientAddressOf(headers, trust));
 }
 
-function clientAddressOf(headers: Pick<Headers, 'get'>, { trustedProxies, onVercel }: AddressTrust): string | undefined {
+function clientAddressOf(
+  headers: Pick<Headers, 'get'>,
+  { trustedProxies, onVercel }: AddressTrust,
+): string | undefined {
   const forwarded = entries(headers.get('x-forwarded-for'));
-  if (onVercel) return entries(headers.get('x-vercel-forwarded-for'))[0] ?? (headers.get('x-real-ip')?.trim() || forwarded[0]);
+  if (onVercel)
+    return entries(headers.get('x-vercel-forwarded-for'))[0] ?? (headers.get('x-real-ip')?.trim() || forwarded[0]);
   // N = 0 and N = 1 both take the last entry; fewer entries than proxies: the leftmost.
   return forwarded[Math.max(0, forwarded.length - Math.max(1, trustedProxies))];
 }
 
 function entries(header: string | null): string[] {
-  return (header ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  return (header ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
 }
 
 /** IPv4 as it is; IPv6 by its /64, which one subscriber gets whole (one visitor, not 2^64); an IPv4-mapped IPv6 as its IPv4. */
@@ -155,7 +209,10 @@ export function addressKey(address: string | undefined): string {
 function hostOf(address: string | undefined): string | undefined {
   if (!address || address.length > MAX_ADDRESS_LENGTH) return undefined;
   const trimmed = address.trim();
-  const host = trimmed.match(/^\[([^\]]+)\](?::\d{1,5})?$/)?.[1] ?? trimmed.match(/^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/)?.[1] ?? trimmed;
+  const host =
+    trimmed.match(/^\[([^\]]+)\](?::\d{1,5})?$/)?.[1] ??
+    trimmed.match(/^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/)?.[1] ??
+    trimmed;
   if (!host.includes('%')) return isIP(host) ? host : undefined;
   const zoned = host.match(/^([\da-fA-F:.]+)%[\w.~-]{1,32}$/)?.[1];
   return zoned && isIP(zoned) === 6 ? zoned : undefined;
@@ -165,7 +222,10 @@ function hostOf(address: string | undefined): string | undefined {
 function ipv6Key(address: string): string {
   const parsed = ipaddr.process(address);
   if (parsed instanceof ipaddr.IPv4) return parsed.toString();
-  return `${parsed.parts.slice(0, 4).map((hextet) => hextet.toString(16)).join(':')}::/64`;
+  return `${parsed.parts
+    .slice(0, 4)
+    .map((hextet) => hextet.toString(16))
+    .join(':')}::/64`;
 }
 
 /** The abuse limit's configuration, or its defaults in memory when it cannot be read (logged where it is used). */
@@ -178,10 +238,12 @@ export function limitConfigOrDefaults(): RateLimitConfig {
 }
 
 /** This request's client as the abuse limit counts it: the key a signature is bound to (form-token.ts). */
-export const requestClient = (requestHeaders: Pick<Headers, 'get'>) => clientKey(requestHeaders, limitConfigOrDefaults());
+export const requestClient = (requestHeaders: Pick<Headers, 'get'>) =>
+  clientKey(requestHeaders, limitConfigOrDefaults());
 
 /** This request's client's address, whole, when it is one: the same the abuse limit trusts. */
-export const requestAddress = (requestHeaders: Pick<Headers, 'get'>) => hostOf(clientAddressOf(requestHeaders, limitConfigOrDefaults()));
+export const requestAddress = (requestHeaders: Pick<Headers, 'get'>) =>
+  hostOf(clientAddressOf(requestHeaders, limitConfigOrDefaults()));
 
 let shared: ContactLimiter | undefined;
 
@@ -193,7 +255,9 @@ export async function consumeEnquiry(requestHeaders: Pick<Headers, 'get'>): Prom
     shared ??= createContactLimiter(config);
   } catch (error) {
     // The limit must never cost a visitor their enquiry: the same limit in memory, for this instance.
-    console.error(`[contacto] ERROR: no se pudo preparar el límite de solicitudes (${errorName(error)}); se usa en memoria`);
+    console.error(
+      `[contacto] ERROR: no se pudo preparar el límite de solicitudes (${errorName(error)}); se usa en memoria`,
+    );
     closeEnquiryLimiter();
     shared = createContactLimiter({ ...config, redisUrl: undefined, postgresUrl: undefined });
   }

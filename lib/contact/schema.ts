@@ -15,7 +15,15 @@ export const CONTACT_MESSAGES = {
 } as const;
 
 // captchaMax: reCAPTCHA v3 tokens are roughly 400 to 2,200 characters; far longer is not one.
-export const CONTACT_LIMITS = { nameMin: 5, nameMax: 100, mailMax: 100, phoneMax: 15, reasonMin: 5, reasonMax: 500, captchaMax: 4096 } as const;
+export const CONTACT_LIMITS = {
+  nameMin: 5,
+  nameMax: 100,
+  mailMax: 100,
+  phoneMax: 15,
+  reasonMin: 5,
+  reasonMax: 500,
+  captchaMax: 4096,
+} as const;
 
 // Control characters (C0, DEL, C1) and U+2028/U+2029: a single-line field must never carry a line break into the alert e-mail.
 const BREAKS_A_LINE = /[\p{Cc}\u2028\u2029]/u;
@@ -28,7 +36,8 @@ export const isCaptchaShaped = (token: string) => token.length <= CONTACT_LIMITS
 
 // `abort` stops at the first failed rule, so an empty field says "required" only.
 const required = () => z.minLength(1, { error: CONTACT_MESSAGES.required, abort: true });
-const without = (pattern: RegExp) => z.refine<string>((value) => !pattern.test(value), { error: CONTACT_MESSAGES.chars, abort: true });
+const without = (pattern: RegExp) =>
+  z.refine<string>((value) => !pattern.test(value), { error: CONTACT_MESSAGES.chars, abort: true });
 
 // What autofill and copy-paste put between a phone's digits: spaces (any width), dashes, dots, parentheses.
 const PHONE_SEPARATORS = /[\p{Zs}\u2010-\u2013.()-]/gu;
@@ -38,36 +47,44 @@ export const barePhone = (typed: string) => typed.replace(PHONE_SEPARATORS, '');
 const asTyped = (text: string) => text.replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(/\t/g, ' ');
 
 export const contactSchema = z.strictObject({
-  name: z.string().check(
-    z.trim(),
-    required(),
-    z.minLength(CONTACT_LIMITS.nameMin, { error: CONTACT_MESSAGES.min5, abort: true }),
-    without(BREAKS_A_LINE),
-    z.regex(LETTER, { error: CONTACT_MESSAGES.letters, abort: true }),
-    z.maxLength(CONTACT_LIMITS.nameMax, CONTACT_MESSAGES.max100),
-  ),
-  mail: z.string().check(
-    z.trim(),
-    required(),
-    without(BREAKS_A_LINE),
-    z.maxLength(CONTACT_LIMITS.mailMax, { error: CONTACT_MESSAGES.max100, abort: true }),
-    z.regex(z.regexes.email, CONTACT_MESSAGES.email),
-  ),
-  phone: z.string().check(
-    z.trim(),
-    z.overwrite(barePhone),
-    required(),
-    without(BREAKS_A_LINE),
-    z.maxLength(CONTACT_LIMITS.phoneMax, CONTACT_MESSAGES.max15),
-  ),
-  reason: z.string().check(
-    z.overwrite(asTyped),
-    z.trim(),
-    required(),
-    z.minLength(CONTACT_LIMITS.reasonMin, { error: CONTACT_MESSAGES.min5, abort: true }),
-    without(STRAY_CONTROL),
-    z.maxLength(CONTACT_LIMITS.reasonMax, CONTACT_MESSAGES.max500),
-  ),
+  name: z
+    .string()
+    .check(
+      z.trim(),
+      required(),
+      z.minLength(CONTACT_LIMITS.nameMin, { error: CONTACT_MESSAGES.min5, abort: true }),
+      without(BREAKS_A_LINE),
+      z.regex(LETTER, { error: CONTACT_MESSAGES.letters, abort: true }),
+      z.maxLength(CONTACT_LIMITS.nameMax, CONTACT_MESSAGES.max100),
+    ),
+  mail: z
+    .string()
+    .check(
+      z.trim(),
+      required(),
+      without(BREAKS_A_LINE),
+      z.maxLength(CONTACT_LIMITS.mailMax, { error: CONTACT_MESSAGES.max100, abort: true }),
+      z.regex(z.regexes.email, CONTACT_MESSAGES.email),
+    ),
+  phone: z
+    .string()
+    .check(
+      z.trim(),
+      z.overwrite(barePhone),
+      required(),
+      without(BREAKS_A_LINE),
+      z.maxLength(CONTACT_LIMITS.phoneMax, CONTACT_MESSAGES.max15),
+    ),
+  reason: z
+    .string()
+    .check(
+      z.overwrite(asTyped),
+      z.trim(),
+      required(),
+      z.minLength(CONTACT_LIMITS.reasonMin, { error: CONTACT_MESSAGES.min5, abort: true }),
+      without(STRAY_CONTROL),
+      z.maxLength(CONTACT_LIMITS.reasonMax, CONTACT_MESSAGES.max500),
+    ),
   // Spec: no validator. Empty (no reCAPTCHA on the site, or it did not load) or shaped like a token.
   captcha: z.string().check(z.refine<string>(isCaptchaShaped)),
 });
@@ -85,7 +102,8 @@ export function validateField(field: ContactField, value: string): string | unde
   return result.success ? undefined : result.error.issues[0]?.message;
 }
 
-const isContactField = (value: unknown): value is ContactField => typeof value === 'string' && (CONTACT_FIELDS as readonly string[]).includes(value);
+const isContactField = (value: unknown): value is ContactField =>
+  typeof value === 'string' && (CONTACT_FIELDS as readonly string[]).includes(value);
 
 export function fieldErrorsOf(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldErrors {
   const errors: FieldErrors = {};

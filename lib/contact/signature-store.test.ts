@@ -15,7 +15,8 @@ const saved = { ...process.env };
 
 /** One server instance: the module loaded afresh with `env`, as a second machine would load it. */
 function instance(env: Record<string, string>): Store {
-  for (const key of ['REDIS_URL', 'WORKFLOW_TARGET_WORLD', 'WORKFLOW_POSTGRES_URL', 'CONTACT_FORM_SECRET']) delete process.env[key];
+  for (const key of ['REDIS_URL', 'WORKFLOW_TARGET_WORLD', 'WORKFLOW_POSTGRES_URL', 'CONTACT_FORM_SECRET'])
+    delete process.env[key];
   Object.assign(process.env, env);
   // Another process: nothing of the last one's (the module keeps its state on globalThis, across Next's bundles).
   delete (globalThis as Record<symbol, unknown>)[Symbol.for('contacto.firmas')];
@@ -48,7 +49,11 @@ async function across(a: Store, b: Store) {
   const token = await a.issueToken('time', CLIENT, OLD_ENOUGH());
   const checked = await b.checkToken(token, CLIENT);
   if (checked.verdict !== 'valid') return { verdict: checked.verdict };
-  return { verdict: checked.verdict, firstInA: await a.spendToken(checked.nonce), thenInB: await b.spendToken(checked.nonce) };
+  return {
+    verdict: checked.verdict,
+    firstInA: await a.spendToken(checked.nonce),
+    thenInB: await b.spendToken(checked.nonce),
+  };
 }
 
 describe('the signing key and the spent signatures, per deployment', () => {

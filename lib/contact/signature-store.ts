@@ -70,8 +70,13 @@ async function sharedKey(source: 'redis' | 'postgres'): Promise<Uint8Array> {
   pool.on('error', () => {});
   try {
     await pool.query('CREATE TABLE IF NOT EXISTS contacto_clave (nombre text PRIMARY KEY, valor text NOT NULL)');
-    await pool.query('INSERT INTO contacto_clave (nombre, valor) VALUES ($1, $2) ON CONFLICT (nombre) DO NOTHING', [KEY_NAME, candidate]);
-    const { rows } = await pool.query<{ valor: string }>('SELECT valor FROM contacto_clave WHERE nombre = $1', [KEY_NAME]);
+    await pool.query('INSERT INTO contacto_clave (nombre, valor) VALUES ($1, $2) ON CONFLICT (nombre) DO NOTHING', [
+      KEY_NAME,
+      candidate,
+    ]);
+    const { rows } = await pool.query<{ valor: string }>('SELECT valor FROM contacto_clave WHERE nombre = $1', [
+      KEY_NAME,
+    ]);
     return keyOf(rows[0]?.valor);
   } finally {
     void pool.end().catch(() => {});
@@ -92,17 +97,25 @@ export async function spendToken(nonce: string): Promise<boolean> {
     held.used ??= createContactLimiter(config, undefined, 'contacto_firma');
   } catch (error) {
     // A store client that cannot even be made: this instance's memory, as the abuse limit does.
-    console.error(`[contacto] ERROR: no se pudo preparar el registro de firmas usadas (${errorName(error)}); se usa en memoria`);
-    held.used = createContactLimiter({ ...config, redisUrl: undefined, postgresUrl: undefined }, undefined, 'contacto_firma');
+    console.error(
+      `[contacto] ERROR: no se pudo preparar el registro de firmas usadas (${errorName(error)}); se usa en memoria`,
+    );
+    held.used = createContactLimiter(
+      { ...config, redisUrl: undefined, postgresUrl: undefined },
+      undefined,
+      'contacto_firma',
+    );
   }
   return (await consume(held.used, nonce)).allowed;
 }
 
 /** A signature of now (or of `at`, for tests) for `client`: `time` for the island, `confirm` for an answer. */
-export const issueToken = async (kind: TokenKind, client: string, at = Date.now()) => signToken(await formKey(), kind, at, client);
+export const issueToken = async (kind: TokenKind, client: string, at = Date.now()) =>
+  signToken(await formKey(), kind, at, client);
 
 /** What the posted signature is worth for `client`; a valid one is not yet spent (see spendToken). */
-export const checkToken = async (token: string | undefined, client: string) => verifyToken(await formKey(), token, Date.now(), client);
+export const checkToken = async (token: string | undefined, client: string) =>
+  verifyToken(await formKey(), token, Date.now(), client);
 
 /** Drops the used-signature store's clients (tests). */
 export function closeSignatureStore(): void {

@@ -15,45 +15,191 @@ const enquiry = (fields: Partial<Enquiry>): Enquiry => ({
 
 // Real-looking enquiries from Mexico City small businesses: every one must reach the agency.
 const NORMAL: Array<[string, Partial<Enquiry>]> = [
-  ['accents, ñ and ¿? in a café enquiry', { name: 'María José Núñez', mail: 'majo.nunez@gmail.com', reason: 'Hola, tengo una cafetería en la Roma Norte y quiero una página con menú y reservaciones. ¿Cuánto cuesta?' }],
-  ['"Ma." before the name', { name: 'Ma. Guadalupe Ortiz', reason: 'Buen día. Necesito renovar el logotipo de mi estética en Coyoacán.' }],
-  ['"Ma." without a space', { name: 'Ma.Guadalupe Ortiz', reason: 'Quiero informes de sus paquetes de redes sociales.' }],
-  ['"Ma.de la Luz", where .de would look like a TLD', { name: 'Ma.de la Luz Ruiz', reason: 'Tengo una papelería en Tlalpan y quiero vender en línea.' }],
+  [
+    'accents, ñ and ¿? in a café enquiry',
+    {
+      name: 'María José Núñez',
+      mail: 'majo.nunez@gmail.com',
+      reason:
+        'Hola, tengo una cafetería en la Roma Norte y quiero una página con menú y reservaciones. ¿Cuánto cuesta?',
+    },
+  ],
+  [
+    '"Ma." before the name',
+    { name: 'Ma. Guadalupe Ortiz', reason: 'Buen día. Necesito renovar el logotipo de mi estética en Coyoacán.' },
+  ],
+  [
+    '"Ma." without a space',
+    { name: 'Ma.Guadalupe Ortiz', reason: 'Quiero informes de sus paquetes de redes sociales.' },
+  ],
+  [
+    '"Ma.de la Luz", where .de would look like a TLD',
+    { name: 'Ma.de la Luz Ruiz', reason: 'Tengo una papelería en Tlalpan y quiero vender en línea.' },
+  ],
   ['a lower-case "ma.elena"', { name: 'ma.elena lópez', reason: 'necesito una pagina para mi negocio de pasteles' }],
-  ['"Lic." glued to the name', { name: 'Lic.Juan Pérez', reason: 'Somos un despacho de abogados en Polanco, buscamos un sitio sobrio.' }],
-  ['"Jr." at the end of the name', { name: 'José Luis Peña Jr.', reason: 'Queremos campañas en Google Ads para nuestro taller mecánico en Iztapalapa.' }],
-  ['"Dra." and an emoji', { name: 'Dra. Rocío Ibáñez', reason: 'Soy dentista en la Del Valle, quiero que mis pacientes agenden citas en línea 🦷' }],
-  ['initials "J. R." and "Dr."', { name: 'Dr. J. R. Pérez', reason: 'Consultorio pediátrico, necesitamos actualizar nuestra página.' }],
-  ['"Ana.María" with an accent', { name: 'Ana.María Torres', reason: 'Quisiera una cotización para fotos de producto.' }],
-  ['"Ana.Maria" without an accent', { name: 'Ana.Maria Torres', reason: 'Quisiera una cotización para fotos de producto.' }],
-  ['an apostrophe and quotes', { name: "O'Connor López", reason: 'Tenemos una tienda de bicicletas y nos gustaría vender en línea "antes de diciembre".' }],
-  ['a Chinese name with parentheses', { name: '李 Wei (Chen)', reason: 'Restaurante de comida china en el Centro Histórico, queremos aparecer en Google Maps.' }],
-  ['a company with "S.A. de C.V."', { name: 'Muebles Ruiz S.A. de C.V.', reason: 'Buscamos una agencia para nuestro catálogo digital.' }],
+  [
+    '"Lic." glued to the name',
+    { name: 'Lic.Juan Pérez', reason: 'Somos un despacho de abogados en Polanco, buscamos un sitio sobrio.' },
+  ],
+  [
+    '"Jr." at the end of the name',
+    {
+      name: 'José Luis Peña Jr.',
+      reason: 'Queremos campañas en Google Ads para nuestro taller mecánico en Iztapalapa.',
+    },
+  ],
+  [
+    '"Dra." and an emoji',
+    {
+      name: 'Dra. Rocío Ibáñez',
+      reason: 'Soy dentista en la Del Valle, quiero que mis pacientes agenden citas en línea 🦷',
+    },
+  ],
+  [
+    'initials "J. R." and "Dr."',
+    { name: 'Dr. J. R. Pérez', reason: 'Consultorio pediátrico, necesitamos actualizar nuestra página.' },
+  ],
+  [
+    '"Ana.María" with an accent',
+    { name: 'Ana.María Torres', reason: 'Quisiera una cotización para fotos de producto.' },
+  ],
+  [
+    '"Ana.Maria" without an accent',
+    { name: 'Ana.Maria Torres', reason: 'Quisiera una cotización para fotos de producto.' },
+  ],
+  [
+    'an apostrophe and quotes',
+    {
+      name: "O'Connor López",
+      reason: 'Tenemos una tienda de bicicletas y nos gustaría vender en línea "antes de diciembre".',
+    },
+  ],
+  [
+    'a Chinese name with parentheses',
+    {
+      name: '李 Wei (Chen)',
+      reason: 'Restaurante de comida china en el Centro Histórico, queremos aparecer en Google Maps.',
+    },
+  ],
+  [
+    'a company with "S.A. de C.V."',
+    { name: 'Muebles Ruiz S.A. de C.V.', reason: 'Buscamos una agencia para nuestro catálogo digital.' },
+  ],
   ['"<3" in the name', { name: 'Ana Ruiz <3', reason: '¡Me encanta su trabajo! ¿Hacen invitaciones digitales?' }],
-  ['the business website in full', { name: 'Fernanda Ruiz', reason: 'Nuestra página actual es https://www.panaderiaelsol.com.mx y se ve vieja, ¿pueden rediseñarla?' }],
-  ['a bare domain for the business', { name: 'Pepe Hernández', reason: 'Tengo mi página tacosdonpepe.mx pero no sale en Google. ¿Me ayudan con SEO?' }],
-  ['an Instagram shop', { name: 'Sofía Ramírez', reason: 'Vendo ropa por instagram.com/mitienda y quiero una tienda en línea propia.' }],
-  ['a Facebook page link and text', { name: 'Lucía Mendoza', reason: 'Esta es nuestra página: https://www.facebook.com/FloreriaLasRosasCDMX quisiéramos un sitio con catálogo.' }],
+  [
+    'the business website in full',
+    {
+      name: 'Fernanda Ruiz',
+      reason: 'Nuestra página actual es https://www.panaderiaelsol.com.mx y se ve vieja, ¿pueden rediseñarla?',
+    },
+  ],
+  [
+    'a bare domain for the business',
+    { name: 'Pepe Hernández', reason: 'Tengo mi página tacosdonpepe.mx pero no sale en Google. ¿Me ayudan con SEO?' },
+  ],
+  [
+    'an Instagram shop',
+    { name: 'Sofía Ramírez', reason: 'Vendo ropa por instagram.com/mitienda y quiero una tienda en línea propia.' },
+  ],
+  [
+    'a Facebook page link and text',
+    {
+      name: 'Lucía Mendoza',
+      reason:
+        'Esta es nuestra página: https://www.facebook.com/FloreriaLasRosasCDMX quisiéramos un sitio con catálogo.',
+    },
+  ],
   ['"www." followed by a comma', { name: 'Raúl Domínguez', reason: 'Mi sitio es www.mitienda.mx, quiero rediseñarlo' }],
   ['a greeting and a link: 4 letters besides it', { name: 'Héctor Salinas', reason: 'Hola www.mitaller.com.mx' }],
-  ['a reference design', { name: 'Paola Quiroz', reason: 'Me gusta esto: https://dribbble.com/shots/123 pero más sencillo.' }],
-  ['a ZWJ emoji (woman cook)', { name: 'Alejandra Cruz', reason: 'Soy chef 👩‍🍳 y doy clases de cocina en la Condesa, necesito una página para inscripciones.' }],
-  ['a family emoji and a flag', { name: 'Familia Hernández-García', reason: '👨‍👩‍👧 Somos un negocio familiar de dulces mexicanos 🇲🇽, ¿nos ayudan con el empaque y la página?' }],
-  ['a multi-line reason with a list', { name: 'Ing. Carlos Ruiz', reason: 'Buenas tardes:\n\nSomos un despacho contable en Polanco.\nNecesitamos:\n- página web\n- correo corporativo\n\nGracias.' }],
-  ['"<3" in the reason', { name: 'Valeria Soto', reason: 'Me encantó su trabajo con la florería de mi prima <3 ¿me mandan una cotización?' }],
-  ['"2 > 1" and ">" between places', { name: 'Gerardo Ávila', reason: 'Tengo 2 sucursales (Tlalpan > Xochimilco) y quiero una sola página: 2 > 1 en costos.' }],
-  ['a budget in pesos', { name: 'Rosa Elena Vázquez', reason: 'Tengo un presupuesto de $5,000.00 MXN, ¿qué incluye su paquete básico?' }],
-  ['¡! and a question about OXXO', { name: 'Íñigo Muñoz', reason: '¡Hola! ¿Hacen tiendas en línea con pagos en OXXO?' }],
-  ['a Nahuatl name and food emoji', { name: 'Xóchitl Tzompantzi', reason: 'Tengo un restaurante de comida oaxaqueña 🌮🌶️ en la Narvarte.' }],
-  ['capitals only', { name: 'JUAN CARLOS GÓMEZ', reason: 'QUIERO INFORMES DE SU SERVICIO DE REDES SOCIALES PARA MI FERRETERÍA' }],
-  ['an e-mail address in the reason', { name: 'Mario García', reason: 'Prefiero que me escriban a contacto@mueblesgarcia.mx, gracias.' }],
-  ['an e-mail address in the name', { name: 'Ana López (ana@tienda.mx)', reason: 'Quiero una tienda en línea para mis velas aromáticas.' }],
-  ['Spanish quotation marks', { name: 'Beatriz Olvera', reason: 'Nuestro lema es «hecho a mano» y queremos que la página lo transmita.' }],
-  ['"[LinkedIn]" in brackets', { name: 'Diego Castañeda', reason: 'Me los recomendaron en [LinkedIn] y [urgente] necesito branding.' }],
-  ['a "<Comprar ahora>" button idea', { name: 'Ximena Bravo', reason: 'Quiero un botón que diga <Comprar ahora> en cada producto.' }],
-  ['"www" as a word', { name: 'Ernesto Fuentes', reason: '¿Qué significa el www en mi dominio? Quiero entenderlo antes de contratar.' }],
-  ['a phone with parentheses and a dash', { name: 'Claudia Ochoa', phone: '(55) 1234-5678', reason: 'Cotización, por favor.' }],
-  ['a phone with +52 and spaces', { name: 'Luis Ángel Reyes', phone: '+52 1 55 1234 5678', reason: 'Llámenme por la tarde, es para una estética canina 🐶.' }],
+  [
+    'a reference design',
+    { name: 'Paola Quiroz', reason: 'Me gusta esto: https://dribbble.com/shots/123 pero más sencillo.' },
+  ],
+  [
+    'a ZWJ emoji (woman cook)',
+    {
+      name: 'Alejandra Cruz',
+      reason: 'Soy chef 👩‍🍳 y doy clases de cocina en la Condesa, necesito una página para inscripciones.',
+    },
+  ],
+  [
+    'a family emoji and a flag',
+    {
+      name: 'Familia Hernández-García',
+      reason: '👨‍👩‍👧 Somos un negocio familiar de dulces mexicanos 🇲🇽, ¿nos ayudan con el empaque y la página?',
+    },
+  ],
+  [
+    'a multi-line reason with a list',
+    {
+      name: 'Ing. Carlos Ruiz',
+      reason:
+        'Buenas tardes:\n\nSomos un despacho contable en Polanco.\nNecesitamos:\n- página web\n- correo corporativo\n\nGracias.',
+    },
+  ],
+  [
+    '"<3" in the reason',
+    { name: 'Valeria Soto', reason: 'Me encantó su trabajo con la florería de mi prima <3 ¿me mandan una cotización?' },
+  ],
+  [
+    '"2 > 1" and ">" between places',
+    {
+      name: 'Gerardo Ávila',
+      reason: 'Tengo 2 sucursales (Tlalpan > Xochimilco) y quiero una sola página: 2 > 1 en costos.',
+    },
+  ],
+  [
+    'a budget in pesos',
+    { name: 'Rosa Elena Vázquez', reason: 'Tengo un presupuesto de $5,000.00 MXN, ¿qué incluye su paquete básico?' },
+  ],
+  [
+    '¡! and a question about OXXO',
+    { name: 'Íñigo Muñoz', reason: '¡Hola! ¿Hacen tiendas en línea con pagos en OXXO?' },
+  ],
+  [
+    'a Nahuatl name and food emoji',
+    { name: 'Xóchitl Tzompantzi', reason: 'Tengo un restaurante de comida oaxaqueña 🌮🌶️ en la Narvarte.' },
+  ],
+  [
+    'capitals only',
+    { name: 'JUAN CARLOS GÓMEZ', reason: 'QUIERO INFORMES DE SU SERVICIO DE REDES SOCIALES PARA MI FERRETERÍA' },
+  ],
+  [
+    'an e-mail address in the reason',
+    { name: 'Mario García', reason: 'Prefiero que me escriban a contacto@mueblesgarcia.mx, gracias.' },
+  ],
+  [
+    'an e-mail address in the name',
+    { name: 'Ana López (ana@tienda.mx)', reason: 'Quiero una tienda en línea para mis velas aromáticas.' },
+  ],
+  [
+    'Spanish quotation marks',
+    { name: 'Beatriz Olvera', reason: 'Nuestro lema es «hecho a mano» y queremos que la página lo transmita.' },
+  ],
+  [
+    '"[LinkedIn]" in brackets',
+    { name: 'Diego Castañeda', reason: 'Me los recomendaron en [LinkedIn] y [urgente] necesito branding.' },
+  ],
+  [
+    'a "<Comprar ahora>" button idea',
+    { name: 'Ximena Bravo', reason: 'Quiero un botón que diga <Comprar ahora> en cada producto.' },
+  ],
+  [
+    '"www" as a word',
+    { name: 'Ernesto Fuentes', reason: '¿Qué significa el www en mi dominio? Quiero entenderlo antes de contratar.' },
+  ],
+  [
+    'a phone with parentheses and a dash',
+    { name: 'Claudia Ochoa', phone: '(55) 1234-5678', reason: 'Cotización, por favor.' },
+  ],
+  [
+    'a phone with +52 and spaces',
+    {
+      name: 'Luis Ángel Reyes',
+      phone: '+52 1 55 1234 5678',
+      reason: 'Llámenme por la tarde, es para una estética canina 🐶.',
+    },
+  ],
 ];
 
 // Spam signatures, each with the rule that catches it first.
@@ -77,7 +223,11 @@ const SPAM: Array<[string, Partial<Enquiry>, SpamRule]> = [
   ['upper-case BBCode', { reason: 'Great site [URL]http://x.ru[/URL] thanks' }, 'bbcode'],
   ['BBCode in the phone field', { phone: '[url=http://x.ru]x[/url]' }, 'bbcode'],
   ['an HTML link as the reason', { reason: '<a href="https://spam.example">click</a>' }, 'html-link'],
-  ['an upper-case HTML link with attributes', { reason: 'Best crypto <A class="x" HREF="https://coin.example">profits</A> today' }, 'html-link'],
+  [
+    'an upper-case HTML link with attributes',
+    { reason: 'Best crypto <A class="x" HREF="https://coin.example">profits</A> today' },
+    'html-link',
+  ],
 ];
 
 describe('spam rules', () => {
@@ -123,7 +273,9 @@ describe('spam rules', () => {
       `${'a-'.repeat(1499)}.`,
       ' '.repeat(2999) + 'x',
     ];
-    const normal = 'Hola, quiero una página web para mi taquería en Coyoacán, con menú y pedidos. '.repeat(40).slice(0, 3000);
+    const normal = 'Hola, quiero una página web para mi taquería en Coyoacán, con menú y pedidos. '
+      .repeat(40)
+      .slice(0, 3000);
     const millisecondsFor = (text: string) => {
       const started = performance.now();
       spamRule({ name: text, mail: text, phone: text, reason: text });

@@ -6,10 +6,25 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 const API = { CONTACT_API_BASE_URL: 'http://127.0.0.1:9/api/', CONTACT_SITE_KEY: 'k' };
-const ALERTS = { ALERT_SMTP_URL: 'smtp://u:p@127.0.0.1:9', ALERT_EMAIL_TO: 'ventas@agencia.mx', ALERT_EMAIL_FROM: 'avisos@agencia.mx' };
+const ALERTS = {
+  ALERT_SMTP_URL: 'smtp://u:p@127.0.0.1:9',
+  ALERT_EMAIL_TO: 'ventas@agencia.mx',
+  ALERT_EMAIL_FROM: 'avisos@agencia.mx',
+};
 const SERVER_VARIABLES = [
-  'CONTACT_API_BASE_URL', 'CONTACT_SITE_KEY', 'CONTACT_INBOX_DIR', 'VERCEL', 'CONTACT_RATE_LIMIT_MAX', 'CONTACT_RATE_LIMIT_WINDOW_SECONDS',
-  'REDIS_URL', 'TRUST_PROXY_HEADERS', 'CONTACT_OUTBOX_BACKOFF_SECONDS', 'CONTACT_FORM_SECRET', 'WORKFLOW_TARGET_WORLD', 'WORKFLOW_LOCAL_DATA_DIR', ...Object.keys(ALERTS),
+  'CONTACT_API_BASE_URL',
+  'CONTACT_SITE_KEY',
+  'CONTACT_INBOX_DIR',
+  'VERCEL',
+  'CONTACT_RATE_LIMIT_MAX',
+  'CONTACT_RATE_LIMIT_WINDOW_SECONDS',
+  'REDIS_URL',
+  'TRUST_PROXY_HEADERS',
+  'CONTACT_OUTBOX_BACKOFF_SECONDS',
+  'CONTACT_FORM_SECRET',
+  'WORKFLOW_TARGET_WORLD',
+  'WORKFLOW_LOCAL_DATA_DIR',
+  ...Object.keys(ALERTS),
 ];
 
 type Line = { level: 'info' | 'warn' | 'error'; text: string };
@@ -25,7 +40,9 @@ function report(env: Record<string, string>): Line[] {
   Object.assign(process.env, { CONTACT_INBOX_DIR: mkdtempSync(path.join(tmpdir(), 'startup-')) }, env);
   const lines: Line[] = [];
   for (const level of ['info', 'warn', 'error'] as const) {
-    jest.spyOn(console, level).mockImplementation((...args: unknown[]) => void lines.push({ level, text: args.join(' ') }));
+    jest
+      .spyOn(console, level)
+      .mockImplementation((...args: unknown[]) => void lines.push({ level, text: args.join(' ') }));
   }
   jest.isolateModules(() => {
     const { describeContactConfig } = jest.requireActual('./startup') as typeof import('./startup');
@@ -40,21 +57,34 @@ describe('the start-up report', () => {
   it('names each malformed optional variable as an ERROR, with what was turned off, and goes on', () => {
     const lines = report({ ...API, ...ALERTS, ALERT_SMTP_URL: 'foo', CONTACT_OUTBOX_BACKOFF_SECONDS: 'abc' });
     expect(errors(lines)).toEqual([
-      expect.stringMatching(/^\[contacto\] ERROR DE CONFIGURACIÓN: CONTACT_OUTBOX_BACKOFF_SECONDS .*esperas por omisión \(60, 300, 900, 3600, 10800 s\)/),
-      expect.stringMatching(/^\[contacto\] ERROR DE CONFIGURACIÓN: ALERT_SMTP_URL debe ser una URL smtp:\/\/ o smtps:\/\/; avisos por correo desactivados/),
+      expect.stringMatching(
+        /^\[contacto\] ERROR DE CONFIGURACIÓN: CONTACT_OUTBOX_BACKOFF_SECONDS .*esperas por omisión \(60, 300, 900, 3600, 10800 s\)/,
+      ),
+      expect.stringMatching(
+        /^\[contacto\] ERROR DE CONFIGURACIÓN: ALERT_SMTP_URL debe ser una URL smtp:\/\/ o smtps:\/\/; avisos por correo desactivados/,
+      ),
     ]);
     // The engine is still there, with the default waits.
-    expect(lines.map((line) => line.text).join('\n')).toMatch(/motor de entregas \(Workflow SDK, archivos locales en .*\): esperas de 60, 300, 900, 3600, 10800 s/);
+    expect(lines.map((line) => line.text).join('\n')).toMatch(
+      /motor de entregas \(Workflow SDK, archivos locales en .*\): esperas de 60, 300, 900, 3600, 10800 s/,
+    );
   });
 
   it('a bad REDIS_URL: named once, and the limit in memory', () => {
     const lines = report({ ...API, REDIS_URL: 'localhost:6379' });
-    expect(errors(lines)).toEqual([expect.stringMatching(/ERROR DE CONFIGURACIÓN: REDIS_URL .*límite de solicitudes en memoria/)]);
+    expect(errors(lines)).toEqual([
+      expect.stringMatching(/ERROR DE CONFIGURACIÓN: REDIS_URL .*límite de solicitudes en memoria/),
+    ]);
   });
 
   it('names the world that holds undelivered leads: the local files, or PostgreSQL', () => {
-    const engine = (env: Record<string, string>) => report(env).map((line) => line.text).find((text) => text.includes('motor de entregas'));
-    expect(engine({ ...API, WORKFLOW_TARGET_WORLD: 'local', WORKFLOW_LOCAL_DATA_DIR: '/datos/flujos' })).toMatch(/archivos locales en \/datos\/flujos/);
+    const engine = (env: Record<string, string>) =>
+      report(env)
+        .map((line) => line.text)
+        .find((text) => text.includes('motor de entregas'));
+    expect(engine({ ...API, WORKFLOW_TARGET_WORLD: 'local', WORKFLOW_LOCAL_DATA_DIR: '/datos/flujos' })).toMatch(
+      /archivos locales en \/datos\/flujos/,
+    );
     expect(engine({ ...API, WORKFLOW_TARGET_WORLD: '@workflow/world-postgres' })).toMatch(/Workflow SDK, PostgreSQL\)/);
   });
 
@@ -64,11 +94,10 @@ describe('the start-up report', () => {
     ]);
   });
 
-
-
   it('warns once, in every mode, that a self-hosted server without a trusted proxy lets clients pick the address the abuse limit counts', () => {
     const CLIENT_PICKS = /^\[contacto\] AVISO: .*X-Forwarded-For.*TRUST_PROXY_HEADERS con el número de proxies/;
-    const pickWarnings = (lines: Line[]) => lines.filter((line) => line.level === 'warn' && CLIENT_PICKS.test(line.text));
+    const pickWarnings = (lines: Line[]) =>
+      lines.filter((line) => line.level === 'warn' && CLIENT_PICKS.test(line.text));
     // The local inbox, the contact API, a broken contact API, and a malformed count (which falls back to 0).
     const modes: Record<string, string>[] = [
       {},
@@ -89,19 +118,39 @@ describe('the start-up report', () => {
       { ...API, VERCEL: '1' },
     ];
     for (const env of trusted) {
-      expect(report(env).map((line) => line.text).join('\n')).not.toMatch(/X-Forwarded-For/);
+      expect(
+        report(env)
+          .map((line) => line.text)
+          .join('\n'),
+      ).not.toMatch(/X-Forwarded-For/);
     }
   });
 
   it('says where suspected spam goes, and which key signs the form: never one derived from the site key', () => {
-    const spamLine = (env: Record<string, string>) => report(env).map((line) => line.text).find((text) => text.includes('El formulario se firma'));
-    expect(report(API).map((line) => line.text).join('\n')).toMatch(/se aparta 30 días \(npm run leads -- spam/);
+    const spamLine = (env: Record<string, string>) =>
+      report(env)
+        .map((line) => line.text)
+        .find((text) => text.includes('El formulario se firma'));
+    expect(
+      report(API)
+        .map((line) => line.text)
+        .join('\n'),
+    ).toMatch(/se aparta 30 días \(npm run leads -- spam/);
     expect(spamLine(API)).toMatch(/clave aleatoria de este proceso: al reiniciar/);
-    expect(spamLine({ ...API, REDIS_URL: 'redis://127.0.0.1:9' })).toMatch(/clave aleatoria guardada en Redis, la misma en cada instancia/);
-    const postgres = { WORKFLOW_TARGET_WORLD: '@workflow/world-postgres', WORKFLOW_POSTGRES_URL: 'postgres://u:p@127.0.0.1:9/db' };
+    expect(spamLine({ ...API, REDIS_URL: 'redis://127.0.0.1:9' })).toMatch(
+      /clave aleatoria guardada en Redis, la misma en cada instancia/,
+    );
+    const postgres = {
+      WORKFLOW_TARGET_WORLD: '@workflow/world-postgres',
+      WORKFLOW_POSTGRES_URL: 'postgres://u:p@127.0.0.1:9/db',
+    };
     expect(spamLine({ ...API, ...postgres })).toMatch(/clave aleatoria guardada en PostgreSQL/);
     expect(spamLine({ ...API, CONTACT_FORM_SECRET: 'x'.repeat(32) })).toMatch(/se firma con CONTACT_FORM_SECRET/);
-    expect(report(API).map((line) => line.text).join('\n')).not.toMatch(/CONTACT_SITE_KEY/);
+    expect(
+      report(API)
+        .map((line) => line.text)
+        .join('\n'),
+    ).not.toMatch(/CONTACT_SITE_KEY/);
   });
 
   it('a CONTACT_FORM_SECRET too short to sign with is named, and a random key used instead', () => {

@@ -1,5 +1,11 @@
 import 'server-only';
-import { configProblems, getContactConfig, getDeliveryConfig, getRateLimitConfig, getWorkflowWorld } from '@/lib/env/server';
+import {
+  configProblems,
+  getContactConfig,
+  getDeliveryConfig,
+  getRateLimitConfig,
+  getWorkflowWorld,
+} from '@/lib/env/server';
 import { formKeySource } from './signature-store';
 
 // Off Vercel with no proxy, the client writes X-Forwarded-For and Next keeps it.
@@ -9,7 +15,9 @@ const CLIENT_PICKS_ADDRESS =
 /** The start-up report: where enquiries go, which engine holds those the API does not take at once, and who is told. */
 export function describeContactConfig(): void {
   for (const { variable, message, fallback } of configProblems()) {
-    console.error(`[contacto] ERROR DE CONFIGURACIÓN: ${variable} ${message}; ${fallback}. Las solicitudes se siguen entregando.`);
+    console.error(
+      `[contacto] ERROR DE CONFIGURACIÓN: ${variable} ${message}; ${fallback}. Las solicitudes se siguen entregando.`,
+    );
   }
 
   const limit = getRateLimitConfig();
@@ -21,18 +29,27 @@ export function describeContactConfig(): void {
 
   const config = getContactConfig();
   if (config.mode === 'misconfigured') {
-    console.error(`[contacto] ERROR DE CONFIGURACIÓN: ${config.problem} El formulario mostrará un error a cada visitante.`);
+    console.error(
+      `[contacto] ERROR DE CONFIGURACIÓN: ${config.problem} El formulario mostrará un error a cada visitante.`,
+    );
     return;
   }
-  if (config.mode === 'inbox') console.info(`[contacto] Sin CONTACT_API_BASE_URL: las solicitudes se guardan en la bandeja local ${config.dir}/enquiries.jsonl`);
+  if (config.mode === 'inbox')
+    console.info(
+      `[contacto] Sin CONTACT_API_BASE_URL: las solicitudes se guardan en la bandeja local ${config.dir}/enquiries.jsonl`,
+    );
 
   const world = getWorkflowWorld();
   const { backoffSeconds, alert, alertProblem } = getDeliveryConfig();
   console.info(
     `[contacto] Lo que no se entrega en el momento lo guarda y reintenta el motor de entregas (Workflow SDK, ${WORLD_WORDS[world.kind]}${world.kind === 'local' ? ` en ${world.dir}` : ''}): esperas de ${backoffSeconds.join(', ')} s; a las 24 horas, no entregada.`,
   );
-  if (alert) console.info(`[contacto] Avisos por correo activados: solicitudes pendientes y no entregadas a ${alert.to}.`);
-  else console.warn(`[contacto] Avisos por correo desactivados${alertProblem ? `: ${alertProblem}` : ' (falta ALERT_SMTP_URL, o no es válida)'}.`);
+  if (alert)
+    console.info(`[contacto] Avisos por correo activados: solicitudes pendientes y no entregadas a ${alert.to}.`);
+  else
+    console.warn(
+      `[contacto] Avisos por correo desactivados${alertProblem ? `: ${alertProblem}` : ' (falta ALERT_SMTP_URL, o no es válida)'}.`,
+    );
 }
 
 const WORLD_WORDS = { local: 'archivos locales', postgres: 'PostgreSQL', vercel: 'Vercel', other: 'otro' } as const;
@@ -40,5 +57,6 @@ const KEY_SOURCES = {
   secret: 'con CONTACT_FORM_SECRET',
   redis: 'con una clave aleatoria guardada en Redis, la misma en cada instancia',
   postgres: 'con una clave aleatoria guardada en PostgreSQL, la misma en cada instancia',
-  process: 'con una clave aleatoria de este proceso: al reiniciar, o en otra instancia, quien tenía la página abierta confirma una vez; define CONTACT_FORM_SECRET si hay varias instancias',
+  process:
+    'con una clave aleatoria de este proceso: al reiniciar, o en otra instancia, quien tenía la página abierta confirma una vez; define CONTACT_FORM_SECRET si hay varias instancias',
 } as const;

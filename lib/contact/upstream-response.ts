@@ -16,13 +16,18 @@ export type ResponseLimits = { maxResponseBytes: number; maxRetryAfterMs: number
 const MAX_MES_LENGTH = 300;
 
 /** What one answer of the contact API means for the enquiry; a body is read only up to `maxResponseBytes`. */
-export async function classifyResponse(response: Response, signal: AbortSignal, limits: ResponseLimits): Promise<Attempt> {
+export async function classifyResponse(
+  response: Response,
+  signal: AbortSignal,
+  limits: ResponseLimits,
+): Promise<Attempt> {
   const { status } = response;
   // 408, 429 and 5xx: the API did not take the enquiry, so a retry is safe...
   if (status === 408 || status === 429 || status >= 500) {
     discard(response);
     const failure: AttemptFailure = `http-${status}`;
-    const asked = status === 429 || status === 503 ? parseRetryAfter(response.headers.get('retry-after'), limits.now()) : undefined;
+    const asked =
+      status === 429 || status === 503 ? parseRetryAfter(response.headers.get('retry-after'), limits.now()) : undefined;
     const retryAfterMs = asked === undefined ? undefined : Math.min(asked, limits.maxRetryAfterMs);
     // ...but not a 429 within the same call: it says this client asks too often, and the workflow waits longer.
     const kind = status === 429 ? 'final-failure' : 'retryable';

@@ -30,7 +30,12 @@ function fakeFetch(script: Array<Response | Error | 'hang' | (() => Response)>) 
     }
     if (step instanceof Error) throw step;
     // A fresh Response per attempt: a clone's body cannot be cancelled alone.
-    return typeof step === 'function' ? step() : new Response((step as Response).body === null ? null : await (step as Response).clone().arrayBuffer(), step as Response);
+    return typeof step === 'function'
+      ? step()
+      : new Response(
+          (step as Response).body === null ? null : await (step as Response).clone().arrayBuffer(),
+          step as Response,
+        );
   }) as typeof fetch;
   return { impl, calls };
 }
@@ -74,10 +79,19 @@ describe('contact API client', () => {
   });
 
   it('retries 3 times (4 attempts) with the same Idempotency-Key, and succeeds on the last', async () => {
-    const { impl, calls } = fakeFetch([json(503, {}), new TypeError('fetch failed'), json(502, {}), json(200, { success: true })]);
+    const { impl, calls } = fakeFetch([
+      json(503, {}),
+      new TypeError('fetch failed'),
+      json(502, {}),
+      json(200, { success: true }),
+    ]);
     const report = await postEnquiry(enquiry, options(impl));
 
-    expect(report).toEqual({ result: { outcome: 'accepted' }, attempts: 4, failures: ['http-503', 'network', 'http-502'] });
+    expect(report).toEqual({
+      result: { outcome: 'accepted' },
+      attempts: 4,
+      failures: ['http-503', 'network', 'http-502'],
+    });
     expect(new Set(calls.map((call) => (call.init.headers as Record<string, string>)['Idempotency-Key']))).toEqual(
       new Set(['key-1']),
     );
@@ -114,7 +128,10 @@ describe('contact API client', () => {
 
   it.each([400, 403, 409, 422])('a %i answer with a JSON mes is final and its mes is shown', async (status) => {
     const { impl, calls } = fakeFetch([json(status, { success: false, mes: 'Captcha inválido' })]);
-    expect((await postEnquiry(enquiry, options(impl))).result).toEqual({ outcome: 'rejected', mes: 'Captcha inválido' });
+    expect((await postEnquiry(enquiry, options(impl))).result).toEqual({
+      outcome: 'rejected',
+      mes: 'Captcha inválido',
+    });
     expect(calls).toHaveLength(1);
   });
 
@@ -140,7 +157,9 @@ describe('contact API client', () => {
   });
 
   it('does not follow a redirect', async () => {
-    const { impl, calls } = fakeFetch([new Response(null, { status: 307, headers: { Location: 'https://evil.example/' } })]);
+    const { impl, calls } = fakeFetch([
+      new Response(null, { status: 307, headers: { Location: 'https://evil.example/' } }),
+    ]);
     const report = await postEnquiry(enquiry, options(impl));
     expect(report).toMatchObject({ result: { outcome: 'unavailable' }, failures: ['redirect'] });
     expect(calls).toHaveLength(1);
@@ -216,7 +235,8 @@ describe('Retry-After', () => {
 
   it('is put on the report, capped by maxRetryAfterMs (3 h unless told)', async () => {
     const once = async (header: string, extra: Partial<UpstreamOptions> = {}) =>
-      (await postEnquiry(enquiry, options(fakeFetch([json(429, {}, { 'Retry-After': header })]).impl, extra))).retryAfterMs;
+      (await postEnquiry(enquiry, options(fakeFetch([json(429, {}, { 'Retry-After': header })]).impl, extra)))
+        .retryAfterMs;
     expect(await once('120')).toBe(120_000);
     expect(await once('86400')).toBe(UPSTREAM_DEFAULTS.maxRetryAfterMs);
     expect(await once('86400', { maxRetryAfterMs: 3600_000 })).toBe(3600_000);
@@ -234,12 +254,21 @@ describe('when the API asks to wait', () => {
     const { impl, calls } = fakeFetch([json(429, {}, { 'Retry-After': '120' }), json(200, { success: true })]);
     const report = await postEnquiry(enquiry, options(impl));
     expect(calls).toHaveLength(1);
-    expect(report).toEqual({ result: { outcome: 'unavailable' }, attempts: 1, failures: ['http-429'], retryAfterMs: 120_000 });
+    expect(report).toEqual({
+      result: { outcome: 'unavailable' },
+      attempts: 1,
+      failures: ['http-429'],
+      retryAfterMs: 120_000,
+    });
   });
 
   it('does not retry a 429 without a Retry-After either', async () => {
     const { impl, calls } = fakeFetch([json(429, {}), json(200, { success: true })]);
-    expect(await postEnquiry(enquiry, options(impl))).toEqual({ result: { outcome: 'unavailable' }, attempts: 1, failures: ['http-429'] });
+    expect(await postEnquiry(enquiry, options(impl))).toEqual({
+      result: { outcome: 'unavailable' },
+      attempts: 1,
+      failures: ['http-429'],
+    });
     expect(calls).toHaveLength(1);
   });
 
@@ -247,7 +276,12 @@ describe('when the API asks to wait', () => {
     const { impl, calls } = fakeFetch([json(503, {}, { 'Retry-After': '30' }), json(200, { success: true })]);
     const report = await postEnquiry(enquiry, options(impl));
     expect(calls).toHaveLength(1);
-    expect(report).toEqual({ result: { outcome: 'unavailable' }, attempts: 1, failures: ['http-503'], retryAfterMs: 30_000 });
+    expect(report).toEqual({
+      result: { outcome: 'unavailable' },
+      attempts: 1,
+      failures: ['http-503'],
+      retryAfterMs: 30_000,
+    });
   });
 
   it('does not retry a 503 whose Retry-After is longer than the time left', async () => {
@@ -259,10 +293,18 @@ describe('when the API asks to wait', () => {
   it('retries a 503 whose Retry-After fits in the next wait, after that wait', async () => {
     const waits: number[] = [];
     const { impl, calls } = fakeFetch([json(503, {}, { 'Retry-After': '1' }), json(200, { success: true })]);
-    const report = await postEnquiry(enquiry, options(impl, { backoffMs: [1500], sleep: async (ms) => void waits.push(ms) }));
+    const report = await postEnquiry(
+      enquiry,
+      options(impl, { backoffMs: [1500], sleep: async (ms) => void waits.push(ms) }),
+    );
     expect(calls).toHaveLength(2);
     expect(waits).toEqual([1500]);
-    expect(report).toEqual({ result: { outcome: 'accepted' }, attempts: 2, failures: ['http-503'], retryAfterMs: 1000 });
+    expect(report).toEqual({
+      result: { outcome: 'accepted' },
+      attempts: 2,
+      failures: ['http-503'],
+      retryAfterMs: 1000,
+    });
   });
 
   it('retries a 503 with Retry-After: 0 as usual', async () => {
@@ -295,7 +337,11 @@ describe('contact API client against real sockets on 127.0.0.1', () => {
       siteKey: 'k',
       idempotencyKey: 'refused-1',
     });
-    expect(report).toEqual({ result: { outcome: 'unavailable' }, attempts: 4, failures: ['network', 'network', 'network', 'network'] });
+    expect(report).toEqual({
+      result: { outcome: 'unavailable' },
+      attempts: 4,
+      failures: ['network', 'network', 'network', 'network'],
+    });
     expect(Date.now() - started).toBeLessThan(3000); // 200 + 400 + 800 ms of backoff
   });
 });

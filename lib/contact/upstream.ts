@@ -1,6 +1,12 @@
 import 'server-only';
 import type { ContactEnquiry } from './schema';
-import { classifyResponse, type Attempt, type AttemptFailure, type ResponseLimits, type UpstreamResult } from './upstream-response';
+import {
+  classifyResponse,
+  type Attempt,
+  type AttemptFailure,
+  type ResponseLimits,
+  type UpstreamResult,
+} from './upstream-response';
 
 export type UpstreamReport = {
   result: UpstreamResult;
@@ -55,13 +61,20 @@ export async function postEnquiry(enquiry: ContactEnquiry, options: UpstreamOpti
   } = options;
   const url = new URL('contact', options.baseUrl);
   url.searchParams.set('siteKey', options.siteKey);
-  const body = JSON.stringify({ name: enquiry.name, mail: enquiry.mail, reason: enquiry.reason, phone: enquiry.phone, captcha: enquiry.captcha });
+  const body = JSON.stringify({
+    name: enquiry.name,
+    mail: enquiry.mail,
+    reason: enquiry.reason,
+    phone: enquiry.phone,
+    captcha: enquiry.captcha,
+  });
   const started = now();
   const timeLeft = () => deadlineMs - (now() - started);
   const failures: AttemptFailure[] = [];
   let attempts = 0;
   let retryAfterMs: number | undefined;
-  const report = (result: UpstreamResult): UpstreamReport => (retryAfterMs === undefined ? { result, attempts, failures } : { result, attempts, failures, retryAfterMs });
+  const report = (result: UpstreamResult): UpstreamReport =>
+    retryAfterMs === undefined ? { result, attempts, failures } : { result, attempts, failures, retryAfterMs };
   while (attempts < UPSTREAM_DEFAULTS.maxAttempts) {
     const wait = attempts === 0 ? 0 : backoffBefore(attempts, backoffMs);
     if (timeLeft() - wait < MIN_ATTEMPT_MS) break;
@@ -69,21 +82,37 @@ export async function postEnquiry(enquiry: ContactEnquiry, options: UpstreamOpti
     const remaining = timeLeft();
     if (remaining < MIN_ATTEMPT_MS) break;
     attempts += 1;
-    const attempt = await attemptOnce(fetchImpl, url, body, options.idempotencyKey, { timeoutMs: Math.min(attemptTimeoutMs, remaining), maxResponseBytes, maxRetryAfterMs, now });
+    const attempt = await attemptOnce(fetchImpl, url, body, options.idempotencyKey, {
+      timeoutMs: Math.min(attemptTimeoutMs, remaining),
+      maxResponseBytes,
+      maxRetryAfterMs,
+      now,
+    });
     if (attempt.kind === 'answer') return report(attempt.result);
     failures.push(attempt.failure);
     if (attempt.retryAfterMs !== undefined) retryAfterMs = attempt.retryAfterMs;
-    if (attempt.kind === 'final-failure' || !worthRetrying(attempt.retryAfterMs, backoffBefore(attempts, backoffMs), timeLeft())) break;
+    if (
+      attempt.kind === 'final-failure' ||
+      !worthRetrying(attempt.retryAfterMs, backoffBefore(attempts, backoffMs), timeLeft())
+    )
+      break;
   }
   return report({ outcome: 'unavailable' });
 }
 
-const backoffBefore = (attempts: number, backoffMs: readonly number[]): number => backoffMs[Math.min(attempts - 1, backoffMs.length - 1)] ?? 0;
+const backoffBefore = (attempts: number, backoffMs: readonly number[]): number =>
+  backoffMs[Math.min(attempts - 1, backoffMs.length - 1)] ?? 0;
 /** No retry in this call when the API asked for a longer wait than it would make or has left: the lead's workflow honours that instead. */
 const worthRetrying = (retryAfterMs: number | undefined, nextWaitMs: number, timeLeftMs: number): boolean =>
   retryAfterMs === undefined || (retryAfterMs <= nextWaitMs && retryAfterMs <= timeLeftMs);
 
-async function attemptOnce(fetchImpl: typeof fetch, url: URL, body: string, idempotencyKey: string, limits: ResponseLimits & { timeoutMs: number }): Promise<Attempt> {
+async function attemptOnce(
+  fetchImpl: typeof fetch,
+  url: URL,
+  body: string,
+  idempotencyKey: string,
+  limits: ResponseLimits & { timeoutMs: number },
+): Promise<Attempt> {
   const signal = AbortSignal.timeout(limits.timeoutMs);
   const headers = { 'Content-Type': 'application/json', Accept: 'application/json', 'Idempotency-Key': idempotencyKey };
   let response: Response;

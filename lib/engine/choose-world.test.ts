@@ -5,7 +5,18 @@ import path from 'node:path';
 import { chooseWorkflowWorld, SEALED_WORLD_MODULE } from '@/lib/env/build';
 import { getWorkflowServerUrl, getWorkflowWorld } from '@/lib/env/server';
 
-const ENGINE_VARS = ['VERCEL', 'VERCEL_DEPLOYMENT_ID', 'WORKFLOW_TARGET_WORLD', 'WORKFLOW_LOCAL_DATA_DIR', 'WORKFLOW_LOCAL_BASE_URL', 'WORKFLOW_POSTGRES_URL', 'ENGINE_WORLD', 'ENGINE_SITE_URL', 'CONTACT_INBOX_DIR', 'PORT'];
+const ENGINE_VARS = [
+  'VERCEL',
+  'VERCEL_DEPLOYMENT_ID',
+  'WORKFLOW_TARGET_WORLD',
+  'WORKFLOW_LOCAL_DATA_DIR',
+  'WORKFLOW_LOCAL_BASE_URL',
+  'WORKFLOW_POSTGRES_URL',
+  'ENGINE_WORLD',
+  'ENGINE_SITE_URL',
+  'CONTACT_INBOX_DIR',
+  'PORT',
+];
 
 describe('the world each platform gets (lib/env/build.ts)', () => {
   const saved = { ...process.env };
@@ -42,7 +53,10 @@ describe('the world each platform gets (lib/env/build.ts)', () => {
   });
 
   it('on several machines seals the Postgres world', () => {
-    Object.assign(process.env, { WORKFLOW_TARGET_WORLD: '@workflow/world-postgres', WORKFLOW_POSTGRES_URL: 'postgres://u:p@db/w' });
+    Object.assign(process.env, {
+      WORKFLOW_TARGET_WORLD: '@workflow/world-postgres',
+      WORKFLOW_POSTGRES_URL: 'postgres://u:p@db/w',
+    });
     chooseWorkflowWorld();
     expect(process.env.ENGINE_WORLD).toBe('@workflow/world-postgres');
     expect(getWorkflowWorld()).toEqual({ kind: 'postgres', url: 'postgres://u:p@db/w' });

@@ -1,4 +1,12 @@
-import { ABANDONED_AFTER_MS, leadNeeds, LOCAL_AFTER_MS, logEnd, STALLED_AFTER_MS, TORN_AFTER_MS, verdictOf } from './cut-off';
+import {
+  ABANDONED_AFTER_MS,
+  leadNeeds,
+  LOCAL_AFTER_MS,
+  logEnd,
+  STALLED_AFTER_MS,
+  TORN_AFTER_MS,
+  verdictOf,
+} from './cut-off';
 
 describe('a run cut off by a crash mid-step', () => {
   const now = Date.parse('2026-11-25T12:00:00Z');
@@ -6,8 +14,12 @@ describe('a run cut off by a crash mid-step', () => {
   const upLong = now - ABANDONED_AFTER_MS;
 
   it('is suspected when its latest step ended a while ago (the log is then read), never while the end is being written', () => {
-    expect(verdictOf({ status: 'completed', completedAt: ago(TORN_AFTER_MS), updatedAt: ago(TORN_AFTER_MS) }, now, upLong)).toBe('torn');
-    expect(verdictOf({ status: 'failed', completedAt: ago(TORN_AFTER_MS + 1), updatedAt: ago(1) }, now, upLong)).toBe('torn');
+    expect(
+      verdictOf({ status: 'completed', completedAt: ago(TORN_AFTER_MS), updatedAt: ago(TORN_AFTER_MS) }, now, upLong),
+    ).toBe('torn');
+    expect(verdictOf({ status: 'failed', completedAt: ago(TORN_AFTER_MS + 1), updatedAt: ago(1) }, now, upLong)).toBe(
+      'torn',
+    );
     expect(verdictOf({ status: 'completed', completedAt: ago(2000), updatedAt: ago(2000) }, now, upLong)).toBeNull();
   });
 
@@ -19,8 +31,12 @@ describe('a run cut off by a crash mid-step', () => {
     expect(verdictOf({ status: 'pending', updatedAt: ago(60 * 60_000) }, now, upLong)).toBeNull();
   });
 
-  it('is stalled when its log ends with its latest step\'s end for over a minute, never while that is fresh or it goes on', () => {
-    const end = (eventType: string, msAgo: number, correlationId = 'step_2') => ({ eventType, correlationId, createdAt: ago(msAgo) });
+  it("is stalled when its log ends with its latest step's end for over a minute, never while that is fresh or it goes on", () => {
+    const end = (eventType: string, msAgo: number, correlationId = 'step_2') => ({
+      eventType,
+      correlationId,
+      createdAt: ago(msAgo),
+    });
     expect(logEnd('step_2', end('step_completed', STALLED_AFTER_MS), now)).toBe('stalled');
     expect(logEnd('step_2', end('step_failed', STALLED_AFTER_MS + 1), now)).toBe('stalled');
     // Its end just written: the next replay is on its way; a dead server's job comes back within 40 s.
@@ -33,7 +49,12 @@ describe('a run cut off by a crash mid-step', () => {
   });
 
   it('is stalled when it sleeps over a minute past its waking, never while it sleeps', () => {
-    const sleep = (createdMsAgo: number, resumeAt: Date | string) => ({ eventType: 'wait_created', correlationId: 'wait_3', createdAt: ago(createdMsAgo), eventData: { resumeAt } });
+    const sleep = (createdMsAgo: number, resumeAt: Date | string) => ({
+      eventType: 'wait_created',
+      correlationId: 'wait_3',
+      createdAt: ago(createdMsAgo),
+      eventData: { resumeAt },
+    });
     // Asleep for hours between rounds, as the backoff says: not stalled, however old the step.
     expect(logEnd('step_2', sleep(60 * 60_000, new Date(now + 60_000)), now)).toBe('waits');
     expect(logEnd('step_2', sleep(110_000, ago(STALLED_AFTER_MS - 1)), now)).toBe('waits');
@@ -51,7 +72,7 @@ describe('a run cut off by a crash mid-step', () => {
     expect(logEnd('step_2', end(LOCAL_AFTER_MS), now)).toBe('waits');
   });
 
-  it('is torn when the local world locked its step\'s end but never wrote it (a full disk, a kill), never while the end is being written', () => {
+  it("is torn when the local world locked its step's end but never wrote it (a full disk, a kill), never while the end is being written", () => {
     expect(verdictOf({ status: 'running', updatedAt: ago(LOCAL_AFTER_MS) }, now, upLong, true, true)).toBe('torn');
     expect(verdictOf({ status: 'running', updatedAt: ago(1000) }, now, upLong, true, true)).toBeNull();
     expect(verdictOf({ status: 'running', updatedAt: ago(LOCAL_AFTER_MS) }, now, upLong, true, false)).toBeNull();

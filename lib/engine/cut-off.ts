@@ -19,19 +19,41 @@ export type Verdict = 'torn' | 'abandoned' | null;
 export type LastEvent = { eventType: string; correlationId?: string; createdAt: Date; eventData?: unknown };
 
 /** Whether a run waits after its latest step's end, or asleep: 'stalled' once it should have gone on STALLED_AFTER_MS ago; null when the log goes on (a hook, another step). */
-export function logEnd(stepId: string, last: LastEvent | undefined, now: number, local = false): 'stalled' | 'waits' | null {
+export function logEnd(
+  stepId: string,
+  last: LastEvent | undefined,
+  now: number,
+  local = false,
+): 'stalled' | 'waits' | null {
   let due: number;
-  if (last?.correlationId === stepId && (last.eventType === 'step_completed' || last.eventType === 'step_failed')) due = +last.createdAt;
-  else if (last?.eventType === 'wait_created') due = +new Date((last.eventData as { resumeAt?: Date | string } | undefined)?.resumeAt ?? last.createdAt);
+  if (last?.correlationId === stepId && (last.eventType === 'step_completed' || last.eventType === 'step_failed'))
+    due = +last.createdAt;
+  else if (last?.eventType === 'wait_created')
+    due = +new Date((last.eventData as { resumeAt?: Date | string } | undefined)?.resumeAt ?? last.createdAt);
   else return null;
   return now - due >= (local ? LOCAL_AFTER_MS : STALLED_AFTER_MS) ? 'stalled' : 'waits';
 }
 
 /** Whether a latest step looks cut off (the log is then read to be sure); 'abandoned' only once this server has rescued as long: after a long stop, the world runs such a step again first. */
-export function verdictOf(step: LatestStep, now: number, rescuingSinceMs: number, local = false, endLocked = false): Verdict {
-  if ((step.status === 'completed' || step.status === 'failed') && now - +(step.completedAt ?? step.updatedAt) >= (local ? LOCAL_AFTER_MS : TORN_AFTER_MS)) return 'torn';
+export function verdictOf(
+  step: LatestStep,
+  now: number,
+  rescuingSinceMs: number,
+  local = false,
+  endLocked = false,
+): Verdict {
+  if (
+    (step.status === 'completed' || step.status === 'failed') &&
+    now - +(step.completedAt ?? step.updatedAt) >= (local ? LOCAL_AFTER_MS : TORN_AFTER_MS)
+  )
+    return 'torn';
   if (endLocked && now - +step.updatedAt >= LOCAL_AFTER_MS) return 'torn';
-  if (step.status === 'running' && now - +step.updatedAt >= ABANDONED_AFTER_MS && now - rescuingSinceMs >= ABANDONED_AFTER_MS) return 'abandoned';
+  if (
+    step.status === 'running' &&
+    now - +step.updatedAt >= ABANDONED_AFTER_MS &&
+    now - rescuingSinceMs >= ABANDONED_AFTER_MS
+  )
+    return 'abandoned';
   return null;
 }
 
@@ -40,7 +62,11 @@ export function verdictOf(step: LatestStep, now: number, rescuingSinceMs: number
  * fresh run; 'forget', only forgetting it now (delivered, answered, or handed on); 'keep', nothing (forgetAfter scheduled it, as
  * the privacy notice says). Never 'again' once the step says delivered: this pass sends no lead twice.
  */
-export function leadNeeds(shortName: string | undefined, verdict: 'torn' | 'abandoned' | 'stalled', output: unknown): 'again' | 'forget' | 'keep' {
+export function leadNeeds(
+  shortName: string | undefined,
+  verdict: 'torn' | 'abandoned' | 'stalled',
+  output: unknown,
+): 'again' | 'forget' | 'keep' {
   if (shortName === 'forgetAfter') return 'keep';
   if (verdict === 'abandoned') return 'again';
   if (shortName === 'continueInNewRun' || shortName === 'continueForwarding') return 'forget';

@@ -66,8 +66,15 @@ describe("the engine's private door", () => {
   it('lets nothing else through: other paths and methods are refused before the site sees them', async () => {
     const door = await openEngineDoor(siteUrl, dir);
     try {
-      for (const [method, route] of [['POST', '/'], ['GET', '/.well-known/workflow/v1/flow'], ['POST', '/.well-known/workflow/v1/webhook/x'], ['POST', '/.well-known/workflow/v1/flow/../../']]) {
-        expect((await fetch(`${door.url}${route}`, { method, ...(method === 'POST' ? { body: 'x' } : {}) })).status).toBe(404);
+      for (const [method, route] of [
+        ['POST', '/'],
+        ['GET', '/.well-known/workflow/v1/flow'],
+        ['POST', '/.well-known/workflow/v1/webhook/x'],
+        ['POST', '/.well-known/workflow/v1/flow/../../'],
+      ]) {
+        expect(
+          (await fetch(`${door.url}${route}`, { method, ...(method === 'POST' ? { body: 'x' } : {}) })).status,
+        ).toBe(404);
       }
       expect(seen).toEqual([]);
     } finally {
@@ -78,7 +85,9 @@ describe("the engine's private door", () => {
   it('tells a site that does not answer as a failed delivery, for the world to try again', async () => {
     const door = await openEngineDoor('http://127.0.0.1:9', dir);
     try {
-      expect((await fetch(`${door.url}/.well-known/workflow/v1/flow`, { method: 'POST', body: '{}' })).status).toBe(502);
+      expect((await fetch(`${door.url}/.well-known/workflow/v1/flow`, { method: 'POST', body: '{}' })).status).toBe(
+        502,
+      );
     } finally {
       await door.close();
     }

@@ -31,7 +31,11 @@ afterEach(() => {
 
 /** A lead's run by `mail` in the world `where` (a folder or a postgres:// URL), left running, completed or cancelled; its id. */
 const runOf = (mail: string, end: 'running' | 'completed' | 'cancelled' | 'resend', where = dir) =>
-  execFileSync(process.execPath, [path.join(__dirname, '..', '..', 'test-support', 'lead-run-fixture.mjs'), where, mail, end], { encoding: 'utf8' }).trim();
+  execFileSync(
+    process.execPath,
+    [path.join(__dirname, '..', '..', 'test-support', 'lead-run-fixture.mjs'), where, mail, end],
+    { encoding: 'utf8' },
+  ).trim();
 
 /** Every file in the world's folder, with what it holds. */
 function files(): Map<string, string> {
@@ -45,22 +49,25 @@ function files(): Map<string, string> {
 }
 
 describe('forgetting a lead’s run in the local world', () => {
-  it.each(['completed', 'cancelled'] as const)('leaves no file of a %s run, and every file of another lead’s', async (end) => {
-    runOf('jorge@example.mx', 'running');
-    const before = files();
-    const mariana = runOf('mariana@example.mx', end);
-    // The run wrote its input, steps, waits, hooks or locks, and a stream (the mail in plain text).
-    expect(files().size).toBeGreaterThan(before.size + 8);
+  it.each(['completed', 'cancelled'] as const)(
+    'leaves no file of a %s run, and every file of another lead’s',
+    async (end) => {
+      runOf('jorge@example.mx', 'running');
+      const before = files();
+      const mariana = runOf('mariana@example.mx', end);
+      // The run wrote its input, steps, waits, hooks or locks, and a stream (the mail in plain text).
+      expect(files().size).toBeGreaterThan(before.size + 8);
 
-    await forgetRun(mariana);
+      await forgetRun(mariana);
 
-    const after = files();
-    expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
-    for (const [file, text] of after) {
-      expect(`${file}: ${text}`).not.toContain(mariana);
-      expect(`${file}: ${text}`).not.toContain('mariana@example.mx');
-    }
-  });
+      const after = files();
+      expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+      for (const [file, text] of after) {
+        expect(`${file}: ${text}`).not.toContain(mariana);
+        expect(`${file}: ${text}`).not.toContain('mariana@example.mx');
+      }
+    },
+  );
 
   it('keeps a cancelled run’s emptied record when asked, so the queue’s message cannot re-create it', async () => {
     const jorge = runOf('jorge@example.mx', 'cancelled');
@@ -106,7 +113,10 @@ describe('forgetting a lead’s run in the local world', () => {
     postgres = await startPostgres();
     // The world's tables and graphile-worker's, as `npx --package=@workflow/world-postgres bootstrap` makes them.
     const setup = path.join(__dirname, '../../node_modules/@workflow/world-postgres/bin/setup.js');
-    execFileSync(process.execPath, [setup], { env: { ...process.env, WORKFLOW_POSTGRES_URL: postgres.url }, stdio: 'ignore' });
+    execFileSync(process.execPath, [setup], {
+      env: { ...process.env, WORKFLOW_POSTGRES_URL: postgres.url },
+      stdio: 'ignore',
+    });
     client = new Client({ connectionString: postgres.url });
     await client.connect();
   }, 120_000);
@@ -114,20 +124,36 @@ describe('forgetting a lead’s run in the local world', () => {
     await client?.end();
     await postgres?.stop();
   });
-  beforeEach(() => Object.assign(process.env, { WORKFLOW_TARGET_WORLD: '@workflow/world-postgres', WORKFLOW_POSTGRES_URL: postgres.url }));
+  beforeEach(() =>
+    Object.assign(process.env, {
+      WORKFLOW_TARGET_WORLD: '@workflow/world-postgres',
+      WORKFLOW_POSTGRES_URL: postgres.url,
+    }),
+  );
 
   /** A queue job whose message names the run, as world-postgres writes one (JSON, base64), left failed for good. */
   const job = (runId: string) =>
-    client.query("SELECT graphile_worker.add_job('workflow_flows', json_build_object('data', $1::text), max_attempts => 1)", [
-      Buffer.from(JSON.stringify({ runId, runInput: { input: 'la solicitud' } })).toString('base64'),
-    ]);
+    client.query(
+      "SELECT graphile_worker.add_job('workflow_flows', json_build_object('data', $1::text), max_attempts => 1)",
+      [Buffer.from(JSON.stringify({ runId, runInput: { input: 'la solicitud' } })).toString('base64')],
+    );
   /** How many rows name the run, table by table. */
   async function rowsOf(runId: string): Promise<Record<string, number>> {
     const rows: Record<string, number> = {};
-    for (const [table, column] of [['workflow_runs', 'id'], ...['workflow_events', 'workflow_steps', 'workflow_hooks', 'workflow_waits', 'workflow_stream_chunks'].map((t) => [t, 'run_id'])]) {
-      rows[table as string] = Number((await client.query(`SELECT count(*) FROM workflow.${table} WHERE ${column} = $1`, [runId])).rows[0].count);
+    for (const [table, column] of [
+      ['workflow_runs', 'id'],
+      ...['workflow_events', 'workflow_steps', 'workflow_hooks', 'workflow_waits', 'workflow_stream_chunks'].map(
+        (t) => [t, 'run_id'],
+      ),
+    ]) {
+      rows[table as string] = Number(
+        (await client.query(`SELECT count(*) FROM workflow.${table} WHERE ${column} = $1`, [runId])).rows[0].count,
+      );
     }
-    const jobs = await client.query("SELECT count(*) FROM graphile_worker._private_jobs WHERE position(convert_to($1, 'UTF8') IN decode(payload->>'data', 'base64')) > 0", [runId]);
+    const jobs = await client.query(
+      "SELECT count(*) FROM graphile_worker._private_jobs WHERE position(convert_to($1, 'UTF8') IN decode(payload->>'data', 'base64')) > 0",
+      [runId],
+    );
     rows.jobs = Number(jobs.rows[0].count);
     return rows;
   }
@@ -155,9 +181,27 @@ describe('forgetting a lead’s run in the local world', () => {
 
     const jorge = runOf('jorge@example.mx', 'cancelled', postgres.url);
     await forgetRun(jorge, { tombstone: true });
-    expect(await rowsOf(jorge)).toEqual({ workflow_runs: 1, workflow_events: 0, workflow_steps: 0, workflow_hooks: 0, workflow_waits: 0, workflow_stream_chunks: 0, jobs: 0 });
-    const { rows } = await client.query('SELECT status, input, input_cbor, output_cbor, error_cbor, execution_context_cbor FROM workflow.workflow_runs WHERE id = $1', [jorge]);
-    expect(rows[0]).toEqual({ status: 'cancelled', input: null, input_cbor: null, output_cbor: null, error_cbor: null, execution_context_cbor: null });
+    expect(await rowsOf(jorge)).toEqual({
+      workflow_runs: 1,
+      workflow_events: 0,
+      workflow_steps: 0,
+      workflow_hooks: 0,
+      workflow_waits: 0,
+      workflow_stream_chunks: 0,
+      jobs: 0,
+    });
+    const { rows } = await client.query(
+      'SELECT status, input, input_cbor, output_cbor, error_cbor, execution_context_cbor FROM workflow.workflow_runs WHERE id = $1',
+      [jorge],
+    );
+    expect(rows[0]).toEqual({
+      status: 'cancelled',
+      input: null,
+      input_cbor: null,
+      output_cbor: null,
+      error_cbor: null,
+      execution_context_cbor: null,
+    });
     expect(runOf(jorge, 'resend', postgres.url)).toMatch(/RunExpiredError|EntityConflictError/);
     await forgetRun(jorge);
     expect(Object.values(await rowsOf(jorge))).toEqual([0, 0, 0, 0, 0, 0, 0]);

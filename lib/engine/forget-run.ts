@@ -18,9 +18,13 @@ export async function forgetRun(runId: string, { tombstone = false } = {}): Prom
   // The engine's ids (wrun_<ULID>): anything else could reach outside the data folder or match other runs.
   if (!/^wrun_[0-9A-HJKMNP-TV-Z]{26}$/.test(runId)) throw new Error(`${runId} no es el id de una ejecución`);
   const world = getWorkflowWorld();
-  if (world.kind === 'local') return forgetLocalRun(path.resolve(/* turbopackIgnore: true */ process.cwd(), world.dir), runId, tombstone);
+  if (world.kind === 'local')
+    return forgetLocalRun(path.resolve(/* turbopackIgnore: true */ process.cwd(), world.dir), runId, tombstone);
   if (world.kind === 'postgres') return forgetPostgresRun(world.url, runId, tombstone);
-  if (world.kind === 'vercel') throw new Error('En Vercel las ejecuciones las guarda Vercel: desde aquí no se pueden borrar (caducan según el plan; o desde el panel de Vercel).');
+  if (world.kind === 'vercel')
+    throw new Error(
+      'En Vercel las ejecuciones las guarda Vercel: desde aquí no se pueden borrar (caducan según el plan; o desde el panel de Vercel).',
+    );
   throw new Error(`El motor de entregas ${world.target} no es el local ni PostgreSQL: no sé borrar sus datos.`);
 }
 
@@ -29,17 +33,22 @@ const RUNNING = 'sigue en curso: cancélala antes de borrarla';
 /** One JSON file per entity, named after the run (`<runId>.json`, `<runId>-<id>.json`), plus hooks and streams found through it. */
 async function forgetLocalRun(dir: string, runId: string, tombstone: boolean): Promise<void> {
   const run = await readJson(path.join(dir, 'runs', `${runId}.json`));
-  if (run && (run.status === 'pending' || run.status === 'running')) throw new Error(`La ejecución ${runId} ${RUNNING}`);
+  if (run && (run.status === 'pending' || run.status === 'running'))
+    throw new Error(`La ejecución ${runId} ${RUNNING}`);
   const ofRun = (name: string) => name.startsWith(`${runId}.`) || name.startsWith(`${runId}-`);
-  const files = async (sub: string) => (await readdir(path.join(dir, sub)).catch(() => [] as string[])).map((name) => path.join(dir, sub, name));
+  const files = async (sub: string) =>
+    (await readdir(path.join(dir, sub)).catch(() => [] as string[])).map((name) => path.join(dir, sub, name));
   const doomed: string[] = [];
   // Hooks are named by their own id: found by the runId inside (the hook, the token's claim) or in the run's events.
   const hookIds = new Set<string>();
   for (const file of (await files('events')).filter((file) => ofRun(path.basename(file)))) {
     const event = await readJson(file);
-    if (event?.eventType === 'hook_created' && typeof event.correlationId === 'string') hookIds.add(event.correlationId);
+    if (event?.eventType === 'hook_created' && typeof event.correlationId === 'string')
+      hookIds.add(event.correlationId);
   }
-  for (const file of [...(await files('hooks')), ...(await files('hooks/tokens'))].filter((file) => file.endsWith('.json'))) {
+  for (const file of [...(await files('hooks')), ...(await files('hooks/tokens'))].filter((file) =>
+    file.endsWith('.json'),
+  )) {
     const hook = await readJson(file);
     if (hook?.runId !== runId) continue;
     doomed.push(file);
@@ -50,12 +59,17 @@ async function forgetLocalRun(dir: string, runId: string, tombstone: boolean): P
       doomed.push(path.join(dir, 'hooks', 'tokens', `${marker}.recovery.json`));
     }
   }
-  for (const file of await files('.locks/hooks')) if ([...hookIds].some((id) => path.basename(file).startsWith(`${id}.`))) doomed.push(file);
+  for (const file of await files('.locks/hooks'))
+    if ([...hookIds].some((id) => path.basename(file).startsWith(`${id}.`))) doomed.push(file);
   // A stream's chunks are named by the stream, which the run's list names (a lead's run writes none today).
   const streams = (await readJson(path.join(dir, 'streams', 'runs', `${runId}.json`)))?.streams;
-  const streamNames: string[] = Array.isArray(streams) ? streams.filter((name): name is string => typeof name === 'string') : [];
-  for (const file of await files('streams/chunks')) if (streamNames.some((name) => path.basename(file).startsWith(`${name}-`))) doomed.push(file);
-  for (const sub of ['events', 'steps', 'waits', 'streams/runs', '.locks/steps', '.locks/waits']) doomed.push(...(await files(sub)).filter((file) => ofRun(path.basename(file))));
+  const streamNames: string[] = Array.isArray(streams)
+    ? streams.filter((name): name is string => typeof name === 'string')
+    : [];
+  for (const file of await files('streams/chunks'))
+    if (streamNames.some((name) => path.basename(file).startsWith(`${name}-`))) doomed.push(file);
+  for (const sub of ['events', 'steps', 'waits', 'streams/runs', '.locks/steps', '.locks/waits'])
+    doomed.push(...(await files(sub)).filter((file) => ofRun(path.basename(file))));
   // The run itself last: until then a second try finds the rest through it.
   const runFiles = (await files('runs')).filter((file) => ofRun(path.basename(file)));
   if (!tombstone || !run) doomed.push(...runFiles);
@@ -63,7 +77,16 @@ async function forgetLocalRun(dir: string, runId: string, tombstone: boolean): P
   if (tombstone && run) {
     const now = new Date().toISOString();
     const { runId: id, deploymentId, workflowName, specVersion, createdAt, completedAt } = run;
-    const emptied = { runId: id, deploymentId, workflowName, specVersion, status: 'cancelled', createdAt, completedAt: completedAt ?? now, updatedAt: now };
+    const emptied = {
+      runId: id,
+      deploymentId,
+      workflowName,
+      specVersion,
+      status: 'cancelled',
+      createdAt,
+      completedAt: completedAt ?? now,
+      updatedAt: now,
+    };
     // Whole, by rename, as the world writes its files.
     const file = path.join(dir, 'runs', `${runId}.json`);
     await writeFile(`${file}.tmp`, JSON.stringify(emptied));
@@ -77,9 +100,19 @@ async function forgetPostgresRun(url: string, runId: string, tombstone: boolean)
   await client.connect();
   try {
     await client.query('BEGIN');
-    const { rows } = await client.query<{ status: string }>('SELECT status FROM workflow.workflow_runs WHERE id = $1 FOR UPDATE', [runId]);
-    if (rows[0] && (rows[0].status === 'pending' || rows[0].status === 'running')) throw new Error(`La ejecución ${runId} ${RUNNING}`);
-    for (const table of ['workflow_events', 'workflow_steps', 'workflow_hooks', 'workflow_waits', 'workflow_stream_chunks']) {
+    const { rows } = await client.query<{ status: string }>(
+      'SELECT status FROM workflow.workflow_runs WHERE id = $1 FOR UPDATE',
+      [runId],
+    );
+    if (rows[0] && (rows[0].status === 'pending' || rows[0].status === 'running'))
+      throw new Error(`La ejecución ${runId} ${RUNNING}`);
+    for (const table of [
+      'workflow_events',
+      'workflow_steps',
+      'workflow_hooks',
+      'workflow_waits',
+      'workflow_stream_chunks',
+    ]) {
       await client.query(`DELETE FROM workflow.${table} WHERE run_id = $1`, [runId]);
     }
     if (!tombstone) await client.query('DELETE FROM workflow.workflow_runs WHERE id = $1', [runId]);
@@ -94,7 +127,9 @@ async function forgetPostgresRun(url: string, runId: string, tombstone: boolean)
     // Every start queues the run's input too; graphile-worker deletes a job once done, but one that failed
     // for good stays, its message (base64 in payload.data) naming the run. The CASE keeps decode() off
     // what is not base64 (another application's jobs): PostgreSQL may evaluate an AND in any order.
-    const { rows: queue } = await client.query<{ jobs: string | null }>("SELECT to_regclass('graphile_worker._private_jobs')::text AS jobs");
+    const { rows: queue } = await client.query<{ jobs: string | null }>(
+      "SELECT to_regclass('graphile_worker._private_jobs')::text AS jobs",
+    );
     if (queue[0]?.jobs) {
       await client.query(
         `DELETE FROM graphile_worker._private_jobs WHERE locked_at IS NULL AND CASE
@@ -114,6 +149,8 @@ async function forgetPostgresRun(url: string, runId: string, tombstone: boolean)
 
 /** A JSON file's object, or null when it is missing or unreadable (the world writes each file whole, by rename). */
 async function readJson(file: string): Promise<Record<string, unknown> | null> {
-  const value: unknown = await readFile(file, 'utf8').then(JSON.parse).catch(() => null);
+  const value: unknown = await readFile(file, 'utf8')
+    .then(JSON.parse)
+    .catch(() => null);
   return value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
 }

@@ -8,7 +8,11 @@ import path from 'node:path';
 // when someone upgrades them on purpose, never with an `npm update`.
 const ENGINE = ['workflow', '@workflow/world-local', '@workflow/world-postgres', '@workflow/errors'];
 const ROOT = path.join(__dirname, '..', '..');
-const read = (file: string) => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as { version?: string; dependencies?: Record<string, string> };
+const read = (file: string) =>
+  JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as {
+    version?: string;
+    dependencies?: Record<string, string>;
+  };
 
 describe("the engine's packages", () => {
   it.each(ENGINE)('%s is pinned to one exact version, the one installed', (name) => {
@@ -20,6 +24,8 @@ describe("the engine's packages", () => {
   it('are the versions the SDK itself was built with: one copy of each world', () => {
     const core = read('node_modules/@workflow/core/package.json').dependencies ?? {};
     expect(core['@workflow/world-local']).toBe(read('package.json').dependencies?.['@workflow/world-local']);
-    expect(read('node_modules/workflow/package.json').dependencies?.['@workflow/errors']).toBe(read('package.json').dependencies?.['@workflow/errors']);
+    expect(read('node_modules/workflow/package.json').dependencies?.['@workflow/errors']).toBe(
+      read('package.json').dependencies?.['@workflow/errors'],
+    );
   });
 });

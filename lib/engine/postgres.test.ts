@@ -31,17 +31,29 @@ async function worldStartMigration(url: string) {
 }
 
 async function waitFor(done: () => boolean, timeoutMs = 10_000) {
-  for (const deadline = Date.now() + timeoutMs; !done() && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50));
+  for (const deadline = Date.now() + timeoutMs; !done() && Date.now() < deadline;)
+    await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
-const migrationsDone = async (url: string) => Number((await queryRows(url, 'select count(*) as n from workflow_drizzle.workflow_migrations'))[0]?.n);
+const migrationsDone = async (url: string) =>
+  Number((await queryRows(url, 'select count(*) as n from workflow_drizzle.workflow_migrations'))[0]?.n);
 
 function bootstrapCli(url: string) {
-  const setup = path.join(path.dirname(createRequire(path.join(process.cwd(), 'index.js')).resolve('@workflow/world-postgres')), '..', 'bin', 'setup.js');
+  const setup = path.join(
+    path.dirname(createRequire(path.join(process.cwd(), 'index.js')).resolve('@workflow/world-postgres')),
+    '..',
+    'bin',
+    'setup.js',
+  );
   // Run from an empty folder: the CLI loads a .env from where it runs.
   const cwd = mkdtempSync(path.join(os.tmpdir(), 'bootstrap-'));
   try {
-    return spawnSync(process.execPath, [setup], { cwd, env: { ...process.env, WORKFLOW_POSTGRES_URL: url }, encoding: 'utf8', timeout: 30_000 });
+    return spawnSync(process.execPath, [setup], {
+      cwd,
+      env: { ...process.env, WORKFLOW_POSTGRES_URL: url },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }
@@ -62,14 +74,18 @@ describe('prepareWorkflowPostgres', () => {
     expect(done).toBeGreaterThan(0);
     await prepareWorkflowPostgres(url);
     expect(await migrationsDone(url)).toBe(done);
-    await expect(queryRows(url, "select to_regclass('workflow.workflow_runs') as runs")).resolves.toEqual([{ runs: 'workflow.workflow_runs' }]);
+    await expect(queryRows(url, "select to_regclass('workflow.workflow_runs') as runs")).resolves.toEqual([
+      { runs: 'workflow.workflow_runs' },
+    ]);
   });
 
   it("lets four servers start at once on an empty database, then the world's own start-up migration on two at once", async () => {
     const url = await postgres.createDatabase();
     await Promise.all([1, 2, 3, 4].map(() => prepareWorkflowPostgres(url)));
     await Promise.all([worldStartMigration(url), worldStartMigration(url)]);
-    await expect(queryRows(url, "select to_regclass('graphile_worker._private_jobs') as jobs")).resolves.toEqual([{ jobs: 'graphile_worker._private_jobs' }]);
+    await expect(queryRows(url, "select to_regclass('graphile_worker._private_jobs') as jobs")).resolves.toEqual([
+      { jobs: 'graphile_worker._private_jobs' },
+    ]);
   }, 30_000);
 
   it('leaves the same database as `npx bootstrap`, and either runs after the other with nothing to do', async () => {
@@ -101,11 +117,17 @@ describe('releaseStaleJobLocks', () => {
     // A server whose step never ends, as graphile-worker runs it under the world (dist/queue.js: run()), killed once it holds the job.
     const doomed = spawn(
       process.execPath,
-      ['-e', `require('graphile-worker').run({ connectionString: process.argv[1], concurrency: 1, pollInterval: 500, noHandleSignals: true,
-        logger: new (require('graphile-worker').Logger)(() => () => {}), taskList: { step: () => { console.log('locked'); return new Promise(() => {}); } } })`, url],
+      [
+        '-e',
+        `require('graphile-worker').run({ connectionString: process.argv[1], concurrency: 1, pollInterval: 500, noHandleSignals: true,
+        logger: new (require('graphile-worker').Logger)(() => () => {}), taskList: { step: () => { console.log('locked'); return new Promise(() => {}); } } })`,
+        url,
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
-    await new Promise<void>((resolve) => doomed.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve()));
+    await new Promise<void>((resolve) =>
+      doomed.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve()),
+    );
     doomed.kill('SIGKILL');
     await new Promise((resolve) => doomed.once('exit', resolve));
     // What a sleeping run leaves: a job due later, locked by no one (dist/queue.js, the 'reschedule' branch).

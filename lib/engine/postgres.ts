@@ -49,10 +49,16 @@ export async function prepareWorkflowPostgres(url: string): Promise<void> {
 // Drizzle's migrator as setupDatabase runs it, with its bookkeeping (workflow_drizzle.workflow_migrations), so either may run after the other.
 async function migrateWorld(client: Client) {
   const folder = migrationsFolder();
-  const journal = JSON.parse(readFileSync(path.join(folder, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ tag: string; when: number }> };
+  const journal = JSON.parse(readFileSync(path.join(folder, 'meta', '_journal.json'), 'utf8')) as {
+    entries: Array<{ tag: string; when: number }>;
+  };
   await client.query('create schema if not exists workflow_drizzle');
-  await client.query('create table if not exists workflow_drizzle.workflow_migrations (id serial primary key, hash text not null, created_at bigint)');
-  const { rows } = await client.query<{ created_at: string }>('select created_at from workflow_drizzle.workflow_migrations order by created_at desc limit 1');
+  await client.query(
+    'create table if not exists workflow_drizzle.workflow_migrations (id serial primary key, hash text not null, created_at bigint)',
+  );
+  const { rows } = await client.query<{ created_at: string }>(
+    'select created_at from workflow_drizzle.workflow_migrations order by created_at desc limit 1',
+  );
   const last = rows[0] ? Number(rows[0].created_at) : -Infinity;
   const pending = journal.entries.filter((entry) => entry.when > last);
   if (pending.length === 0) return;
@@ -62,7 +68,10 @@ async function migrateWorld(client: Client) {
       const sql = readFileSync(path.join(folder, `${tag}.sql`), 'utf8');
       for (const statement of sql.split('--> statement-breakpoint')) await client.query(statement);
       const hash = createHash('sha256').update(sql).digest('hex');
-      await client.query('insert into workflow_drizzle.workflow_migrations (hash, created_at) values ($1, $2)', [hash, when]);
+      await client.query('insert into workflow_drizzle.workflow_migrations (hash, created_at) values ($1, $2)', [
+        hash,
+        when,
+      ]);
     }
     await client.query('commit');
   } catch (error) {

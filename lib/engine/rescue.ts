@@ -28,10 +28,14 @@ import { leadWorkflow } from '@/lib/contact/lead/workflow';
 export async function rescueGivenUpLeads(): Promise<number> {
   const world = getWorld();
   let rescued = 0;
-  for (let cursor: string | undefined; ; ) {
+  for (let cursor: string | undefined; ;) {
     const page = await world.runs.list({ status: 'failed', resolveData: 'all', pagination: { limit: 50, cursor } });
     for (const run of page.data) {
-      if (parseWorkflowName(run.workflowName)?.shortName !== 'leadWorkflow' || run.error?.code !== RUN_ERROR_CODES.MAX_DELIVERIES_EXCEEDED) continue;
+      if (
+        parseWorkflowName(run.workflowName)?.shortName !== 'leadWorkflow' ||
+        run.error?.code !== RUN_ERROR_CODES.MAX_DELIVERIES_EXCEEDED
+      )
+        continue;
       const { input } = hydrateResourceIO(run, observabilityRevivers) as { input?: unknown };
       const lead = Array.isArray(input) ? (input[0] as Lead | undefined) : undefined;
       if (!lead?.key) continue;
@@ -39,7 +43,9 @@ export async function rescueGivenUpLeads(): Promise<number> {
         const again = await start(leadWorkflow, [{ ...lead, alerted: true }]);
         await forgetRun(run.runId);
         rescued += 1;
-        console.warn(`[contacto] El motor de entregas abandonó la ejecución ${run.runId} de ${lead.key}; sigue en ${again.runId}`);
+        console.warn(
+          `[contacto] El motor de entregas abandonó la ejecución ${run.runId} de ${lead.key}; sigue en ${again.runId}`,
+        );
       } catch (error) {
         console.error(`[contacto] No se pudo retomar ${lead.key} (${errorName(error)}); se intenta de nuevo más tarde`);
       }
@@ -49,7 +55,11 @@ export async function rescueGivenUpLeads(): Promise<number> {
   }
 }
 
-const VERDICT_WORDS = { torn: 'terminado sin registrar', abandoned: 'abandonado', stalled: 'terminado, y la ejecución no siguió' } as const;
+const VERDICT_WORDS = {
+  torn: 'terminado sin registrar',
+  abandoned: 'abandonado',
+  stalled: 'terminado, y la ejecución no siguió',
+} as const;
 const rescuingSince = Date.now();
 /** Runs whose latest step was seen ended in the log too: not read again until that step changes. */
 const seenEnded = new Map<string, string>();
@@ -67,21 +77,41 @@ export async function rescueCutOffRuns(now = Date.now()): Promise<number> {
   const world = getWorld();
   const config = getWorkflowWorld();
   const local = config.kind === 'local';
-  const endLocked = (runId: string, stepId: string) => local && existsSync(path.resolve(/* turbopackIgnore: true */ process.cwd(), config.dir, '.locks', 'steps', `${runId}-${stepId}.terminal`));
+  const endLocked = (runId: string, stepId: string) =>
+    local &&
+    existsSync(
+      path.resolve(
+        /* turbopackIgnore: true */ process.cwd(),
+        config.dir,
+        '.locks',
+        'steps',
+        `${runId}-${stepId}.terminal`,
+      ),
+    );
   let mended = 0;
   const running = new Set<string>();
-  for (let cursor: string | undefined; ; ) {
+  for (let cursor: string | undefined; ;) {
     const page = await world.runs.list({ status: 'running', resolveData: 'none', pagination: { limit: 50, cursor } });
     for (const run of page.data) {
       const workflow = parseWorkflowName(run.workflowName)?.shortName;
       if (workflow !== 'leadWorkflow' && workflow !== 'forgetWorkflow' && workflow !== 'forwardWorkflow') continue;
       running.add(run.runId);
-      const [latest] = (await world.steps.list({ runId: run.runId, resolveData: 'none', pagination: { limit: 1, sortOrder: 'desc' } })).data;
+      const [latest] = (
+        await world.steps.list({ runId: run.runId, resolveData: 'none', pagination: { limit: 1, sortOrder: 'desc' } })
+      ).data;
       if (!latest || seenEnded.get(run.runId) === latest.stepId) continue;
-      const verdict = verdictOf(latest, now, rescuingSince, local, latest.status === 'running' && endLocked(run.runId, latest.stepId));
+      const verdict = verdictOf(
+        latest,
+        now,
+        rescuingSince,
+        local,
+        latest.status === 'running' && endLocked(run.runId, latest.stepId),
+      );
       if (!verdict) continue;
       if (verdict === 'torn') {
-        const [last] = (await world.events.list({ runId: run.runId, resolveData: 'all', pagination: { limit: 1, sortOrder: 'desc' } })).data;
+        const [last] = (
+          await world.events.list({ runId: run.runId, resolveData: 'all', pagination: { limit: 1, sortOrder: 'desc' } })
+        ).data;
         const end = logEnd(latest.stepId, last, now, local);
         if (end === 'stalled' && (await mend(run.runId, workflow, latest.stepId, 'stalled'))) mended += 1;
         if (end) continue;
@@ -99,24 +129,39 @@ export async function rescueCutOffRuns(now = Date.now()): Promise<number> {
 /** Whether the run's event log records the step's end (a run's log: a few dozen events, ROUNDS_PER_RUN rounds at most). */
 async function endLogged(runId: string, stepId: string): Promise<boolean> {
   const world = getWorld();
-  for (let cursor: string | undefined; ; ) {
+  for (let cursor: string | undefined; ;) {
     const page = await world.events.list({ runId, resolveData: 'none', pagination: { limit: 100, cursor } });
-    if (page.data.some((event) => event.correlationId === stepId && (event.eventType === 'step_completed' || event.eventType === 'step_failed'))) return true;
+    if (
+      page.data.some(
+        (event) =>
+          event.correlationId === stepId && (event.eventType === 'step_completed' || event.eventType === 'step_failed'),
+      )
+    )
+      return true;
     if (!page.hasMore || !page.cursor) return false;
     cursor = page.cursor;
   }
 }
 
-async function mend(runId: string, workflow: 'leadWorkflow' | 'forgetWorkflow' | 'forwardWorkflow', stepId: string, verdict: 'torn' | 'abandoned' | 'stalled'): Promise<boolean> {
+async function mend(
+  runId: string,
+  workflow: 'leadWorkflow' | 'forgetWorkflow' | 'forwardWorkflow',
+  stepId: string,
+  verdict: 'torn' | 'abandoned' | 'stalled',
+): Promise<boolean> {
   const world = getWorld();
   try {
     const step = await world.steps.get(runId, stepId, { resolveData: 'all' });
     const shortName = parseStepName(step.stepName)?.shortName;
-    const { input } = hydrateResourceIO(await world.runs.get(runId, { resolveData: 'all' }), observabilityRevivers) as { input?: unknown };
+    const { input } = hydrateResourceIO(await world.runs.get(runId, { resolveData: 'all' }), observabilityRevivers) as {
+      input?: unknown;
+    };
     const args = Array.isArray(input) ? input : [];
     const lead = workflow === 'forgetWorkflow' ? undefined : (args[0] as Lead | Forward | undefined);
     const what = lead?.key ?? `el borrado de ${String(args[0])}`;
-    const needs = lead?.key ? leadNeeds(shortName, verdict, (hydrateResourceIO(step, observabilityRevivers) as { output?: unknown }).output) : 'again';
+    const needs = lead?.key
+      ? leadNeeds(shortName, verdict, (hydrateResourceIO(step, observabilityRevivers) as { output?: unknown }).output)
+      : 'again';
     let again: string | undefined;
     if (workflow === 'forwardWorkflow' && lead?.key) {
       const [forward, target, backoffSeconds, from] = args as [Forward, Target, number[], number];
@@ -126,7 +171,12 @@ async function mend(runId: string, workflow: 'leadWorkflow' | 'forgetWorkflow' |
       const { spamRule, ...rest } = lead as Lead;
       // Sending on is a lead's first step: any other step cut off means it was sent on already, as does its logged end.
       const forwarded = (lead as Lead).forwarded || shortName !== 'forwardConfirmed' || verdict === 'stalled';
-      if (needs === 'again') again = (await start(leadWorkflow, [{ ...rest, round: (lead as Lead).round ?? (spamRule ? 0 : 1), alerted: true, forwarded }])).runId;
+      if (needs === 'again')
+        again = (
+          await start(leadWorkflow, [
+            { ...rest, round: (lead as Lead).round ?? (spamRule ? 0 : 1), alerted: true, forwarded },
+          ])
+        ).runId;
     } else if (workflow === 'forgetWorkflow' && typeof args[0] === 'string' && typeof args[1] === 'number') {
       again = (await start(forgetWorkflow, [args[0], args[1]])).runId;
     } else return false;
@@ -136,10 +186,14 @@ async function mend(runId: string, workflow: 'leadWorkflow' | 'forgetWorkflow' |
     // Forgotten by a forgetting run (durable), a few seconds on: the cancelled run's last replay may still be reading it.
     if (needs !== 'keep') await start(forgetWorkflow, [runId, Date.now() + 5000]);
     const next = again ? `sigue en ${again}` : 'cancelada; la solicitud ya estaba entregada o seguía en otra ejecución';
-    console.warn(`[contacto] La ejecución ${runId} (${what}) quedó cortada por una caída en ${shortName ?? 'un paso'} (${VERDICT_WORDS[verdict]}): ${next}`);
+    console.warn(
+      `[contacto] La ejecución ${runId} (${what}) quedó cortada por una caída en ${shortName ?? 'un paso'} (${VERDICT_WORDS[verdict]}): ${next}`,
+    );
     return true;
   } catch (error) {
-    console.error(`[contacto] No se pudo retomar la ejecución ${runId} (${errorName(error)}); se intenta de nuevo más tarde`);
+    console.error(
+      `[contacto] No se pudo retomar la ejecución ${runId} (${errorName(error)}); se intenta de nuevo más tarde`,
+    );
     return false;
   }
 }

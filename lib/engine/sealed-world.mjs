@@ -41,6 +41,7 @@ export function createWorld() {
     return async (req) => (fromEngine(req) ? open(req) : new Response(null, { status: 404 }));
   };
   return new Proxy(world, {
-    get: (target, property, receiver) => (property === 'createQueueHandler' ? createQueueHandler : Reflect.get(target, property, receiver)),
+    get: (target, property, receiver) =>
+      property === 'createQueueHandler' ? createQueueHandler : Reflect.get(target, property, receiver),
   });
 }

@@ -32,7 +32,9 @@ export async function startWorkflowWorld(): Promise<void> {
   try {
     await openEngineDoor(getWorkflowServerUrl(), world.kind === 'local' ? world.dir : undefined);
   } catch (error) {
-    console.error(`[contacto] ERROR: no se abrió la puerta privada del motor de entregas (${errorName(error)}); las solicitudes pendientes no se reintentan`);
+    console.error(
+      `[contacto] ERROR: no se abrió la puerta privada del motor de entregas (${errorName(error)}); las solicitudes pendientes no se reintentan`,
+    );
     return;
   }
   // The local world's queue posts each run it re-enqueues to this very server, which listens only once
@@ -47,7 +49,9 @@ async function start(): Promise<void> {
     if (world.kind === 'postgres') await prepareWorkflowPostgres(world.url);
     await getWorld().start?.();
   } catch (error) {
-    console.error(`[contacto] ERROR: no arrancó el motor de entregas (${errorName(error)}); las solicitudes pendientes no se reintentan`);
+    console.error(
+      `[contacto] ERROR: no arrancó el motor de entregas (${errorName(error)}); las solicitudes pendientes no se reintentan`,
+    );
     return;
   }
   if (world.kind === 'postgres') every(RELEASE_EVERY_MS, () => releaseJobsOfDeadServers(world.url));
@@ -57,8 +61,14 @@ async function start(): Promise<void> {
 /** Resolves once the engine's own route answers on this server (PORT), or after a minute: start anyway. */
 async function whenListening(): Promise<void> {
   const health = `${getWorkflowServerUrl()}/.well-known/workflow/v1/flow?__health`;
-  for (const stop = Date.now() + 60_000; Date.now() < stop; ) {
-    if (await fetch(health, { signal: AbortSignal.timeout(1000) }).then((response) => response.ok, () => false)) return;
+  for (const stop = Date.now() + 60_000; Date.now() < stop;) {
+    if (
+      await fetch(health, { signal: AbortSignal.timeout(1000) }).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -77,8 +87,12 @@ function every(ms: number, work: () => Promise<void>): void {
 }
 
 async function rescueLeads(): Promise<void> {
-  await rescueGivenUpLeads().catch((error: unknown) => console.error(`[contacto] No se pudieron revisar las solicitudes abandonadas (${errorName(error)})`));
-  await rescueCutOffRuns().catch((error: unknown) => console.error(`[contacto] No se pudieron revisar las ejecuciones cortadas por una caída (${errorName(error)})`));
+  await rescueGivenUpLeads().catch((error: unknown) =>
+    console.error(`[contacto] No se pudieron revisar las solicitudes abandonadas (${errorName(error)})`),
+  );
+  await rescueCutOffRuns().catch((error: unknown) =>
+    console.error(`[contacto] No se pudieron revisar las ejecuciones cortadas por una caída (${errorName(error)})`),
+  );
 }
 
 /**
@@ -89,6 +103,14 @@ async function rescueLeads(): Promise<void> {
  */
 async function releaseJobsOfDeadServers(url: string): Promise<void> {
   await releaseStaleJobLocks(url, STALE_LOCK_SECONDS)
-    .then((freed) => freed && console.warn(`[contacto] ${freed} trabajo(s) del motor de entregas de un servidor caído, liberado(s) para otro servidor`))
-    .catch((error: unknown) => console.error(`[contacto] No se pudieron liberar los trabajos de un servidor caído (${errorName(error)})`));
+    .then(
+      (freed) =>
+        freed &&
+        console.warn(
+          `[contacto] ${freed} trabajo(s) del motor de entregas de un servidor caído, liberado(s) para otro servidor`,
+        ),
+    )
+    .catch((error: unknown) =>
+      console.error(`[contacto] No se pudieron liberar los trabajos de un servidor caído (${errorName(error)})`),
+    );
 }

@@ -10,16 +10,15 @@ const isMailbox = (text: string) => mailAddress.test(text.trim().match(/<([^<>]*
 export const alertShape = {
   ALERT_SMTP_URL: optional(z.url({ protocol: /^smtps?$/, message: 'debe ser una URL smtp:// o smtps://' })),
   ALERT_EMAIL_TO: optional(
-    z.string().refine(
-      (list) => list.split(',').every(isMailbox),
-      'debe ser una dirección de correo, o varias separadas por comas',
-    ),
+    z
+      .string()
+      .refine(
+        (list) => list.split(',').every(isMailbox),
+        'debe ser una dirección de correo, o varias separadas por comas',
+      ),
   ),
   ALERT_EMAIL_FROM: optional(
-    z.string().refine(
-      isMailbox,
-      'debe ser un correo, como avisos@agencia.mx o Formulario <avisos@agencia.mx>',
-    ),
+    z.string().refine(isMailbox, 'debe ser un correo, como avisos@agencia.mx o Formulario <avisos@agencia.mx>'),
   ),
 };
 

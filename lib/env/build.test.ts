@@ -12,7 +12,9 @@ describe('next.config.ts checks the server variables at build', () => {
 
   it('fails `next build` naming a malformed variable, so the previous deployment stays online', async () => {
     process.env.ALERT_SMTP_URL = 'foo';
-    await expect(nextConfig(PHASE_PRODUCTION_BUILD, { defaultConfig: {} })).rejects.toThrow(/ALERT_SMTP_URL: debe ser una URL smtp:\/\/ o smtps:\/\//);
+    await expect(nextConfig(PHASE_PRODUCTION_BUILD, { defaultConfig: {} })).rejects.toThrow(
+      /ALERT_SMTP_URL: debe ser una URL smtp:\/\/ o smtps:\/\//,
+    );
   });
 
   it('fails `next build` on a contact API base without its site key', async () => {

@@ -51,7 +51,11 @@ export function parseContactConfig(source: Source): ContactConfig {
 export function contactProblems(source: Source): EnvProblem[] {
   const contact = contactSchema.safeParse(source);
   if (!contact.success) {
-    return contact.error.issues.map((issue) => ({ variable: issue.path.join('.'), message: issue.message, fallback: NO_FORM }));
+    return contact.error.issues.map((issue) => ({
+      variable: issue.path.join('.'),
+      message: issue.message,
+      fallback: NO_FORM,
+    }));
   }
   if (contact.data.CONTACT_API_BASE_URL && !contact.data.CONTACT_SITE_KEY) {
     return [{ variable: 'CONTACT_SITE_KEY', message: SITE_KEY_MISSING, fallback: NO_FORM }];

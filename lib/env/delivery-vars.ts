@@ -46,5 +46,13 @@ export function parseDeliveryConfig(source: Source): Parsed<DeliveryConfig> {
   const { env, problems } = parseEach(deliveryShape, source, fallbacks);
   const { alert, alertProblem } = alertConfigOf(env, problems);
   const keepMs = Math.round((env.CONTACT_KEEP_DAYS ?? DEFAULT_KEEP_DAYS) * 24 * 60 * 60 * 1000);
-  return { config: { backoffSeconds: env.CONTACT_OUTBOX_BACKOFF_SECONDS ?? DEFAULT_BACKOFF_SECONDS, keepMs, alert, alertProblem }, problems };
+  return {
+    config: {
+      backoffSeconds: env.CONTACT_OUTBOX_BACKOFF_SECONDS ?? DEFAULT_BACKOFF_SECONDS,
+      keepMs,
+      alert,
+      alertProblem,
+    },
+    problems,
+  };
 }

@@ -90,9 +90,15 @@ describe('public environment', () => {
   });
 
   it('turns enhanced conversions on with 1 only; 0 or empty is off, anything else a mistake', () => {
-    expect(parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: '1' }).googleAdsEnhancedConversions).toBe(true);
-    expect(parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: '0' }).googleAdsEnhancedConversions).toBe(false);
-    expect(parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: '' }).googleAdsEnhancedConversions).toBe(false);
+    expect(parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: '1' }).googleAdsEnhancedConversions).toBe(
+      true,
+    );
+    expect(parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: '0' }).googleAdsEnhancedConversions).toBe(
+      false,
+    );
+    expect(parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: '' }).googleAdsEnhancedConversions).toBe(
+      false,
+    );
     expect(() => parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: 'true' })).toThrow(
       /NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: debe ser 1/,
     );
@@ -113,12 +119,16 @@ describe('contact API configuration', () => {
   });
 
   it('uses the API with its site key, keeping the final slash of the base', () => {
-    expect(parseContactConfig({ CONTACT_API_BASE_URL: 'https://api.example.mx/api/', CONTACT_SITE_KEY: 'k1' })).toEqual({
-      mode: 'api',
-      baseUrl: 'https://api.example.mx/api/',
-      siteKey: 'k1',
-    });
-    expect(parseContactConfig({ CONTACT_API_BASE_URL: 'https://api.example.mx/api', CONTACT_SITE_KEY: 'k1' })).toMatchObject({
+    expect(parseContactConfig({ CONTACT_API_BASE_URL: 'https://api.example.mx/api/', CONTACT_SITE_KEY: 'k1' })).toEqual(
+      {
+        mode: 'api',
+        baseUrl: 'https://api.example.mx/api/',
+        siteKey: 'k1',
+      },
+    );
+    expect(
+      parseContactConfig({ CONTACT_API_BASE_URL: 'https://api.example.mx/api', CONTACT_SITE_KEY: 'k1' }),
+    ).toMatchObject({
       baseUrl: 'https://api.example.mx/api/',
     });
   });
@@ -136,10 +146,8 @@ describe('contact API configuration', () => {
   });
 });
 
-describe('the lead workflow\'s environment', () => {
+describe("the lead workflow's environment", () => {
   const outbox = (source: Record<string, string>) => parseDeliveryConfig(source).config;
-
-
 
   it('reads the backoff list, defaulting to 1 min, 5 min, 15 min, 1 h, 3 h', () => {
     expect(outbox({}).backoffSeconds).toEqual([60, 300, 900, 3600, 10800]);
@@ -148,9 +156,15 @@ describe('the lead workflow\'s environment', () => {
   });
 
   it('turns alerts on only with all three variables, and says which are missing otherwise', () => {
-    const all = { ALERT_SMTP_URL: 'smtps://u:p@smtp.example.mx:465', ALERT_EMAIL_TO: 'ventas@a.mx', ALERT_EMAIL_FROM: 'avisos@a.mx' };
+    const all = {
+      ALERT_SMTP_URL: 'smtps://u:p@smtp.example.mx:465',
+      ALERT_EMAIL_TO: 'ventas@a.mx',
+      ALERT_EMAIL_FROM: 'avisos@a.mx',
+    };
     expect(outbox(all).alert).toEqual({ smtpUrl: all.ALERT_SMTP_URL, to: 'ventas@a.mx', from: 'avisos@a.mx' });
-    expect(outbox({ ...all, ALERT_EMAIL_TO: 'a@a.mx, Ventas <b@b.mx>', ALERT_EMAIL_FROM: 'Formulario <avisos@a.mx>' }).alert).toBeDefined();
+    expect(
+      outbox({ ...all, ALERT_EMAIL_TO: 'a@a.mx, Ventas <b@b.mx>', ALERT_EMAIL_FROM: 'Formulario <avisos@a.mx>' }).alert,
+    ).toBeDefined();
     const partial = outbox({ ALERT_SMTP_URL: all.ALERT_SMTP_URL });
     expect(partial.alert).toBeUndefined();
     expect(partial.alertProblem).toMatch(/ALERT_EMAIL_TO/);
@@ -158,7 +172,11 @@ describe('the lead workflow\'s environment', () => {
 });
 
 describe('a malformed optional variable turns off only its own feature', () => {
-  const alerts = { ALERT_SMTP_URL: 'smtp://u:p@smtp.example.mx:587', ALERT_EMAIL_TO: 'ventas@a.mx', ALERT_EMAIL_FROM: 'avisos@a.mx' };
+  const alerts = {
+    ALERT_SMTP_URL: 'smtp://u:p@smtp.example.mx:587',
+    ALERT_EMAIL_TO: 'ventas@a.mx',
+    ALERT_EMAIL_FROM: 'avisos@a.mx',
+  };
 
   it('ALERT_SMTP_URL without smtp://: no alerts, the waits still there, the problem named', () => {
     const { config, problems } = parseDeliveryConfig({ ...alerts, ALERT_SMTP_URL: 'foo' });
@@ -166,12 +184,18 @@ describe('a malformed optional variable turns off only its own feature', () => {
     expect(config.alertProblem).toBeUndefined();
     expect(config.backoffSeconds).toEqual([60, 300, 900, 3600, 10800]);
     expect(problems).toEqual([
-      { variable: 'ALERT_SMTP_URL', message: 'debe ser una URL smtp:// o smtps://', fallback: 'avisos por correo desactivados' },
+      {
+        variable: 'ALERT_SMTP_URL',
+        message: 'debe ser una URL smtp:// o smtps://',
+        fallback: 'avisos por correo desactivados',
+      },
     ]);
   });
 
   it('a malformed alert address turns alerts off too', () => {
-    expect(parseDeliveryConfig({ ...alerts, ALERT_EMAIL_TO: 'ventas.agencia.mx' }).problems.map((p) => p.variable)).toEqual(['ALERT_EMAIL_TO']);
+    expect(
+      parseDeliveryConfig({ ...alerts, ALERT_EMAIL_TO: 'ventas.agencia.mx' }).problems.map((p) => p.variable),
+    ).toEqual(['ALERT_EMAIL_TO']);
     expect(parseDeliveryConfig({ ...alerts, ALERT_EMAIL_FROM: 'Formulario' }).config.alert).toBeUndefined();
   });
 
@@ -179,10 +203,14 @@ describe('a malformed optional variable turns off only its own feature', () => {
     for (const value of ['abc', '60,,x', '0,60']) {
       const { config, problems } = parseDeliveryConfig({ CONTACT_OUTBOX_BACKOFF_SECONDS: value });
       expect(config.backoffSeconds).toEqual([60, 300, 900, 3600, 10800]);
-      expect(problems).toEqual([expect.objectContaining({ variable: 'CONTACT_OUTBOX_BACKOFF_SECONDS', fallback: expect.stringContaining('60, 300') })]);
+      expect(problems).toEqual([
+        expect.objectContaining({
+          variable: 'CONTACT_OUTBOX_BACKOFF_SECONDS',
+          fallback: expect.stringContaining('60, 300'),
+        }),
+      ]);
     }
   });
-
 
   it('a bad REDIS_URL: as without Redis (the limit in memory)', () => {
     const limit = parseRateLimitConfig({ REDIS_URL: 'redis.example:6379' });
@@ -191,7 +219,10 @@ describe('a malformed optional variable turns off only its own feature', () => {
   });
 
   it('a bad abuse limit: the defaults, 5 per 600 s', () => {
-    const { config, problems } = parseRateLimitConfig({ CONTACT_RATE_LIMIT_MAX: 'cinco', CONTACT_RATE_LIMIT_WINDOW_SECONDS: '-1' });
+    const { config, problems } = parseRateLimitConfig({
+      CONTACT_RATE_LIMIT_MAX: 'cinco',
+      CONTACT_RATE_LIMIT_WINDOW_SECONDS: '-1',
+    });
     expect(config).toMatchObject({ max: 5, windowSeconds: 600 });
     expect(problems.map((p) => [p.variable, p.message])).toEqual([
       ['CONTACT_RATE_LIMIT_MAX', 'debe ser un número entero mayor que cero'],
@@ -221,7 +252,9 @@ describe('a malformed optional variable turns off only its own feature', () => {
         },
       ]);
     }
-    expect(() => assertServerEnv({ TRUST_PROXY_HEADERS: '11' })).toThrow(/TRUST_PROXY_HEADERS: debe ser un número entero de 0 a 10/);
+    expect(() => assertServerEnv({ TRUST_PROXY_HEADERS: '11' })).toThrow(
+      /TRUST_PROXY_HEADERS: debe ser un número entero de 0 a 10/,
+    );
   });
 
   it('knows when it runs on Vercel, whose own client header it then reads', () => {
@@ -261,12 +294,22 @@ describe('the build check of the server variables (next build)', () => {
   it('fails naming every malformed optional variable once, in Spanish', () => {
     let message = '';
     try {
-      assertServerEnv({ ALERT_SMTP_URL: 'foo', CONTACT_OUTBOX_BACKOFF_SECONDS: 'abc', REDIS_URL: 'nope', CONTACT_RATE_LIMIT_MAX: '0' });
+      assertServerEnv({
+        ALERT_SMTP_URL: 'foo',
+        CONTACT_OUTBOX_BACKOFF_SECONDS: 'abc',
+        REDIS_URL: 'nope',
+        CONTACT_RATE_LIMIT_MAX: '0',
+      });
     } catch (error) {
       message = (error as Error).message;
     }
     expect(message).toMatch(/^Variables de entorno del servidor inválidas:/);
-    for (const variable of ['ALERT_SMTP_URL', 'CONTACT_OUTBOX_BACKOFF_SECONDS', 'REDIS_URL', 'CONTACT_RATE_LIMIT_MAX']) {
+    for (const variable of [
+      'ALERT_SMTP_URL',
+      'CONTACT_OUTBOX_BACKOFF_SECONDS',
+      'REDIS_URL',
+      'CONTACT_RATE_LIMIT_MAX',
+    ]) {
       expect(message.split(`- ${variable}:`)).toHaveLength(2);
     }
     expect(message).not.toMatch(/Invalid|expected/);

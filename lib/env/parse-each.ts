@@ -24,7 +24,11 @@ export type Fallbacks<S extends Shape> = Partial<Record<keyof S, string>>;
  * Every variable on its own: a malformed one takes the value it has when unset, and is
  * reported. So one typo turns off only its own feature and every enquiry is still delivered.
  */
-export function parseEach<S extends Shape>(shape: S, source: Source, fallbacks: Fallbacks<S>): { env: Values<S>; problems: EnvProblem[] } {
+export function parseEach<S extends Shape>(
+  shape: S,
+  source: Source,
+  fallbacks: Fallbacks<S>,
+): { env: Values<S>; problems: EnvProblem[] } {
   const env: Record<string, unknown> = {};
   const problems: EnvProblem[] = [];
   for (const [variable, schema] of Object.entries(shape)) {

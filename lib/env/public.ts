@@ -17,7 +17,10 @@ const blankAsUndefined = (value: unknown) =>
 export const httpUrl = z.url({ protocol: /^https?$/, message: 'debe ser una URL http(s) completa' });
 
 /** An absolute http(s) URL, or a path on this site ("/gracias"). */
-const link = z.union([httpUrl, z.string().regex(/^\/(?!\/)\S*$/, 'debe ser una URL http(s) o una ruta que empiece con /')]);
+const link = z.union([
+  httpUrl,
+  z.string().regex(/^\/(?!\/)\S*$/, 'debe ser una URL http(s) o una ruta que empiece con /'),
+]);
 
 export const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsUndefined, schema.optional());
 export const withDefault = (schema: z.ZodType<string>, fallback: string) =>

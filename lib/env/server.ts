@@ -69,9 +69,17 @@ export function getWorkflowWorld(): WorkflowWorld {
   const sealed = chosen?.endsWith(SEALED_WORLD_MODULE) ? process.env.ENGINE_WORLD : undefined;
   const target = sealed || chosen || (process.env.VERCEL === '1' ? 'vercel' : 'local');
   // The folder lib/env/build.ts gives the server, for a script that did not load next.config.ts.
-  if (target === 'local') return { kind: 'local', dir: process.env.WORKFLOW_LOCAL_DATA_DIR || `${process.env.CONTACT_INBOX_DIR || '.inbox'}/workflow` };
+  if (target === 'local')
+    return {
+      kind: 'local',
+      dir: process.env.WORKFLOW_LOCAL_DATA_DIR || `${process.env.CONTACT_INBOX_DIR || '.inbox'}/workflow`,
+    };
   // The same default as @workflow/world-postgres's createWorld(), so `npm run leads` reads the database the server uses.
-  if (target === '@workflow/world-postgres') return { kind: 'postgres', url: process.env.WORKFLOW_POSTGRES_URL || 'postgres://world:world@localhost:5432/world' };
+  if (target === '@workflow/world-postgres')
+    return {
+      kind: 'postgres',
+      url: process.env.WORKFLOW_POSTGRES_URL || 'postgres://world:world@localhost:5432/world',
+    };
   return target === 'vercel' ? { kind: 'vercel' } : { kind: 'other', target };
 }
 
@@ -80,7 +88,9 @@ export function getWorkflowWorld(): WorkflowWorld {
  * (lib/engine/door.ts) passes the world's deliveries there.
  */
 export function getWorkflowServerUrl(): string {
-  return process.env.ENGINE_SITE_URL || process.env.WORKFLOW_LOCAL_BASE_URL || `http://localhost:${process.env.PORT || 3000}`;
+  return (
+    process.env.ENGINE_SITE_URL || process.env.WORKFLOW_LOCAL_BASE_URL || `http://localhost:${process.env.PORT || 3000}`
+  );
 }
 
 /** The local inbox's folder (CONTACT_INBOX_DIR), whether or not the contact API is set now: files from before may be there. */
@@ -98,5 +108,10 @@ export function configProblems(): EnvProblem[] {
   getRateLimitConfig();
   getDeliveryConfig();
   getForwardConfig();
-  return uniqueByVariable([...(rateLimit?.problems ?? []), ...(delivery?.problems ?? []), ...(forward?.problems ?? []), ...parseFormSecret(process.env).problems]);
+  return uniqueByVariable([
+    ...(rateLimit?.problems ?? []),
+    ...(delivery?.problems ?? []),
+    ...(forward?.problems ?? []),
+    ...parseFormSecret(process.env).problems,
+  ]);
 }

@@ -40,7 +40,11 @@ it('accepts PNG, JPEG and SVG pictures with their alt text, and a decorative one
 });
 
 it('names the line and the file that does not exist', async () => {
-  write({}, "import logo from '@/public/images/clients/cafe.png';", "export const slides = [\n  { img: logo, alt: 'Café' },\n];");
+  write(
+    {},
+    "import logo from '@/public/images/clients/cafe.png';",
+    "export const slides = [\n  { img: logo, alt: 'Café' },\n];",
+  );
   expect(await contentPictureProblems(project)).toEqual([
     'lib/content.ts:3 public/images/clients/cafe.png: el archivo no existe (revisa el nombre, la carpeta y las mayúsculas).',
   ]);
@@ -74,13 +78,19 @@ it('refuses a format the site does not serve, a wrong extension, an SVG without 
 });
 
 it('refuses a file over 5 MB', async () => {
-  write({ 'big.jpg': JPEG }, "import big from '@/public/images/big.jpg';", "export const p = { src: big, alt: 'Grande' };");
+  write(
+    { 'big.jpg': JPEG },
+    "import big from '@/public/images/big.jpg';",
+    "export const p = { src: big, alt: 'Grande' };",
+  );
   truncateSync(path.join(project, 'public/images/big.jpg'), MAX_PICTURE_BYTES + 1);
-  expect(await contentPictureProblems(project)).toEqual([expect.stringMatching(/big\.jpg: pesa 5\.0 MB y el máximo es 5 MB/)]);
+  expect(await contentPictureProblems(project)).toEqual([
+    expect.stringMatching(/big\.jpg: pesa 5\.0 MB y el máximo es 5 MB/),
+  ]);
 });
 
 it('stops the build with every problem in one message', async () => {
-  write({}, "import a from '@/public/images/a.png';", "export const p = { src: a };");
+  write({}, "import a from '@/public/images/a.png';", 'export const p = { src: a };');
   await expect(assertContentPictures(project)).rejects.toThrow(
     /Hay que corregir las imágenes de lib\/content\.ts[\s\S]*a\.png: el archivo no existe[\s\S]*a\.png: falta su texto alternativo/,
   );

@@ -41,7 +41,8 @@ function sniff(bytes: Buffer): Format | undefined {
   if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'PNG';
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'JPEG';
   if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'WebP';
-  if (ascii(4, 8) === 'ftyp') return /^(avif|avis)$/.test(ascii(8, 12)) ? 'AVIF' : /^(heic|heix|mif1)$/.test(ascii(8, 12)) ? 'HEIC' : undefined;
+  if (ascii(4, 8) === 'ftyp')
+    return /^(avif|avis)$/.test(ascii(8, 12)) ? 'AVIF' : /^(heic|heix|mif1)$/.test(ascii(8, 12)) ? 'HEIC' : undefined;
   if (ascii(0, 4) === 'GIF8') return 'GIF';
   if (ascii(0, 2) === 'BM') return 'BMP';
   if (ascii(0, 4) === 'II*\0' || ascii(0, 4) === 'MM\0*') return 'TIFF';
@@ -70,10 +71,14 @@ function fileProblems(file: string): string[] {
   const bytes = readFileSync(file);
   const actual = sniff(bytes);
   if (!actual) problems.push(`no es una imagen que se reconozca: usa ${ALLOWED}.`);
-  else if (!(FORMATS as readonly string[]).includes(actual)) problems.push(`formato no admitido (${actual}): usa ${ALLOWED}.`);
-  else if (named !== actual) problems.push(`el nombre dice ${named ?? path.extname(file)} pero el archivo es ${actual}: corrige la extensión.`);
+  else if (!(FORMATS as readonly string[]).includes(actual))
+    problems.push(`formato no admitido (${actual}): usa ${ALLOWED}.`);
+  else if (named !== actual)
+    problems.push(`el nombre dice ${named ?? path.extname(file)} pero el archivo es ${actual}: corrige la extensión.`);
   if (size > MAX_PICTURE_BYTES) {
-    problems.push(`pesa ${(size / 1024 / 1024).toFixed(1)} MB y el máximo es 5 MB: expórtala más pequeña (ver docs/contenido.md).`);
+    problems.push(
+      `pesa ${(size / 1024 / 1024).toFixed(1)} MB y el máximo es 5 MB: expórtala más pequeña (ver docs/contenido.md).`,
+    );
   }
   if (actual === 'SVG') {
     const problem = svgProblem(bytes.toString('utf8'));
@@ -90,7 +95,9 @@ export async function contentPictureProblems(projectDir: string): Promise<string
   const source = ts.createSourceFile(contentPath, readFileSync(contentPath, 'utf8'), ts.ScriptTarget.Latest, true);
   const lineOf = (node: TS.Node) => source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
   const resolve = (specifier: string) =>
-    specifier.startsWith('@/') ? path.join(projectDir, specifier.slice(2)) : path.resolve(path.dirname(contentPath), specifier);
+    specifier.startsWith('@/')
+      ? path.join(projectDir, specifier.slice(2))
+      : path.resolve(path.dirname(contentPath), specifier);
 
   // `import cafe from '@/public/images/clients/cafe.png'`: name -> file.
   const imports = new Map<string, string>();
@@ -98,7 +105,8 @@ export async function contentPictureProblems(projectDir: string): Promise<string
     if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
     const name = statement.importClause?.name?.text;
     const specifier = statement.moduleSpecifier.text;
-    if (name && !statement.importClause.isTypeOnly && EXTENSIONS[path.extname(specifier).toLowerCase()]) imports.set(name, resolve(specifier));
+    if (name && !statement.importClause.isTypeOnly && EXTENSIONS[path.extname(specifier).toLowerCase()])
+      imports.set(name, resolve(specifier));
   }
 
   const problems: string[] = [];
@@ -111,14 +119,20 @@ export async function contentPictureProblems(projectDir: string): Promise<string
     const property = (name: string) =>
       object.properties.find(
         (p): p is TS.PropertyAssignment | TS.ShorthandPropertyAssignment =>
-          (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && ts.isIdentifier(p.name) && p.name.text === name,
+          (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) &&
+          ts.isIdentifier(p.name) &&
+          p.name.text === name,
       );
     const picture = property('src') ?? property('img');
     const value = picture && (ts.isPropertyAssignment(picture) ? picture.initializer : picture.name);
     if (!value) return;
     if (ts.isStringLiteralLike(value)) {
       if (EXTENSIONS[path.extname(value.text).toLowerCase()]) {
-        report(value, value.text, 'escribe la imagen como un import al principio del archivo, no como texto (ver docs/contenido.md).');
+        report(
+          value,
+          value.text,
+          'escribe la imagen como un import al principio del archivo, no como texto (ver docs/contenido.md).',
+        );
       }
       return;
     }
@@ -129,11 +143,21 @@ export async function contentPictureProblems(projectDir: string): Promise<string
 
     const alt = property('alt');
     const decorative = property('decorative');
-    const isDecorative = decorative && ts.isPropertyAssignment(decorative) && decorative.initializer.kind === ts.SyntaxKind.TrueKeyword;
+    const isDecorative =
+      decorative && ts.isPropertyAssignment(decorative) && decorative.initializer.kind === ts.SyntaxKind.TrueKeyword;
     if (!alt) {
       report(value, file, "falta su texto alternativo: agrega alt: '…' (qué muestra la imagen, para quien no la ve).");
-    } else if (ts.isPropertyAssignment(alt) && ts.isStringLiteralLike(alt.initializer) && !alt.initializer.text.trim() && !isDecorative) {
-      report(alt, file, "su texto alternativo (alt) está vacío: escribe qué muestra la imagen, o marca la imagen decorative: true si solo adorna.");
+    } else if (
+      ts.isPropertyAssignment(alt) &&
+      ts.isStringLiteralLike(alt.initializer) &&
+      !alt.initializer.text.trim() &&
+      !isDecorative
+    ) {
+      report(
+        alt,
+        file,
+        'su texto alternativo (alt) está vacío: escribe qué muestra la imagen, o marca la imagen decorative: true si solo adorna.',
+      );
     }
   };
 
@@ -150,6 +174,9 @@ export async function assertContentPictures(projectDir: string): Promise<void> {
   const problems = await contentPictureProblems(projectDir);
   if (problems.length === 0) return;
   throw new Error(
-    [`Hay que corregir las imágenes de ${CONTENT_FILE} (ver docs/contenido.md, "Cambiar textos e imágenes"):`, ...problems.map((p) => `  - ${p}`)].join('\n'),
+    [
+      `Hay que corregir las imágenes de ${CONTENT_FILE} (ver docs/contenido.md, "Cambiar textos e imágenes"):`,
+      ...problems.map((p) => `  - ${p}`),
+    ].join('\n'),
   );
 }

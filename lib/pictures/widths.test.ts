@@ -1,5 +1,15 @@
 /** @jest-environment node */
-import { ALLOWED_WIDTHS, candidateWidths, COMMON_PHONE_WIDTHS, DEVICE_SIZES, IMAGE_SIZES, SECTION_GUTTERS, sizesAttribute, snapWidth, type SizeRule } from './widths';
+import {
+  ALLOWED_WIDTHS,
+  candidateWidths,
+  COMMON_PHONE_WIDTHS,
+  DEVICE_SIZES,
+  IMAGE_SIZES,
+  SECTION_GUTTERS,
+  sizesAttribute,
+  snapWidth,
+  type SizeRule,
+} from './widths';
 
 const BENEFITS: SizeRule[] = [
   { from: 1192, vw: 0, px: 556 },
@@ -72,7 +82,11 @@ describe('candidateWidths', () => {
 describe('sizesAttribute', () => {
   it('writes the rules widest first, scaled by the picture’s share of its box', () => {
     expect(sizesAttribute(SLIDE)).toBe('(min-width: 1096px) 240px, (min-width: 700px) calc(25vw - 34px), 240px');
-    expect(sizesAttribute(SLIDE, 0.5)).toBe('(min-width: 1096px) 120px, (min-width: 700px) calc((25vw - 34px) * 0.5), 120px');
-    expect(sizesAttribute(BENEFITS)).toBe('(min-width: 1192px) 556px, (min-width: 960px) calc(50vw - 40px), calc(100vw - 40px)');
+    expect(sizesAttribute(SLIDE, 0.5)).toBe(
+      '(min-width: 1096px) 120px, (min-width: 700px) calc((25vw - 34px) * 0.5), 120px',
+    );
+    expect(sizesAttribute(BENEFITS)).toBe(
+      '(min-width: 1192px) 556px, (min-width: 960px) calc(50vw - 40px), calc(100vw - 40px)',
+    );
   });
 });

@@ -31,7 +31,8 @@ export const SECTION_GUTTERS = 40;
 export const COMMON_PHONE_WIDTHS = [360, 375, 390, 412, 430] as const;
 const LARGE_SCREENS = [828, 1080, 1200, 1920, 2048];
 
-const range = (from: number, to: number, step: number) => Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, i) => from + i * step);
+const range = (from: number, to: number, step: number) =>
+  Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, i) => from + i * step);
 const unique = (list: number[]) => [...new Set(list)].sort((a, b) => a - b);
 
 /** Every multiple of 16 up to 400: the 1x and 2x files of fixed-size pictures. */
@@ -68,7 +69,9 @@ function ruleLength({ vw, px }: SizeRule, scale: number): string {
 
 /** The `sizes` attribute for these rules, each width multiplied by `scale`. */
 export function sizesAttribute(rules: readonly SizeRule[], scale = 1): string {
-  return rules.map((rule) => (rule.from > 0 ? `(min-width: ${rule.from}px) ` : '') + ruleLength(rule, scale)).join(', ');
+  return rules
+    .map((rule) => (rule.from > 0 ? `(min-width: ${rule.from}px) ` : '') + ruleLength(rule, scale))
+    .join(', ');
 }
 
 /** The widest viewport a rule is measured at, when it has no rule above it. */

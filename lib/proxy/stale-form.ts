@@ -45,11 +45,16 @@ export function encodeValues(values: ContactValues): string {
 export function decodeValues(header: string | null): ContactValues | null {
   if (!header) return null;
   try {
-    const parsed: unknown = JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(header), (char) => char.charCodeAt(0))));
+    const parsed: unknown = JSON.parse(
+      new TextDecoder().decode(Uint8Array.from(atob(header), (char) => char.charCodeAt(0))),
+    );
     if (typeof parsed !== 'object' || parsed === null) return null;
     const record = parsed as Record<string, unknown>;
     return Object.fromEntries(
-      CONTACT_FIELDS.map((field) => [field, typeof record[field] === 'string' ? (record[field] as string).slice(0, FIELD_MAX_CHARS[field]) : '']),
+      CONTACT_FIELDS.map((field) => [
+        field,
+        typeof record[field] === 'string' ? (record[field] as string).slice(0, FIELD_MAX_CHARS[field]) : '',
+      ]),
     ) as ContactValues;
   } catch {
     return null;

@@ -4,7 +4,17 @@
 // that traffic. Everything it starts or mounts is undone by cleanUp(), and by
 // the process's exit whatever ends it.
 import { spawnSync } from 'node:child_process';
-import { closeSync, cpSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statfsSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statfsSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { ROOT, startNext, startProcess, type Server } from '../../test-support/harness';
 import { awaitDeliveries, countBy, sabotageAfter, sabotageBefore } from '../load/ledger';
@@ -102,16 +112,23 @@ export class Kit {
   }
 
   async startStub(env: Record<string, string> = {}) {
-    const server = await startProcess(process.execPath, ['--import', 'tsx', path.join(ROOT, 'e2e', 'stub-contact-api.ts')], {
-      port: this.ports.stub,
-      processEnv: { STUB_PORT: String(this.ports.stub), ...env },
-      health: '/__health',
-      timeoutMs: 20_000,
-      log: this.logFile('stub'),
-    });
+    const server = await startProcess(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'e2e', 'stub-contact-api.ts')],
+      {
+        port: this.ports.stub,
+        processEnv: { STUB_PORT: String(this.ports.stub), ...env },
+        health: '/__health',
+        timeoutMs: 20_000,
+        log: this.logFile('stub'),
+      },
+    );
     this.servers.add(server);
     // Under SABOTAGE=drop: leads of the start, middle and end of the traffic refused for ever.
-    await sabotageBefore(this.stub, [1, Math.floor(TRAFFIC.total / 2), TRAFFIC.total - 2].map((index) => this.mailOf(index)));
+    await sabotageBefore(
+      this.stub,
+      [1, Math.floor(TRAFFIC.total / 2), TRAFFIC.total - 2].map((index) => this.mailOf(index)),
+    );
   }
 
   mailOf(index: number): string {
@@ -154,7 +171,9 @@ export class Kit {
     const tokens = await formTokens(app.url, TRAFFIC.total);
     const action = actionId;
     const fired: Array<Promise<unknown>> = [];
-    this.mark(`traffic: ${TRAFFIC.total} enquiries, ${TRAFFIC.concurrency} at a time, one every ${TRAFFIC.spacingMs} ms`);
+    this.mark(
+      `traffic: ${TRAFFIC.total} enquiries, ${TRAFFIC.concurrency} at a time, one every ${TRAFFIC.spacingMs} ms`,
+    );
     const seconds = await runTraffic({
       ...TRAFFIC,
       shouldStop: () => this.signal.aborted,
@@ -170,7 +189,17 @@ export class Kit {
         }
       },
       send: async (index) => {
-        this.results.push(await sendEnquiry({ app: app.url, actionId: action, token: tokens[index] ?? '', index, mail: this.mailOf(index), timeoutMs: HUNG_MS, signal: this.signal }));
+        this.results.push(
+          await sendEnquiry({
+            app: app.url,
+            actionId: action,
+            token: tokens[index] ?? '',
+            index,
+            mail: this.mailOf(index),
+            timeoutMs: HUNG_MS,
+            signal: this.signal,
+          }),
+        );
       },
     });
     await Promise.all(fired);
@@ -202,7 +231,8 @@ export class Kit {
   private reportDeaths() {
     for (const server of this.servers) {
       const { exitCode, signalCode } = server.child;
-      if (!this.killed.has(server) && (exitCode !== null || signalCode !== null)) this.notes.push(`a server on :${server.port} exited by itself (${exitCode ?? signalCode})`);
+      if (!this.killed.has(server) && (exitCode !== null || signalCode !== null))
+        this.notes.push(`a server on :${server.port} exited by itself (${exitCode ?? signalCode})`);
     }
   }
 
@@ -212,7 +242,9 @@ export class Kit {
    */
   mountTmpfs(dir: string, size: string): string | null {
     mkdirSync(dir, { recursive: true });
-    const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0755`, 'tmpfs', dir], { encoding: 'utf8' });
+    const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0755`, 'tmpfs', dir], {
+      encoding: 'utf8',
+    });
     if (mount.status !== 0) return (mount.stderr || mount.error?.message || `mount exited ${mount.status}`).trim();
     mounted.add(dir);
     this.onCleanUp(() => unmount(dir));
@@ -257,7 +289,9 @@ export class Kit {
     const lines = readdirSync(this.logDir)
       .filter((name) => name.startsWith(prefix) && name.endsWith('.log'))
       .flatMap((name) => readFileSync(path.join(this.logDir, name), 'utf8').split('\n'))
-      .filter((line) => /ERROR|Error|error|⨯|WARN|warn|\[contacto\].*(no |falló|ERROR)/.test(line) && !/^\s*at /.test(line))
+      .filter(
+        (line) => /ERROR|Error|error|⨯|WARN|warn|\[contacto\].*(no |falló|ERROR)/.test(line) && !/^\s*at /.test(line),
+      )
       .map((line) =>
         line
           .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<key>')
@@ -280,7 +314,7 @@ export function fillDisk(dir: string): number {
   const fd = openSync(file, 'w');
   let written = 0;
   try {
-    for (let size = 256 * 1024; size >= 1; ) {
+    for (let size = 256 * 1024; size >= 1;) {
       try {
         written += writeSync(fd, Buffer.alloc(size));
       } catch (error) {

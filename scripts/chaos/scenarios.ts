@@ -39,14 +39,21 @@ function preparesPostgres(dir = path.join(ROOT, 'lib')): boolean {
   return readdirSync(dir, { withFileTypes: true }).some((entry) => {
     const file = path.join(dir, entry.name);
     if (entry.isDirectory()) return preparesPostgres(file);
-    return /(?<!\.test)\.ts$/.test(entry.name) && entry.name !== 'postgres.ts' && readFileSync(file, 'utf8').includes('prepareWorkflowPostgres(');
+    return (
+      /(?<!\.test)\.ts$/.test(entry.name) &&
+      entry.name !== 'postgres.ts' &&
+      readFileSync(file, 'utf8').includes('prepareWorkflowPostgres(')
+    );
   });
 }
 
 function postgresMissing(): string | null {
-  if (!existsSync(path.join(ROOT, 'lib', 'engine', 'postgres.ts'))) return 'lib/engine/postgres.ts (the Postgres world, its tables made at start-up) is not in the project yet';
-  if (!preparesPostgres()) return "no server module calls prepareWorkflowPostgres() yet: the Postgres world's tables would not exist";
-  if (!debianPostgresBin()) return 'no PostgreSQL server (/usr/lib/postgresql/<version>/bin): run scripts/ensure-test-tools.ts';
+  if (!existsSync(path.join(ROOT, 'lib', 'engine', 'postgres.ts')))
+    return 'lib/engine/postgres.ts (the Postgres world, its tables made at start-up) is not in the project yet';
+  if (!preparesPostgres())
+    return "no server module calls prepareWorkflowPostgres() yet: the Postgres world's tables would not exist";
+  if (!debianPostgresBin())
+    return 'no PostgreSQL server (/usr/lib/postgresql/<version>/bin): run scripts/ensure-test-tools.ts';
   return null;
 }
 
@@ -62,14 +69,19 @@ async function postgres(kit: Kit): Promise<Postgres> {
 /** A note of the runs by status and the jobs graphile-worker still has (attempts, lock, last error). */
 async function engineState(kit: Kit, url: string) {
   try {
-    const runs = await queryRows(url, 'select status, count(*)::int as n from workflow.workflow_runs group by status order by status');
+    const runs = await queryRows(
+      url,
+      'select status, count(*)::int as n from workflow.workflow_runs group by status order by status',
+    );
     const jobs = await queryRows(
       url,
       `select task_identifier as task, attempts, max_attempts, locked_at is not null as locked, round(extract(epoch from run_at - now())) as due_in_s,
          round(extract(epoch from now() - created_at)) as age_s, key, left(coalesce(last_error, ''), 160) as error
        from graphile_worker.jobs order by id limit 10`,
     );
-    kit.notes.push(`engine at the end: runs ${runs.map((r) => `${String(r.status)} ${String(r.n)}`).join(', ') || 'none'}; jobs left ${jobs.length}${jobs.length ? `: ${JSON.stringify(jobs)}` : ''}`);
+    kit.notes.push(
+      `engine at the end: runs ${runs.map((r) => `${String(r.status)} ${String(r.n)}`).join(', ') || 'none'}; jobs left ${jobs.length}${jobs.length ? `: ${JSON.stringify(jobs)}` : ''}`,
+    );
     const stuck = await queryRows(
       url,
       `select e.run_id, e.type, e.correlation_id, round(extract(epoch from now() - e.created_at)) as ago_s
@@ -106,7 +118,9 @@ export const SCENARIOS: Scenario[] = [
       await kit.apiUp();
       const summary = await kit.deliveries();
       // The API was down until the restart: every lead stored came from the restarted server.
-      kit.notes.push(`${Object.keys(before.storedByMail).length} stored before the kill; ${summary.attempts - before.attempts} API attempts after it`);
+      kit.notes.push(
+        `${Object.keys(before.storedByMail).length} stored before the kill; ${summary.attempts - before.attempts} API attempts after it`,
+      );
       const recovered = kit.logLine('next-restarted', /Re-enqueued \d+ active run/);
       kit.notes.push(`the restarted server: ${recovered?.trim() ?? 'no "Re-enqueued" line in its log'}`);
     },
@@ -120,7 +134,12 @@ export const SCENARIOS: Scenario[] = [
       await kit.startStub();
       await kit.stub.down();
       // Separate folders: two machines with one database between them.
-      const first = await kit.startApp(appDir, 'next-a', kit.ports.app, postgresWorld(kit.folder('inbox-a'), database.url));
+      const first = await kit.startApp(
+        appDir,
+        'next-a',
+        kit.ports.app,
+        postgresWorld(kit.folder('inbox-a'), database.url),
+      );
       await kit.startApp(appDir, 'next-b', kit.ports.second, postgresWorld(kit.folder('inbox-b'), database.url));
       await kit.traffic(first);
       await sleep(WAITING_MS);
@@ -142,7 +161,9 @@ export const SCENARIOS: Scenario[] = [
       await kit.startStub();
       await kit.stub.down();
       const app = await kit.startApp(appDir, 'next', kit.ports.app, postgresWorld(kit.folder('inbox'), database.url));
-      await kit.traffic(app, [{ atIndex: at(0.4), what: 'PostgreSQL restarted (fast shutdown, start)', run: () => database.restart() }]);
+      await kit.traffic(app, [
+        { atIndex: at(0.4), what: 'PostgreSQL restarted (fast shutdown, start)', run: () => database.restart() },
+      ]);
       await sleep(WAITING_MS);
       await kit.apiUp();
       await kit.deliveries();
@@ -223,8 +244,13 @@ async function checkRetryAfter(kit: Kit, throttled: number, stubEarly: number) {
     }
   }
   gaps.sort((a, b) => a - b);
-  kit.notes.push(`stub answered 429 ${throttled} time(s); ${gaps.length} retries, the shortest ${gaps[0] ?? '-'} ms after the previous attempt (Retry-After ${RETRY_AFTER_SECONDS} s)`);
-  if (early.length) kit.checks.push(`RETRY-AFTER NOT HONOURED: ${early.length} retry(ies) sooner than ${RETRY_AFTER_SECONDS} s (${early.slice(0, 3).join(', ')})`);
+  kit.notes.push(
+    `stub answered 429 ${throttled} time(s); ${gaps.length} retries, the shortest ${gaps[0] ?? '-'} ms after the previous attempt (Retry-After ${RETRY_AFTER_SECONDS} s)`,
+  );
+  if (early.length)
+    kit.checks.push(
+      `RETRY-AFTER NOT HONOURED: ${early.length} retry(ies) sooner than ${RETRY_AFTER_SECONDS} s (${early.slice(0, 3).join(', ')})`,
+    );
   if (stubEarly) kit.checks.push(`the stub counted ${stubEarly} attempt(s) before their Retry-After ran out`);
   if (!throttled) kit.checks.push('the stub answered no 429: the scenario tested nothing');
 }

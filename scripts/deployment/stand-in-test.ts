@@ -56,12 +56,24 @@ function runSuite(name: string, env: Record<string, string>, args: string[], hea
   const inherited = { ...process.env };
   delete inherited.VERCEL_AUTOMATION_BYPASS_SECRET;
   delete inherited.PLAYWRIGHT_HTML_OUTPUT_DIR;
-  const child = spawn('npx', ['playwright', 'test', '-c', 'playwright.deployment.config.ts', '--output', path.join(work, name, 'results'), ...args], {
-    cwd: ROOT,
-    env: { ...inherited, PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(work, name, 'report'), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const child = spawn(
+    'npx',
+    [
+      'playwright',
+      'test',
+      '-c',
+      'playwright.deployment.config.ts',
+      '--output',
+      path.join(work, name, 'results'),
+      ...args,
+    ],
+    {
+      cwd: ROOT,
+      env: { ...inherited, PLAYWRIGHT_HTML_OUTPUT_DIR: path.join(work, name, 'report'), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
+  );
   let output = '';
   const keep = (chunk: Buffer) => {
     output += chunk.toString();
@@ -105,17 +117,37 @@ async function main() {
     const otherHostsLog = path.join(work, 'other-hosts.jsonl');
 
     console.log(`\n> The suite with the bypass secret, against ${proxy.url}\n`);
-    const withSecret = await runSuite('with-secret', { PLAYWRIGHT_BASE_URL: proxy.url, VERCEL_AUTOMATION_BYPASS_SECRET: secret, DEPLOYMENT_OTHER_HOSTS_LOG: otherHostsLog }, []);
+    const withSecret = await runSuite(
+      'with-secret',
+      {
+        PLAYWRIGHT_BASE_URL: proxy.url,
+        VERCEL_AUTOMATION_BYPASS_SECRET: secret,
+        DEPLOYMENT_OTHER_HOSTS_LOG: otherHostsLog,
+      },
+      [],
+    );
     const ownHost = proxy.records.filter((record) => record.host === proxy.host);
     const otherHosts = [
-      ...proxy.records.filter((record) => record.host !== proxy.host).map((record) => ({ host: record.host, bypass: BYPASS in record.headers })),
-      ...(existsSync(otherHostsLog) ? readFileSync(otherHostsLog, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { host: string; bypass: boolean; setCookie: boolean }) : []),
+      ...proxy.records
+        .filter((record) => record.host !== proxy.host)
+        .map((record) => ({ host: record.host, bypass: BYPASS in record.headers })),
+      ...(existsSync(otherHostsLog)
+        ? readFileSync(otherHostsLog, 'utf8')
+            .trim()
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as { host: string; bypass: boolean; setCookie: boolean })
+        : []),
     ];
     const summary = (await (await fetch(`${stub.url}/__summary`)).json()) as { attempts: number };
     const log = readFileSync(serverLog, 'utf8');
     const qaLines = log.split('\n').filter((line) => QA_LINE.test(line));
     // The engine's door address (lib/engine/door.ts) is the one file that holds no lead.
-    const stored = existsSync(dataDir) ? readdirSync(dataDir, { recursive: true, encoding: 'utf8' }).filter((name) => /\.json/.test(name) && path.basename(name) !== DOOR_FILE) : [];
+    const stored = existsSync(dataDir)
+      ? readdirSync(dataDir, { recursive: true, encoding: 'utf8' }).filter(
+          (name) => /\.json/.test(name) && path.basename(name) !== DOOR_FILE,
+        )
+      : [];
 
     console.log('\n> Checks\n');
     check(withSecret.code === 0, `the suite passes with the secret (exit ${withSecret.code})`);
@@ -123,13 +155,21 @@ async function main() {
     // sprite an SVG <use> reads, a /?_rsc prefetch; 1 or 2 of about 1,270, in 3 runs of about 9): the bypass cookie
     // carries it, as Vercel intends for requests the header cannot reach. Allowed, named, at most one per test.
     const cookieOnly = ownHost.filter((record) => record.headers[BYPASS] !== secret);
-    const described = cookieOnly.slice(0, 5).map((r) => `${r.method} ${r.path} (${r.status}, ${r.headers['sec-fetch-dest'] ?? '?'}, cookie ${r.headers.cookie?.includes('_vercel_bypass=') ? 'yes' : 'no'})`);
+    const described = cookieOnly
+      .slice(0, 5)
+      .map(
+        (r) =>
+          `${r.method} ${r.path} (${r.status}, ${r.headers['sec-fetch-dest'] ?? '?'}, cookie ${r.headers.cookie?.includes('_vercel_bypass=') ? 'yes' : 'no'})`,
+      );
     const tests = Number(/(\d+) passed/.exec(withSecret.output)?.[1] ?? 0);
     check(
       ownHost.length > 0 && cookieOnly.every((record) => record.status !== 401) && cookieOnly.length <= tests,
       `every one of the ${ownHost.length} requests to the deployment carried the secret${cookieOnly.length ? `, or (${cookieOnly.length}, at most one per test) the bypass cookie: ${described.join('; ')}` : ''}`,
     );
-    check(ownHost.every((record) => record.status !== 401), 'none was refused (401)');
+    check(
+      ownHost.every((record) => record.status !== 401),
+      'none was refused (401)',
+    );
     // The preflight's request, and the first of each test's browser context (a redirect it answers with carries it on too).
     const askedForCookie = ownHost.filter((record) => record.headers[SET_COOKIE] === 'true').length;
     check(
@@ -137,11 +177,17 @@ async function main() {
       `the first asked for the bypass cookie, and so did the first of each test's browser (${askedForCookie} of ${ownHost.length}, ${tests} tests)`,
     );
     const leaks = otherHosts.filter((record) => record.bypass);
-    check(otherHosts.length > 0 && leaks.length === 0, `none of the ${otherHosts.length} requests to other hosts (${[...new Set(otherHosts.map((r) => r.host))].join(', ')}) carried it`);
+    check(
+      otherHosts.length > 0 && leaks.length === 0,
+      `none of the ${otherHosts.length} requests to other hosts (${[...new Set(otherHosts.map((r) => r.host))].join(', ')}) carried it`,
+    );
     check(summary.attempts === 0, `the stub contact API received nothing (${summary.attempts} attempts)`);
     check(sink.mails.length === 0, `the mail server received nothing (${sink.mails.length} e-mails)`);
     check(stored.length === 0, `nothing was held by the engine or written to the inbox (${stored.length} files)`);
-    check(qaLines.length >= 3, `the server logged the QA enquiries (${qaLines.length} lines), e.g. ${qaLines[0]?.trim() ?? 'none'}`);
+    check(
+      qaLines.length >= 3,
+      `the server logged the QA enquiries (${qaLines.length} lines), e.g. ${qaLines[0]?.trim() ?? 'none'}`,
+    );
 
     // Then three things at once, each with a proxy of its own: one device and one shard, traced; the suite
     // without the secret and with a wrong one, in turn; and a build with its thank-you page on another host.
@@ -150,11 +196,21 @@ async function main() {
       const refusals: Array<{ name: string; why: string; run: Run; refused: number }> = [];
       for (const [name, env, why, port] of [
         ['without-secret', {}, 'Set VERCEL_AUTOMATION_BYPASS_SECRET', REFUSED_PROXY_PORT],
-        ['wrong-secret', { VERCEL_AUTOMATION_BYPASS_SECRET: randomBytes(24).toString('hex') }, 'the secret is not this project', REFUSED_PROXY_PORT + 1],
+        [
+          'wrong-secret',
+          { VERCEL_AUTOMATION_BYPASS_SECRET: randomBytes(24).toString('hex') },
+          'the secret is not this project',
+          REFUSED_PROXY_PORT + 1,
+        ],
       ] as const) {
         const own = await startProtectedProxy({ port, target: site.url, secret });
         proxies.push(own);
-        const run = await runSuite(name, { PLAYWRIGHT_BASE_URL: own.url, ...env }, [], `> The suite ${name.replace('-', ' ')}`);
+        const run = await runSuite(
+          name,
+          { PLAYWRIGHT_BASE_URL: own.url, ...env },
+          [],
+          `> The suite ${name.replace('-', ' ')}`,
+        );
         refusals.push({ name, why, run, refused: own.records.filter((record) => record.status === 401).length });
       }
       // The end-to-end suite's pictures build: the only one whose thank-you page is on another host.
@@ -176,33 +232,64 @@ async function main() {
     };
     // Traced, every test: traces that would hold the secret exist, and must not. (Tracing the whole suite costs half a minute more.)
     const [shard, { refusals, followed }] = await Promise.all([
-      runSuite('shard', { PLAYWRIGHT_BASE_URL: proxy.url, VERCEL_AUTOMATION_BYPASS_SECRET: secret }, ['--project', 'pixel-7', '--shard', '2/2', '--trace', 'on'], '> One device, one shard, every test traced: --project pixel-7 --shard 2/2'),
+      runSuite(
+        'shard',
+        { PLAYWRIGHT_BASE_URL: proxy.url, VERCEL_AUTOMATION_BYPASS_SECRET: secret },
+        ['--project', 'pixel-7', '--shard', '2/2', '--trace', 'on'],
+        '> One device, one shard, every test traced: --project pixel-7 --shard 2/2',
+      ),
       refusalsThenElsewhere(),
     ]);
 
     console.log('\n> Checks of the three\n');
     const shardLines = shard.output.split('\n').filter((line) => /^\s+\S+\s+\d+ \[/.test(line));
     check(
-      shard.code === 0 && shardLines.length > 0 && shardLines.length < phoneTests && shardLines.every((line) => line.includes('[pixel-7]')),
+      shard.code === 0 &&
+        shardLines.length > 0 &&
+        shardLines.length < phoneTests &&
+        shardLines.every((line) => line.includes('[pixel-7]')),
       `--project picks one device and --shard a part of its tests (${shardLines.length} of pixel-7's ${phoneTests}, exit ${shard.code})`,
     );
     const traced = [path.join(work, 'shard', 'results'), path.join(work, 'shard', 'report')];
-    const traces = readdirSync(traced[0] ?? '', { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('trace.zip'));
+    const traces = readdirSync(traced[0] ?? '', { recursive: true, encoding: 'utf8' }).filter((name) =>
+      name.endsWith('trace.zip'),
+    );
     check(traces.length > 0, `traces were written (${traces.length})`);
-    check(traces.some((trace) => readFileSync(path.join(traced[0] ?? '', trace)).length > 0) && findSecret(traced, REDACTED).length > 0, 'the traces recorded the header, redacted');
-    const holding = findSecret([path.join(work, 'with-secret', 'results'), path.join(work, 'with-secret', 'report'), ...traced], secret);
-    check(holding.length === 0, `the secret is in no report, trace or attachment${holding.length ? `: ${holding.join(', ')}` : ''}`);
-    check(![withSecret.output, shard.output, readFileSync(serverLog, 'utf8')].some((text) => text.includes(secret)), "the secret is in neither the suites' output nor the server's log");
+    check(
+      traces.some((trace) => readFileSync(path.join(traced[0] ?? '', trace)).length > 0) &&
+        findSecret(traced, REDACTED).length > 0,
+      'the traces recorded the header, redacted',
+    );
+    const holding = findSecret(
+      [path.join(work, 'with-secret', 'results'), path.join(work, 'with-secret', 'report'), ...traced],
+      secret,
+    );
+    check(
+      holding.length === 0,
+      `the secret is in no report, trace or attachment${holding.length ? `: ${holding.join(', ')}` : ''}`,
+    );
+    check(
+      ![withSecret.output, shard.output, readFileSync(serverLog, 'utf8')].some((text) => text.includes(secret)),
+      "the secret is in neither the suites' output nor the server's log",
+    );
     for (const { name, why, run, refused } of refusals) {
-      check(run.code !== 0 && refused > 0 && run.output.includes(why), `${name.replace('-', ' ')} the suite fails (exit ${run.code}) on the protection's 401 (${refused}), saying "${why}"`);
+      check(
+        run.code !== 0 && refused > 0 && run.output.includes(why),
+        `${name.replace('-', ' ')} the suite fails (exit ${run.code}) on the protection's 401 (${refused}), saying "${why}"`,
+      );
     }
-    check(followed.code === 0 && /1 passed/.test(followed.output), `the QA enquiry follows the visitor to the thank-you page on another host (exit ${followed.code})`);
+    check(
+      followed.code === 0 && /1 passed/.test(followed.output),
+      `the QA enquiry follows the visitor to the thank-you page on another host (exit ${followed.code})`,
+    );
   } finally {
     await Promise.all(proxies.map((one) => one.close()));
     await stopAll(servers);
     await sink.stop();
   }
-  console.log(`\n${failures.length ? `${failures.length} check(s) failed` : 'Every check passed'}; the runs' reports and the server's log are in ${work}`);
+  console.log(
+    `\n${failures.length ? `${failures.length} check(s) failed` : 'Every check passed'}; the runs' reports and the server's log are in ${work}`,
+  );
   process.exit(failures.length ? 1 : 0);
 }
 

@@ -14,7 +14,14 @@ import { parse } from 'yaml';
 const WORKFLOWS = path.join(__dirname, '../../.github/workflows');
 const QA_WORKFLOW = path.join(WORKFLOWS, 'e2e-deployment.yml');
 
-type Step = { name?: string; uses?: string; run?: string; if?: string; with?: Record<string, unknown>; env?: Record<string, string> };
+type Step = {
+  name?: string;
+  uses?: string;
+  run?: string;
+  if?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, string>;
+};
 type Workflow = {
   on: Record<string, unknown> | string;
   permissions?: Record<string, string>;
@@ -44,7 +51,9 @@ describe('e2e-deployment.yml, the QA of every ready deployment', () => {
   const at = (match: (step: Step) => boolean) => steps.findIndex(match);
 
   it('runs on deployment_status, only for a deployment whose state is success, with read-only access', () => {
-    expect(Object.keys(typeof workflow.on === 'string' ? { [workflow.on]: null } : workflow.on)).toEqual(['deployment_status']);
+    expect(Object.keys(typeof workflow.on === 'string' ? { [workflow.on]: null } : workflow.on)).toEqual([
+      'deployment_status',
+    ]);
     expect(jobs).toHaveLength(1);
     expect(job?.if?.replace(/\s+/g, ' ')).toBe("github.event.deployment_status.state == 'success'");
     expect(workflow.permissions).toEqual({ contents: 'read' });
@@ -52,7 +61,9 @@ describe('e2e-deployment.yml, the QA of every ready deployment', () => {
   });
 
   it('checks out the deployed commit, installs with npm install (not npm ci: see the README) and WebKit for the iPhone', () => {
-    expect(steps[at((step) => step.uses?.startsWith('actions/checkout@') ?? false)]?.with?.ref).toBe('${{ github.event.deployment.sha }}');
+    expect(steps[at((step) => step.uses?.startsWith('actions/checkout@') ?? false)]?.with?.ref).toBe(
+      '${{ github.event.deployment.sha }}',
+    );
     const install = at((step) => step.run === 'npm install');
     const browsers = at((step) => /npx playwright install (--with-deps )?.*\bwebkit\b/.test(step.run ?? ''));
     const suite = at((step) => step.run === 'npm run test:deployment');

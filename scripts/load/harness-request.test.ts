@@ -14,7 +14,11 @@ async function flakyServer(drops: number) {
     else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/__records`, seen: () => seen, close: () => new Promise((resolve) => server.close(resolve)) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/__records`,
+    seen: () => seen,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
 describe("the harness's own requests", () => {

@@ -11,7 +11,11 @@ export type HarnessAnswer = { status: number; text: string };
 /** The socket's error code and message when fetch names them (UND_ERR_SOCKET: other side closed), else the error's own. */
 function describe(error: unknown): string {
   // Read by shape: an error from another realm (Jest's) is no instanceof Error here.
-  const { name, message, cause } = (error ?? {}) as { name?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
+  const { name, message, cause } = (error ?? {}) as {
+    name?: unknown;
+    message?: unknown;
+    cause?: { code?: unknown; message?: unknown };
+  };
   if (typeof message !== 'string') return String(error);
   const detail = [cause?.code, cause?.message].filter((part) => typeof part === 'string').join(': ');
   return detail ? `${message} (${detail})` : `${String(name)}: ${message}`;
@@ -32,7 +36,9 @@ export async function harnessRequest(what: string, url: string | URL, init: Requ
       if (attempt < TRIES) await new Promise((resolve) => setTimeout(resolve, 300 * attempt));
     }
   }
-  throw new Error(`${what}: ${init.method ?? 'GET'} ${String(url)} failed ${TRIES} times, ${TIMEOUT_MS / 1000} s each; last: ${describe(last)}`);
+  throw new Error(
+    `${what}: ${init.method ?? 'GET'} ${String(url)} failed ${TRIES} times, ${TIMEOUT_MS / 1000} s each; last: ${describe(last)}`,
+  );
 }
 
 /** The same, for a JSON answer. */
@@ -41,6 +47,8 @@ export async function harnessJson<T>(what: string, url: string | URL, init: Requ
   try {
     return JSON.parse(text) as T;
   } catch {
-    throw new Error(`${what}: ${init.method ?? 'GET'} ${String(url)} answered ${status}, not JSON: ${text.slice(0, 120)}`);
+    throw new Error(
+      `${what}: ${init.method ?? 'GET'} ${String(url)} answered ${status}, not JSON: ${text.slice(0, 120)}`,
+    );
   }
 }

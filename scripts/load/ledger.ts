@@ -51,10 +51,19 @@ export function ledgerOf(results: EnquiryResult[], summary: StubSummary, since =
 /** The failed checks of a ledger: lost, twice, answered neither thanks nor retry. */
 export function ledgerChecks(ledger: Ledger): string[] {
   const checks: string[] = [];
-  const sample = (list: EnquiryResult[]) => list.slice(0, 3).map((r) => `#${r.index} ${r.mail}`).join(', ');
-  if (ledger.lost.length) checks.push(`LOST: ${ledger.lost.length} thanked lead(s) never reached the API (${sample(ledger.lost)})`);
-  if (ledger.twice.length) checks.push(`DELIVERED TWICE: ${ledger.twice.length} lead(s) stored under two keys (${sample(ledger.twice)})`);
-  if (ledger.other.length) checks.push(`answered neither thanks nor retry: ${ledger.other.length} (${countBy(ledger.other.map((r) => r.state.slice(0, 60)))})`);
+  const sample = (list: EnquiryResult[]) =>
+    list
+      .slice(0, 3)
+      .map((r) => `#${r.index} ${r.mail}`)
+      .join(', ');
+  if (ledger.lost.length)
+    checks.push(`LOST: ${ledger.lost.length} thanked lead(s) never reached the API (${sample(ledger.lost)})`);
+  if (ledger.twice.length)
+    checks.push(`DELIVERED TWICE: ${ledger.twice.length} lead(s) stored under two keys (${sample(ledger.twice)})`);
+  if (ledger.other.length)
+    checks.push(
+      `answered neither thanks nor retry: ${ledger.other.length} (${countBy(ledger.other.map((r) => r.state.slice(0, 60)))})`,
+    );
   return checks;
 }
 
@@ -62,7 +71,11 @@ export function ledgerChecks(ledger: Ledger): string[] {
  * Polls the stub until every thanked lead in `results` is stored or `deadline` passes,
  * then waits SETTLE_MS more for a second copy. Returns the last summary.
  */
-export async function awaitDeliveries(stub: StubClient, results: EnquiryResult[], deadline: number): Promise<StubSummary> {
+export async function awaitDeliveries(
+  stub: StubClient,
+  results: EnquiryResult[],
+  deadline: number,
+): Promise<StubSummary> {
   const mails = results.filter((r) => r.state === 'sent').map((r) => r.mail);
   for (;;) {
     const summary = await stub.summary().catch(() => null);
@@ -78,7 +91,8 @@ export async function awaitDeliveries(stub: StubClient, results: EnquiryResult[]
 
 const SABOTAGE = new Set((process.env.SABOTAGE ?? '').split(',').filter(Boolean));
 export const sabotaged = (what: 'drop' | 'duplicate' | 'other' | 'early') => SABOTAGE.has(what);
-export const sabotageNote = () => (SABOTAGE.size ? `SABOTAGE=${[...SABOTAGE].join(',')}: this run is meant to fail` : '');
+export const sabotageNote = () =>
+  SABOTAGE.size ? `SABOTAGE=${[...SABOTAGE].join(',')}: this run is meant to fail` : '';
 
 /**
  * drop: the stub refuses each of `mails` for ever, so their leads are never delivered; several,
@@ -99,13 +113,25 @@ export const refused = new Set<string>();
  * duplicate: the first thanked lead stored again under a new key, as a second delivery would.
  * other: one more post with a form signature the server never gave (answered neither thanks nor retry).
  */
-export async function sabotageAfter(stub: StubClient, results: EnquiryResult[], post: Omit<SendOptions, 'index' | 'mail' | 'token'>) {
+export async function sabotageAfter(
+  stub: StubClient,
+  results: EnquiryResult[],
+  post: Omit<SendOptions, 'index' | 'mail' | 'token'>,
+) {
   const first = results.find((r) => r.state === 'sent');
   if (sabotaged('duplicate') && first) {
     // A throttled stub may answer 429 first.
     for (let i = 0; i < 20 && (await stub.store(first.mail, randomUUID())) !== 200; i++) await sleep(500);
   }
-  if (sabotaged('other')) results.push(await sendEnquiry({ ...post, index: results.length, mail: `sabotaje-${Date.now()}@example.mx`, token: 'not-a-signature' }));
+  if (sabotaged('other'))
+    results.push(
+      await sendEnquiry({
+        ...post,
+        index: results.length,
+        mail: `sabotaje-${Date.now()}@example.mx`,
+        token: 'not-a-signature',
+      }),
+    );
 }
 
 // ---- Printing.
@@ -129,7 +155,11 @@ export function percentile(results: EnquiryResult[], p: number): string {
 }
 
 /** The columns both tests print, one row per run or scenario. */
-export function ledgerColumns(ledger: Ledger | undefined, results: EnquiryResult[], allowedMs?: number): Record<string, string> {
+export function ledgerColumns(
+  ledger: Ledger | undefined,
+  results: EnquiryResult[],
+  allowedMs?: number,
+): Record<string, string> {
   const n = (value: number | undefined) => (ledger && value !== undefined ? String(value) : '-');
   return {
     posted: String(results.length),
@@ -141,7 +171,9 @@ export function ledgerColumns(ledger: Ledger | undefined, results: EnquiryResult
     twice: n(ledger?.twice.length),
     'last delivery (s)': ledger?.lastDeliveryMs === undefined ? '-' : (ledger.lastDeliveryMs / 1000).toFixed(1),
     'allowed (s)': allowedMs === undefined ? '-' : String(allowedMs / 1000),
-    'wait p50/p99/max (ms)': results.length ? `${percentile(results, 50)}/${percentile(results, 99)}/${percentile(results, 100)}` : '-',
+    'wait p50/p99/max (ms)': results.length
+      ? `${percentile(results, 50)}/${percentile(results, 99)}/${percentile(results, 100)}`
+      : '-',
   };
 }
 
@@ -149,8 +181,11 @@ export function ledgerColumns(ledger: Ledger | undefined, results: EnquiryResult
 export function printTable(rows: Array<Record<string, string>>) {
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
   const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => (row[column] ?? '-').length)));
-  const line = (values: string[]) => `| ${values.map((value, i) => (i === 0 ? value.padEnd(widths[i] ?? 0) : value.padStart(widths[i] ?? 0))).join(' | ')} |`;
+  const line = (values: string[]) =>
+    `| ${values.map((value, i) => (i === 0 ? value.padEnd(widths[i] ?? 0) : value.padStart(widths[i] ?? 0))).join(' | ')} |`;
   console.log(line(columns));
-  console.log(`|${widths.map((width, i) => (i === 0 ? '-'.repeat(width + 2) : `${'-'.repeat(width + 1)}:`)).join('|')}|`);
+  console.log(
+    `|${widths.map((width, i) => (i === 0 ? '-'.repeat(width + 2) : `${'-'.repeat(width + 1)}:`)).join('|')}|`,
+  );
   for (const row of rows) console.log(line(columns.map((column) => row[column] ?? '-')));
 }

@@ -61,7 +61,8 @@ export async function formTokens(app: string, count: number): Promise<string[]> 
 /** The socket's error code (ECONNREFUSED, UND_ERR_SOCKET...) when fetch names one, else the error's name. */
 function causeOf(error: Error): string {
   const { cause } = error;
-  if (typeof cause === 'object' && cause !== null && 'code' in cause && typeof cause.code === 'string') return cause.code;
+  if (typeof cause === 'object' && cause !== null && 'code' in cause && typeof cause.code === 'string')
+    return cause.code;
   return error.name;
 }
 
@@ -81,7 +82,15 @@ export type SendOptions = {
  * `network: <message>` when no answer came. `outcome` says which: `answer`, `network`, or
  * `timeout` (no answer within `timeoutMs`; without it, a post waits as long as it takes).
  */
-export async function sendEnquiry({ app, actionId, token, index, mail, timeoutMs, signal }: SendOptions): Promise<EnquiryResult> {
+export async function sendEnquiry({
+  app,
+  actionId,
+  token,
+  index,
+  mail,
+  timeoutMs,
+  signal,
+}: SendOptions): Promise<EnquiryResult> {
   const body = new FormData();
   body.append('_1_name', `Cliente de carga ${index}`);
   body.append('_1_mail', mail);
@@ -132,7 +141,14 @@ export type TrafficOptions = {
  * `beforeSend(index, startedAt)` runs first, awaited; `shouldStop()` ends the run early.
  * Returns the run's length in seconds.
  */
-export async function runTraffic({ total, concurrency, spacingMs = 0, beforeSend, send, shouldStop = () => false }: TrafficOptions): Promise<number> {
+export async function runTraffic({
+  total,
+  concurrency,
+  spacingMs = 0,
+  beforeSend,
+  send,
+  shouldStop = () => false,
+}: TrafficOptions): Promise<number> {
   const startedAt = performance.now();
   let next = 0;
   await Promise.all(

@@ -24,7 +24,18 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
     'public/floor.html': FLOOR_HTML,
     'app/page.tsx': `export default function Page() { return <h1>Hello</h1>; }\n`,
     'tsconfig.json': JSON.stringify({
-      compilerOptions: { strict: true, jsx: 'react-jsx', module: 'esnext', moduleResolution: 'bundler', skipLibCheck: true, noEmit: true, esModuleInterop: true, isolatedModules: true, lib: ['dom', 'esnext'], plugins: [{ name: 'next' }] },
+      compilerOptions: {
+        strict: true,
+        jsx: 'react-jsx',
+        module: 'esnext',
+        moduleResolution: 'bundler',
+        skipLibCheck: true,
+        noEmit: true,
+        esModuleInterop: true,
+        isolatedModules: true,
+        lib: ['dom', 'esnext'],
+        plugins: [{ name: 'next' }],
+      },
       include: ['**/*.ts', '**/*.tsx'],
     }),
   };
@@ -74,5 +85,10 @@ const FLOOR_HTML = `<!doctype html>
 export const BARE_APP: AppSpec = {
   name: NAME,
   publicEnv: {},
-  create: { id: createHash('sha256').update(JSON.stringify(bareFiles(appDir(NAME)))).digest('hex'), run: writeBareApp },
+  create: {
+    id: createHash('sha256')
+      .update(JSON.stringify(bareFiles(appDir(NAME))))
+      .digest('hex'),
+    run: writeBareApp,
+  },
 };

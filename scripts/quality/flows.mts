@@ -28,7 +28,13 @@ const TIMEOUT = 30_000;
 
 /** One timespan's figures; worst is the slowest interaction, for the log. */
 export type StepFigures = { inpMs: number | null; tbtMs: number | null; worst: string };
-export type FlowRun = { typing: StepFigures | undefined; carousel: StepFigures | null; sending: StepFigures | undefined; thanksMs: number; seconds: number };
+export type FlowRun = {
+  typing: StepFigures | undefined;
+  carousel: StepFigures | null;
+  sending: StepFigures | undefined;
+  thanksMs: number;
+  seconds: number;
+};
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 const listOf = (value: unknown): Record<string, unknown>[] => (Array.isArray(value) ? value.filter(isRecord) : []);
@@ -76,7 +82,10 @@ export async function interactionFlow(url: string, { carousel }: { carousel: boo
     await page.waitForFunction(
       (name) => {
         const form = document.querySelector<HTMLInputElement>(name)?.form;
-        return form && (form.dataset.floor === 'true' || form.querySelector<HTMLButtonElement>('button[type="submit"]')?.disabled);
+        return (
+          form &&
+          (form.dataset.floor === 'true' || form.querySelector<HTMLButtonElement>('button[type="submit"]')?.disabled)
+        );
       },
       {},
       firstField,
@@ -123,10 +132,23 @@ export async function interactionFlow(url: string, { carousel }: { carousel: boo
           const numeric = audit(id)?.numericValue;
           return typeof numeric === 'number' ? Math.round(numeric) : null;
         };
-        return [step.name, { inpMs: value('interaction-to-next-paint'), tbtMs: value('total-blocking-time'), worst: worstInteraction(audit('inp-breakdown-insight')) }];
+        return [
+          step.name,
+          {
+            inpMs: value('interaction-to-next-paint'),
+            tbtMs: value('total-blocking-time'),
+            worst: worstInteraction(audit('inp-breakdown-insight')),
+          },
+        ];
       }),
     );
-    return { typing: steps.get('typing'), carousel: steps.get('carousel') ?? null, sending: steps.get('sending'), thanksMs, seconds: Math.round((Date.now() - started) / 100) / 10 };
+    return {
+      typing: steps.get('typing'),
+      carousel: steps.get('carousel') ?? null,
+      sending: steps.get('sending'),
+      thanksMs,
+      seconds: Math.round((Date.now() - started) / 100) / 10,
+    };
   } finally {
     await browser.close();
   }

@@ -35,7 +35,7 @@ export async function imageBytes(url: string): Promise<ImageBytes> {
     });
     await page.goto(url, { waitUntil: 'networkidle0' });
     // Slowly, as a thumb does: lazy images start loading as each screen nears.
-    for (let atBottom = false; !atBottom; ) {
+    for (let atBottom = false; !atBottom;) {
       atBottom = await page.evaluate((step) => {
         window.scrollBy(0, step);
         return window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1;

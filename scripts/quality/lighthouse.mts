@@ -31,14 +31,22 @@ export type LighthouseRun = {
   failedAudits: string[];
 };
 
-const SCORE_METRICS = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'];
+const SCORE_METRICS = [
+  'first-contentful-paint',
+  'largest-contentful-paint',
+  'total-blocking-time',
+  'cumulative-layout-shift',
+  'speed-index',
+];
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
 /** The `url` of each item of an audit's details, where it has one. */
 function itemUrls(details: unknown): string[] {
   const items = isRecord(details) && Array.isArray(details.items) ? details.items : [];
-  return items.flatMap((item: unknown) => (isRecord(item) && typeof item.url === 'string' && item.url ? [item.url] : []));
+  return items.flatMap((item: unknown) =>
+    isRecord(item) && typeof item.url === 'string' && item.url ? [item.url] : [],
+  );
 }
 
 export async function lighthouseRun(url: string, throttlingMethod: ThrottlingMethod): Promise<LighthouseRun> {

@@ -74,7 +74,8 @@ const inbox = mkdtempSync(path.join(tmpdir(), 'quality-inbox-'));
 const servers: Server[] = [];
 // The harness kills the servers' process groups on exit, whatever ends the run.
 process.on('exit', () => rmSync(inbox, { recursive: true, force: true }));
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stopAll(servers).then(() => process.exit(130)));
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => void stopAll(servers).then(() => process.exit(130)));
 
 type VnuMessage = { type?: string; url?: string; lastLine?: number; firstColumn?: number; message?: string };
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
@@ -92,30 +93,48 @@ function validateHtml(urls: string[]): VnuMessage[] {
 function sharedJsGzip(output: string): number {
   const parsed: unknown = JSON.parse(output);
   const js = isRecord(parsed) ? parsed.js : undefined;
-  if (!isRecord(js) || typeof js.gzip !== 'number') throw new Error(`shared/tools/page-weight.mjs printed no js.gzip: ${output.slice(0, 200)}`);
+  if (!isRecord(js) || typeof js.gzip !== 'number')
+    throw new Error(`shared/tools/page-weight.mjs printed no js.gzip: ${output.slice(0, 200)}`);
   return js.gzip;
 }
 
 /** Runs the user flow on the app and on the floor, interleaved (app, floor, app, ...); the median per step. */
-async function interleavedFlows(urls: { app: string; floor: string }, runs: number): Promise<{ app: StepMedians; floor: StepMedians }> {
+async function interleavedFlows(
+  urls: { app: string; floor: string },
+  runs: number,
+): Promise<{ app: StepMedians; floor: StepMedians }> {
   const results: { app: FlowRun[]; floor: FlowRun[] } = { app: [], floor: [] };
-  const show = (step: StepFigures | null | undefined) => (step ? `INP ${step.inpMs ?? 'n/a'} ms, TBT ${step.tbtMs} ms${step.worst ? ` (${step.worst})` : ''}` : '—');
+  const show = (step: StepFigures | null | undefined) =>
+    step ? `INP ${step.inpMs ?? 'n/a'} ms, TBT ${step.tbtMs} ms${step.worst ? ` (${step.worst})` : ''}` : '—';
   for (let i = 0; i < runs; i++) {
     for (const name of ['app', 'floor'] as const) {
       const run = await interactionFlow(urls[name], { carousel: name === 'app' });
       results[name].push(run);
-      console.log(`  flow ${name} #${i + 1} (${run.seconds} s): typing ${show(run.typing)}; carousel ${show(run.carousel)}; sending ${show(run.sending)}, thanks after ${run.thanksMs} ms`);
+      console.log(
+        `  flow ${name} #${i + 1} (${run.seconds} s): typing ${show(run.typing)}; carousel ${show(run.carousel)}; sending ${show(run.sending)}, thanks after ${run.thanksMs} ms`,
+      );
     }
   }
-  const stepMedian = (list: FlowRun[], step: Step) => ({ inpMs: median(list.map((r) => r[step]?.inpMs)), tbtMs: median(list.map((r) => r[step]?.tbtMs)) });
-  const medians = (list: FlowRun[]): StepMedians => ({ typing: stepMedian(list, 'typing'), carousel: stepMedian(list, 'carousel'), sending: stepMedian(list, 'sending') });
+  const stepMedian = (list: FlowRun[], step: Step) => ({
+    inpMs: median(list.map((r) => r[step]?.inpMs)),
+    tbtMs: median(list.map((r) => r[step]?.tbtMs)),
+  });
+  const medians = (list: FlowRun[]): StepMedians => ({
+    typing: stepMedian(list, 'typing'),
+    carousel: stepMedian(list, 'carousel'),
+    sending: stepMedian(list, 'sending'),
+  });
   return { app: medians(results.app), floor: medians(results.floor) };
 }
 
 type Interleaved = { runs: { app: LighthouseRun[]; bare: LighthouseRun[] }; app: Medians; bare: Medians | null };
 
 /** Runs Lighthouse on both pages, interleaved (project, bare, project, ...), so a busy spell hits both; on the project alone without `bare`. */
-async function interleaved(urls: { app: string; bare?: string }, runs: number, method: ThrottlingMethod): Promise<Interleaved> {
+async function interleaved(
+  urls: { app: string; bare?: string },
+  runs: number,
+  method: ThrottlingMethod,
+): Promise<Interleaved> {
   const results: Interleaved['runs'] = { app: [], bare: [] };
   for (let i = 0; i < runs; i++) {
     for (const name of urls.bare ? (['app', 'bare'] as const) : (['app'] as const)) {
@@ -127,17 +146,36 @@ async function interleaved(urls: { app: string; bare?: string }, runs: number, m
       );
     }
   }
-  const medians = (list: LighthouseRun[]) => Object.fromEntries(FIGURES.map((key) => [key, median(list.map((r) => r[key]))])) as Medians;
+  const medians = (list: LighthouseRun[]) =>
+    Object.fromEntries(FIGURES.map((key) => [key, median(list.map((r) => r[key]))])) as Medians;
   return { runs: results, app: medians(results.app), bare: urls.bare ? medians(results.bare) : null };
 }
 
 type Cell = string | number | null;
-type Row = { figure: string; project: Cell; bare: Cell; versus: string; budget: string; headroom: Cell; ok: boolean; gate: boolean };
+type Row = {
+  figure: string;
+  project: Cell;
+  bare: Cell;
+  versus: string;
+  budget: string;
+  headroom: Cell;
+  ok: boolean;
+  gate: boolean;
+};
 const rows: Row[] = [];
 /** One budget: `ok` decides the verdict, and a failed one fails the run; headroom is how far the figure is from the budget. */
-const row = (figure: string, project: Cell, bare: Cell, versus: string, budget: string, headroom: Cell, ok: boolean) => rows.push({ figure, project, bare, versus, budget, headroom, ok, gate: true });
+const row = (figure: string, project: Cell, bare: Cell, versus: string, budget: string, headroom: Cell, ok: boolean) =>
+  rows.push({ figure, project, bare, versus, budget, headroom, ok, gate: true });
 /** One goal of the benchmark: printed as met or not yet, never failing. */
-const goalRow = (figure: string, project: Cell, bare: Cell, versus: string, goal: string, headroom: Cell, met: boolean) => rows.push({ figure, project, bare, versus, budget: goal, headroom, ok: met, gate: false });
+const goalRow = (
+  figure: string,
+  project: Cell,
+  bare: Cell,
+  versus: string,
+  goal: string,
+  headroom: Cell,
+  met: boolean,
+) => rows.push({ figure, project, bare, versus, budget: goal, headroom, ok: met, gate: false });
 const EXACT = '0 (exact)';
 const ratio = (a: number, b: number) => (b > 0 ? a / b : Infinity);
 const signed = (n: number, digits = 0) => `${n >= 0 ? '+' : ''}${n.toFixed(digits)}`;
@@ -155,16 +193,42 @@ async function timings(urls: { app: string; bare: string }, simulated: Interleav
     goalRow(label, project, base, `x${r.toFixed(2)}`, `<= x${goal}`, `${(goal - r).toFixed(2)}x`, r <= goal);
   };
   ratioGoal('LCP ms, applied (median)', a.lcpMs, b.lcpMs, GOAL.lcpRatio);
-  goalRow('LCP ms, applied (median), absolute', a.lcpMs, '', '', `<= ${GOAL.lcpMs}`, `${GOAL.lcpMs - figure(a.lcpMs)} ms`, figure(a.lcpMs) <= GOAL.lcpMs);
+  goalRow(
+    'LCP ms, applied (median), absolute',
+    a.lcpMs,
+    '',
+    '',
+    `<= ${GOAL.lcpMs}`,
+    `${GOAL.lcpMs - figure(a.lcpMs)} ms`,
+    figure(a.lcpMs) <= GOAL.lcpMs,
+  );
   ratioGoal('FCP ms, applied (median)', a.fcpMs, b.fcpMs, GOAL.fcpRatio);
   const tbtRatio = ratio(figure(a.tbtMs), Math.max(figure(b.tbtMs), GOAL.tbtFloorMs));
-  goalRow(`TBT ms, applied (median), vs max(bare, ${GOAL.tbtFloorMs})`, a.tbtMs, b.tbtMs, `x${tbtRatio.toFixed(2)}`, `<= x${GOAL.tbtRatio}`, `${(GOAL.tbtRatio - tbtRatio).toFixed(2)}x`, tbtRatio <= GOAL.tbtRatio);
+  goalRow(
+    `TBT ms, applied (median), vs max(bare, ${GOAL.tbtFloorMs})`,
+    a.tbtMs,
+    b.tbtMs,
+    `x${tbtRatio.toFixed(2)}`,
+    `<= x${GOAL.tbtRatio}`,
+    `${(GOAL.tbtRatio - tbtRatio).toFixed(2)}x`,
+    tbtRatio <= GOAL.tbtRatio,
+  );
   const performanceOver = figure(a.performance) - figure(b.performance) + GOAL.performanceUnderBare;
-  goalRow('Performance score, applied (median)', a.performance, b.performance, signed(figure(a.performance) - figure(b.performance), 2), `>= -${GOAL.performanceUnderBare}`, performanceOver.toFixed(2), performanceOver >= -1e-9);
+  goalRow(
+    'Performance score, applied (median)',
+    a.performance,
+    b.performance,
+    signed(figure(a.performance) - figure(b.performance), 2),
+    `>= -${GOAL.performanceUnderBare}`,
+    performanceOver.toFixed(2),
+    performanceOver >= -1e-9,
+  );
   const cls = Math.max(figure(a.cls), figure(simulated.app.cls));
   goalRow('CLS, applied (median)', a.cls, b.cls, '', '= 0', cls, cls === 0);
 
-  console.log(`\nLighthouse user flows, mobile preset, applied throttling (devtools, 4x CPU), ${FLOW_RUNS} runs each, interleaved with the no-JavaScript floor:`);
+  console.log(
+    `\nLighthouse user flows, mobile preset, applied throttling (devtools, 4x CPU), ${FLOW_RUNS} runs each, interleaved with the no-JavaScript floor:`,
+  );
   const flows = await interleavedFlows({ app: urls.app, floor: `${urls.bare}floor.html` }, FLOW_RUNS);
   for (const step of STEPS) {
     // The floor has no carousel: a click there costs what a keystroke does, so the carousel is held to the floor's typing.
@@ -173,9 +237,19 @@ async function timings(urls: { app: string; bare: string }, simulated: Interleav
     const label = `INP ms, ${step} (median)${step === 'carousel' ? ', vs floor typing' : ''}`;
     // A floor of 0 (no interaction recorded in time) would make any ratio explode: at least 1 ms.
     const r = inp === null || floor === null ? NaN : Number((inp / Math.max(floor, 1)).toFixed(2));
-    goalRow(label, inp ?? 'n/a', step === 'carousel' ? `— (${floor ?? 'n/a'})` : (floor ?? 'n/a'), `x${r}`, `<= x${GOAL.inpRatio}`, `${Number((GOAL.inpRatio - r).toFixed(2))}x`, r <= GOAL.inpRatio);
+    goalRow(
+      label,
+      inp ?? 'n/a',
+      step === 'carousel' ? `— (${floor ?? 'n/a'})` : (floor ?? 'n/a'),
+      `x${r}`,
+      `<= x${GOAL.inpRatio}`,
+      `${Number((GOAL.inpRatio - r).toFixed(2))}x`,
+      r <= GOAL.inpRatio,
+    );
   }
-  console.log(`  TBT during each step (median, printed only): ${STEPS.map((step) => `${step} ${flows.app[step].tbtMs ?? '—'} ms (floor ${flows.floor[step].tbtMs ?? '—'})`).join(', ')}`);
+  console.log(
+    `  TBT during each step (median, printed only): ${STEPS.map((step) => `${step} ${flows.app[step].tbtMs ?? '—'} ms (floor ${flows.floor[step].tbtMs ?? '—'})`).join(', ')}`,
+  );
 }
 
 async function measure(urls: { app: string; bare: string }): Promise<Interleaved> {
@@ -183,55 +257,125 @@ async function measure(urls: { app: string; bare: string }): Promise<Interleaved
   const bare = await pageWeight(urls.bare);
   console.log(`\nPage weight, bytes: ${JSON.stringify({ app, bare })}`);
   const jsOver = app.js.gzip - bare.js.gzip;
-  row('JS a first visit downloads, gzip B', app.js.gzip, bare.js.gzip, signed(jsOver), `<= +${BUDGET.jsOverBare}`, `${BUDGET.jsOverBare - jsOver} B`, jsOver <= BUDGET.jsOverBare);
+  row(
+    'JS a first visit downloads, gzip B',
+    app.js.gzip,
+    bare.js.gzip,
+    signed(jsOver),
+    `<= +${BUDGET.jsOverBare}`,
+    `${BUDGET.jsOverBare - jsOver} B`,
+    jsOver <= BUDGET.jsOverBare,
+  );
   const sharedTool = path.resolve(ROOT, '..', 'shared', 'tools', 'page-weight.mjs');
   if (existsSync(sharedTool)) {
     const shared = sharedJsGzip(spawnSync('node', [sharedTool, urls.app], { encoding: 'utf8' }).stdout);
     row('  same by shared/tools/page-weight.mjs', shared, '', '', `= ${app.js.gzip}`, EXACT, shared === app.js.gzip);
   }
-  row('HTML of /, gzip B', app.html.gzip, bare.html.gzip, signed(app.html.gzip - bare.html.gzip), `<= ${BUDGET.htmlGzip}`, `${BUDGET.htmlGzip - app.html.gzip} B`, app.html.gzip <= BUDGET.htmlGzip);
+  row(
+    'HTML of /, gzip B',
+    app.html.gzip,
+    bare.html.gzip,
+    signed(app.html.gzip - bare.html.gzip),
+    `<= ${BUDGET.htmlGzip}`,
+    `${BUDGET.htmlGzip - app.html.gzip} B`,
+    app.html.gzip <= BUDGET.htmlGzip,
+  );
 
   const images = await imageBytes(urls.app);
-  console.log(`\nImages a phone downloads (390 px, DPR 2, scrolled to the bottom and back), ${images.bytes} B transferred:`);
+  console.log(
+    `\nImages a phone downloads (390 px, DPR 2, scrolled to the bottom and back), ${images.bytes} B transferred:`,
+  );
   for (const image of images.images) console.log(`  ${image.bytes} B  ${image.url}`);
-  row('Images on a phone, whole page, B transferred', images.bytes, '', '', `<= ${BUDGET.imageBytes}`, `${BUDGET.imageBytes - images.bytes} B`, images.bytes <= BUDGET.imageBytes);
+  row(
+    'Images on a phone, whole page, B transferred',
+    images.bytes,
+    '',
+    '',
+    `<= ${BUDGET.imageBytes}`,
+    `${BUDGET.imageBytes - images.bytes} B`,
+    images.bytes <= BUDGET.imageBytes,
+  );
 
-  console.log(`\nLighthouse, mobile preset, simulated throttling (what PageSpeed Insights shows), ${SIMULATED_RUNS} run(s) each:`);
+  console.log(
+    `\nLighthouse, mobile preset, simulated throttling (what PageSpeed Insights shows), ${SIMULATED_RUNS} run(s) each:`,
+  );
   const simulated = await interleaved(BENCH ? urls : { app: urls.app }, SIMULATED_RUNS, 'simulate');
   const s = simulated.app;
-  row('CLS (simulated median)', s.cls, simulated.bare?.cls ?? '', '', `<= ${BUDGET.cls}`, Number((BUDGET.cls - figure(s.cls)).toFixed(4)), figure(s.cls) <= BUDGET.cls);
-  row('Accessibility score', s.accessibility, simulated.bare?.accessibility ?? '', '', '= 1', EXACT, s.accessibility === 1);
-  row('Best practices score', s.bestPractices, simulated.bare?.bestPractices ?? '', '', '= 1', EXACT, s.bestPractices === 1);
+  row(
+    'CLS (simulated median)',
+    s.cls,
+    simulated.bare?.cls ?? '',
+    '',
+    `<= ${BUDGET.cls}`,
+    Number((BUDGET.cls - figure(s.cls)).toFixed(4)),
+    figure(s.cls) <= BUDGET.cls,
+  );
+  row(
+    'Accessibility score',
+    s.accessibility,
+    simulated.bare?.accessibility ?? '',
+    '',
+    '= 1',
+    EXACT,
+    s.accessibility === 1,
+  );
+  row(
+    'Best practices score',
+    s.bestPractices,
+    simulated.bare?.bestPractices ?? '',
+    '',
+    '= 1',
+    EXACT,
+    s.bestPractices === 1,
+  );
   row('SEO score', s.seo, simulated.bare?.seo ?? '', '', '= 1', EXACT, s.seo === 1);
   const blocking = [...new Set(simulated.runs.app.flatMap((r) => r.renderBlocking))];
   // The page's own CSS is inlined; a stylesheet of its own would still be allowed.
   const foreign = blocking.filter((url) => !/^http:\/\/127\.0\.0\.1:\d+\/_next\/static\/.+\.css/.test(url));
-  row('Render-blocking requests besides own CSS', foreign.length, '', foreign.join(' '), '= 0', EXACT, foreign.length === 0);
+  row(
+    'Render-blocking requests besides own CSS',
+    foreign.length,
+    '',
+    foreign.join(' '),
+    '= 0',
+    EXACT,
+    foreign.length === 0,
+  );
   if (BENCH) await timings(urls, simulated);
 
   const htmlErrors = validateHtml([urls.app, `${urls.app}aviso-de-privacidad`, `${urls.app}gracias`]);
-  for (const error of htmlErrors) console.log(`  vnu: ${error.url} ${error.lastLine}:${error.firstColumn} ${error.message}`);
+  for (const error of htmlErrors)
+    console.log(`  vnu: ${error.url} ${error.lastLine}:${error.firstColumn} ${error.message}`);
   row('Nu HTML checker errors (/, notice, thanks)', htmlErrors.length, '', '', '= 0', EXACT, htmlErrors.length === 0);
   return simulated;
 }
 
 function report(simulated: Interleaved, started: number): number {
   if (BENCH && simulated.bare) {
-    console.log('\nSimulated throttling, printed only (from 127.0.0.1 its timings race the scripts against the first paint):');
-    for (const key of ['lcpMs', 'fcpMs', 'tbtMs', 'performance'] as const) console.log(`  ${key}: project ${simulated.app[key]}, bare ${simulated.bare[key]}`);
+    console.log(
+      '\nSimulated throttling, printed only (from 127.0.0.1 its timings race the scripts against the first paint):',
+    );
+    for (const key of ['lcpMs', 'fcpMs', 'tbtMs', 'performance'] as const)
+      console.log(`  ${key}: project ${simulated.app[key]}, bare ${simulated.bare[key]}`);
   }
   const header = ['Figure', 'Project', 'Bare/floor', 'vs bare', 'Budget/goal', 'Headroom', 'Verdict'];
   const verdict = (r: Row) => (r.gate ? (r.ok ? 'ok' : 'FAIL') : r.ok ? 'met' : 'not yet');
-  const table = [header, ...rows.map((r) => [r.figure, r.project, r.bare, r.versus, r.budget, r.headroom, verdict(r)].map(String))];
+  const table = [
+    header,
+    ...rows.map((r) => [r.figure, r.project, r.bare, r.versus, r.budget, r.headroom, verdict(r)].map(String)),
+  ];
   const widths = header.map((_, i) => Math.max(...table.map((cells) => (cells[i] ?? '').length)));
   console.log(BENCH ? '\nBenchmark: budgets (ok or FAIL) and goals (met or not yet)' : '\nQuality budgets');
-  for (const cells of table) console.log(`  ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ')}`.trimEnd());
+  for (const cells of table)
+    console.log(`  ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ')}`.trimEnd());
   const budgets = rows.filter((r) => r.gate);
   const failed = budgets.filter((r) => !r.ok).length;
   const goals = rows.filter((r) => !r.gate);
   console.log(`(${Math.round((Date.now() - started) / 1000)} s)`);
   if (BENCH) {
-    console.log(`${goals.filter((r) => r.ok).length} of ${goals.length} goals met; ${budgets.length - failed} budgets passed, ${failed} failed (npm run test:quality gates them)`);
+    console.log(
+      `${goals.filter((r) => r.ok).length} of ${goals.length} goals met; ${budgets.length - failed} budgets passed, ${failed} failed (npm run test:quality gates them)`,
+    );
     return 0;
   }
   console.log(`${budgets.length - failed} passed, ${failed} failed`);

@@ -14,5 +14,14 @@ export default async function RetryPage() {
   const values = decodeValues(requestHeaders.get(VALUES_HEADER));
   if (!values) redirect('/');
   // With the server's signature: the visitor's next press, once they have read the page, is accepted without asking to confirm.
-  return <Hero contactState={{ status: 'failed', reason: 'stale', values, token: await issueToken('confirm', requestClient(requestHeaders)) }} />;
+  return (
+    <Hero
+      contactState={{
+        status: 'failed',
+        reason: 'stale',
+        values,
+        token: await issueToken('confirm', requestClient(requestHeaders)),
+      }}
+    />
+  );
 }

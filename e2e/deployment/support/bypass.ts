@@ -25,7 +25,11 @@ export function bypassHeaders(secret: string | undefined, first: boolean): Recor
  * to nothing else: not Playwright's extraHTTPHeaders, which would hand the
  * secret to Google's tags, reCAPTCHA and the chat as well.
  */
-export async function bypassProtection(context: BrowserContext, host: string, secret: string | undefined): Promise<void> {
+export async function bypassProtection(
+  context: BrowserContext,
+  host: string,
+  secret: string | undefined,
+): Promise<void> {
   if (!secret) return;
   let first = true;
   await context.route(

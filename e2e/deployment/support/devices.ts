@@ -11,7 +11,10 @@ import { CHROMIUM_ARGS, playwrightChromiumPath } from '../../../test-support/chr
  */
 export const IPHONE_ENGINE: 'webkit' | 'chromium' = existsSync(webkit.executablePath()) ? 'webkit' : 'chromium';
 
-const chromium = { browserName: 'chromium' as const, launchOptions: { executablePath: playwrightChromiumPath(), args: CHROMIUM_ARGS } };
+const chromium = {
+  browserName: 'chromium' as const,
+  launchOptions: { executablePath: playwrightChromiumPath(), args: CHROMIUM_ARGS },
+};
 
 /** Phones get the phone specs, the desktop its own; every other spec runs on all three. */
 export const DEVICE_PROJECTS: Project[] = [

@@ -21,7 +21,9 @@ type Fixtures = { otherHosts: OtherHostRequest[]; consoleErrors: string[] };
  */
 export const test = base.extend<Fixtures>({
   request: async ({}, _use) => {
-    throw new Error('The deployment suite sends requests only through the page (see e2e/deployment/support/fixtures.ts).');
+    throw new Error(
+      'The deployment suite sends requests only through the page (see e2e/deployment/support/fixtures.ts).',
+    );
   },
   // `provide` rather than Playwright's usual `use`, which React's lint rules take for the hook.
   otherHosts: async ({}, provide) => {
@@ -30,7 +32,10 @@ export const test = base.extend<Fixtures>({
     // The stand-in deployment's test (scripts/deployment/stand-in-test.ts) reads what every test saw.
     const log = process.env.DEPLOYMENT_OTHER_HOSTS_LOG;
     if (log) for (const request of requests) appendFileSync(log, `${JSON.stringify(request)}\n`);
-    expect(requests.filter((request) => request.bypass || request.setCookie), 'requests to other hosts carrying the bypass').toEqual([]);
+    expect(
+      requests.filter((request) => request.bypass || request.setCookie),
+      'requests to other hosts carrying the bypass',
+    ).toEqual([]);
   },
   context: async ({ context, baseURL, otherHosts }, provide) => {
     const host = new URL(baseURL ?? '').host;
@@ -38,8 +43,16 @@ export const test = base.extend<Fixtures>({
       (url) => url.host !== host,
       async (route) => {
         const headers = await route.request().allHeaders();
-        otherHosts.push({ host: new URL(route.request().url()).host, bypass: BYPASS_HEADER in headers, setCookie: SET_COOKIE_HEADER in headers });
-        await route.fulfill({ status: 200, contentType: 'application/javascript', body: '/* answered by the QA suite */' });
+        otherHosts.push({
+          host: new URL(route.request().url()).host,
+          bypass: BYPASS_HEADER in headers,
+          setCookie: SET_COOKIE_HEADER in headers,
+        });
+        await route.fulfill({
+          status: 200,
+          contentType: 'application/javascript',
+          body: '/* answered by the QA suite */',
+        });
       },
     );
     await bypassProtection(context, host, bypassSecret());

@@ -9,9 +9,16 @@ import { engineLine } from './devices';
  */
 export default async function preflight(): Promise<void> {
   const base = process.env.PLAYWRIGHT_BASE_URL;
-  if (!base) throw new Error('npm run test:deployment needs the deployment: PLAYWRIGHT_BASE_URL=https://… npm run test:deployment');
+  if (!base)
+    throw new Error(
+      'npm run test:deployment needs the deployment: PLAYWRIGHT_BASE_URL=https://… npm run test:deployment',
+    );
   const secret = bypassSecret();
-  const response = await fetch(new URL('/', base), { headers: bypassHeaders(secret, true), redirect: 'manual', signal: AbortSignal.timeout(30_000) });
+  const response = await fetch(new URL('/', base), {
+    headers: bypassHeaders(secret, true),
+    redirect: 'manual',
+    signal: AbortSignal.timeout(30_000),
+  });
   if (response.status === 401 || response.status === 403) {
     throw new Error(
       secret
@@ -19,5 +26,7 @@ export default async function preflight(): Promise<void> {
         : `${base} answered ${response.status}: it is protected (Vercel Deployment Protection). Set VERCEL_AUTOMATION_BYPASS_SECRET (docs/testing.md).`,
     );
   }
-  console.log(`Deployment: ${base} (${response.status}${secret ? ', with the protection bypass' : ''}). ${engineLine()}`);
+  console.log(
+    `Deployment: ${base} (${response.status}${secret ? ', with the protection bypass' : ''}). ${engineLine()}`,
+  );
 }

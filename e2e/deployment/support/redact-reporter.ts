@@ -17,7 +17,9 @@ export default class RedactReporter implements Reporter {
     const html = config.reporter.find(([name]) => name === 'html')?.[1] as { outputFolder?: string } | undefined;
     const fromEnv = process.env.PLAYWRIGHT_HTML_OUTPUT_DIR || process.env.PLAYWRIGHT_HTML_REPORT;
     const configDir = config.configFile ? path.dirname(config.configFile) : process.cwd();
-    this.reportDir = fromEnv ? path.resolve(fromEnv) : path.resolve(configDir, html?.outputFolder ?? 'playwright-report');
+    this.reportDir = fromEnv
+      ? path.resolve(fromEnv)
+      : path.resolve(configDir, html?.outputFolder ?? 'playwright-report');
   }
 
   onEnd(): void {

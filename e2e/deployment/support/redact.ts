@@ -52,7 +52,13 @@ function walk(bytes: Buffer, visit: Visit): Buffer | null {
     const inner = walk(Buffer.from(embedded[2] ?? '', 'base64'), visit);
     const outer = visit(bytes);
     if (!inner) return outer;
-    return Buffer.from(text.replace(EMBEDDED, (_all, open: string, _data, close: string) => `${open}${inner.toString('base64')}${close}`), 'latin1');
+    return Buffer.from(
+      text.replace(
+        EMBEDDED,
+        (_all, open: string, _data, close: string) => `${open}${inner.toString('base64')}${close}`,
+      ),
+      'latin1',
+    );
   }
   return visit(bytes);
 }

@@ -4,7 +4,11 @@ import type { Lead } from './lead';
 
 /** The e-mails to the agency: the only place a lead's details go; logs never carry them. */
 export type Mail = { subject: string; text: string };
-const when = new Intl.DateTimeFormat('es-MX', { dateStyle: 'full', timeStyle: 'short', timeZone: 'America/Mexico_City' });
+const when = new Intl.DateTimeFormat('es-MX', {
+  dateStyle: 'full',
+  timeStyle: 'short',
+  timeZone: 'America/Mexico_City',
+});
 
 // The schema refuses control characters in single-line fields, but nothing checks a stored entry again.
 const CONTROL = /[\p{Cc}\u2028\u2029]/gu;
@@ -13,12 +17,20 @@ const LINE_BREAK = /\r\n?|[\n\u2028\u2029]/;
 /** One line, whatever the visitor typed: never a forged header or template line. */
 const oneLine = (text: string): string => text.replace(CONTROL, ' ');
 /** The reason as a quoted block, so none of its lines can pass for one of the template's. */
-const quoted = (text: string): string => text.split(LINE_BREAK).map((line) => `> ${oneLine(line)}`).join('\n');
+const quoted = (text: string): string =>
+  text
+    .split(LINE_BREAK)
+    .map((line) => `> ${oneLine(line)}`)
+    .join('\n');
 
 /** pending: an enquiry the API has not got yet; dead: one it will not get. */
 export type AlertKind = 'pending' | 'dead';
 export const KIND_WORDS: Record<AlertKind, string> = { pending: 'pendiente', dead: 'no entregada' };
-export type DeadDetail = { reason?: 'refused' | 'expired'; refusal?: string; /** Kept by Vercel's retention, not ours (docs/operations.md). */ onVercel?: boolean };
+export type DeadDetail = {
+  reason?: 'refused' | 'expired';
+  refusal?: string;
+  /** Kept by Vercel's retention, not ours (docs/operations.md). */ onVercel?: boolean;
+};
 
 /** The number in E.164 and a WhatsApp link, when it is a possible phone number. */
 function dialLines(phone: string): string[] {
@@ -29,11 +41,17 @@ function dialLines(phone: string): string[] {
 /** The "Origen" block: the visit that sent the form, and the first one when it was another. */
 function originLines({ source }: Lead): string[] {
   if (!source) return [];
-  const block = (title: string, lines: string[]) => (lines.length ? [title, ...lines.map((line) => `    ${oneLine(line)}`)] : []);
+  const block = (title: string, lines: string[]) =>
+    lines.length ? [title, ...lines.map((line) => `    ${oneLine(line)}`)] : [];
   const last = touchLines(source.last);
   const first = touchLines(source.first);
   const same = first.join('|') === last.join('|');
-  return ['', 'Origen:', ...block('  Esta visita:', last), ...(same ? [] : block('  Primera visita (90 días):', first))];
+  return [
+    '',
+    'Origen:',
+    ...block('  Esta visita:', last),
+    ...(same ? [] : block('  Primera visita (90 días):', first)),
+  ];
 }
 
 export function alertMessage(kind: AlertKind, entry: Lead, detail: DeadDetail = {}, now = Date.now()): Mail {
@@ -60,7 +78,10 @@ export function alertMessage(kind: AlertKind, entry: Lead, detail: DeadDetail = 
       ].join('\n'),
     };
   }
-  const why = detail.reason === 'refused' ? `La API la rechazó al reintentarla${detail.refusal ? `: «${oneLine(detail.refusal)}»` : ''}.` : 'Pasaron 24 horas sin poder entregarla.';
+  const why =
+    detail.reason === 'refused'
+      ? `La API la rechazó al reintentarla${detail.refusal ? `: «${oneLine(detail.refusal)}»` : ''}.`
+      : 'Pasaron 24 horas sin poder entregarla.';
   const keptUntil = when.format(now + entry.keepMs);
   return {
     subject: `Solicitud de contacto NO entregada, requiere seguimiento: ${name}`,

@@ -16,7 +16,13 @@ const enquiry = {
   reason: 'Necesito anuncios en redes para mi panadería en Polanco.',
   captcha: 'token',
 };
-const newLead = (): Lead => ({ key: randomUUID(), enquiry, receivedAt: T0, backoffSeconds: [60], keepMs: 30 * 24 * 60 * 60 * 1000 });
+const newLead = (): Lead => ({
+  key: randomUUID(),
+  enquiry,
+  receivedAt: T0,
+  backoffSeconds: [60],
+  keepMs: 30 * 24 * 60 * 60 * 1000,
+});
 const DOWN = 'smtp://avisos:secreto-de-prueba@127.0.0.1:9';
 
 let sink: Awaited<ReturnType<typeof startSmtpSink>>;
@@ -56,7 +62,14 @@ it('says where the lead came from, in an "Origen" block: this visit, and the fir
   const lead: Lead = {
     ...newLead(),
     source: {
-      last: { utm_source: 'google', utm_campaign: 'florerias', gclid: 'Cj0K', landing: '/', referrer: 'https://www.google.com', at: T0 },
+      last: {
+        utm_source: 'google',
+        utm_campaign: 'florerias',
+        gclid: 'Cj0K',
+        landing: '/',
+        referrer: 'https://www.google.com',
+        at: T0,
+      },
       first: { fbclid: 'IwAR', landing: '/', at: T0 - 2 * 86_400_000 },
     },
   };
@@ -77,8 +90,14 @@ it('says where the lead came from, in an "Origen" block: this visit, and the fir
   );
 });
 
-it('says why a dead letter is dead, in the API\'s own words, and until when it is kept', async () => {
-  await sendLeadAlert('dead', newLead(), { reason: 'refused', refusal: 'El token de captcha expiró' }, config, T0 + 2000);
+it("says why a dead letter is dead, in the API's own words, and until when it is kept", async () => {
+  await sendLeadAlert(
+    'dead',
+    newLead(),
+    { reason: 'refused', refusal: 'El token de captcha expiró' },
+    config,
+    T0 + 2000,
+  );
   const [mail] = sink.mails;
   expect(mail?.subject).toBe('Solicitud de contacto NO entregada, requiere seguimiento: José Ángel Muñoz');
   expect(mail?.text).toContain('La API la rechazó al reintentarla: «El token de captcha expiró».');
@@ -105,7 +124,8 @@ describe('at most 20 alert e-mails an hour', () => {
   it('sends the first 20 one by one, then one digest naming keys only, then one by one the next hour', async () => {
     const leads = Array.from({ length: ALERTS_PER_HOUR + 2 }, newLead);
     const told: boolean[] = [];
-    for (const [i, lead] of leads.entries()) told.push(await sendLeadAlert('pending', lead, {}, config, HOUR + i * 1000));
+    for (const [i, lead] of leads.entries())
+      told.push(await sendLeadAlert('pending', lead, {}, config, HOUR + i * 1000));
     expect(told.every(Boolean)).toBe(true);
 
     const subjects = sink.mails.map((mail) => mail.subject);
@@ -132,7 +152,10 @@ describe('at most 20 alert e-mails an hour', () => {
   it('does not count an alert that failed to go out', async () => {
     const at = HOUR + 15 * 60 * 60 * 1000;
     for (let i = 0; i < 3; i++) await sendLeadAlert('pending', newLead(), {}, { ...config, smtpUrl: DOWN }, at);
-    for (let i = 0; i < ALERTS_PER_HOUR; i++) expect(await sendLeadAlert('pending', newLead(), {}, config, at + 1)).toBe(true);
-    expect(sink.mails.map((mail) => mail.subject).every((subject) => subject.startsWith('Solicitud de contacto pendiente'))).toBe(true);
+    for (let i = 0; i < ALERTS_PER_HOUR; i++)
+      expect(await sendLeadAlert('pending', newLead(), {}, config, at + 1)).toBe(true);
+    expect(
+      sink.mails.map((mail) => mail.subject).every((subject) => subject.startsWith('Solicitud de contacto pendiente')),
+    ).toBe(true);
   });
 });

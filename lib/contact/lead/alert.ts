@@ -16,7 +16,12 @@ async function sendMail(config: AlertConfig, mail: Mail): Promise<{ sent: true }
   let transport = transports.get(config.smtpUrl);
   if (!transport) {
     // Short timeouts: a mail server that hangs must not hold the step.
-    transport = nodemailer.createTransport({ url: config.smtpUrl, connectionTimeout: 3000, greetingTimeout: 3000, socketTimeout: 5000 });
+    transport = nodemailer.createTransport({
+      url: config.smtpUrl,
+      connectionTimeout: 3000,
+      greetingTimeout: 3000,
+      socketTimeout: 5000,
+    });
     transports.set(config.smtpUrl, transport);
   }
   try {
@@ -33,7 +38,13 @@ let alertWindow: AlertWindow = { startedAt: 0, sent: 0, heldKeys: [] };
 const isOver = (window: AlertWindow, now: number) => now - window.startedAt >= HOUR_MS || now < window.startedAt;
 
 /** The agency's one e-mail about a lead (pending, so a person calls within minutes, or dead); true once told, by it or the digest. Logs carry the key only. */
-export async function sendLeadAlert(kind: AlertKind, lead: Lead, detail: DeadDetail, config: AlertConfig, now = Date.now()): Promise<boolean> {
+export async function sendLeadAlert(
+  kind: AlertKind,
+  lead: Lead,
+  detail: DeadDetail,
+  config: AlertConfig,
+  now = Date.now(),
+): Promise<boolean> {
   if (isOver(alertWindow, now)) alertWindow = { startedAt: now, sent: 0, heldKeys: [] };
   const window = alertWindow;
   if (window.sent < ALERTS_PER_HOUR) {
@@ -55,13 +66,16 @@ export async function sendLeadAlert(kind: AlertKind, lead: Lead, detail: DeadDet
     window.digest = undefined;
     return false;
   }
-  console.warn(`[contacto] Aviso de ${lead.key} (${KIND_WORDS[kind]}) no enviado por el límite por hora; npm run leads -- pending la lista`);
+  console.warn(
+    `[contacto] Aviso de ${lead.key} (${KIND_WORDS[kind]}) no enviado por el límite por hora; npm run leads -- pending la lista`,
+  );
   return true;
 }
 
 async function sendDigest(config: AlertConfig, window: AlertWindow): Promise<boolean> {
   const outcome = await sendMail(config, digestMessage(window.heldKeys, window.startedAt + HOUR_MS, ALERTS_PER_HOUR));
-  if (outcome.sent) console.warn(`[contacto] Límite de ${ALERTS_PER_HOUR} avisos por hora alcanzado: enviado un solo aviso de resumen`);
+  if (outcome.sent)
+    console.warn(`[contacto] Límite de ${ALERTS_PER_HOUR} avisos por hora alcanzado: enviado un solo aviso de resumen`);
   else console.error(`[contacto] No se pudo enviar el aviso de límite por correo (${outcome.why}); se reintentará`);
   return outcome.sent;
 }

@@ -23,13 +23,24 @@ export async function deliverRound(lead: Lead): Promise<RoundResult> {
       console.info(`[contacto] Solicitud pendiente ${lead.key} guardada en la bandeja local`);
       return { outcome: 'accepted' };
     }
-    const report = await postEnquiry(lead.enquiry, { baseUrl: config.baseUrl, siteKey: config.siteKey, idempotencyKey: lead.key, maxRetryAfterMs: maxRetryAfterMs(lead.backoffSeconds) });
+    const report = await postEnquiry(lead.enquiry, {
+      baseUrl: config.baseUrl,
+      siteKey: config.siteKey,
+      idempotencyKey: lead.key,
+      maxRetryAfterMs: maxRetryAfterMs(lead.backoffSeconds),
+    });
     const { result } = report;
     const failures = report.failures.join(',') || 'unavailable';
-    if (result.outcome === 'accepted') console.info(`[contacto] Solicitud pendiente ${lead.key} entregada (${report.attempts} intento(s))`);
-    else console.warn(`[contacto] Solicitud pendiente ${lead.key}: ${result.outcome === 'rejected' ? 'la API la rechazó' : `sin entregar (${failures})`}`);
+    if (result.outcome === 'accepted')
+      console.info(`[contacto] Solicitud pendiente ${lead.key} entregada (${report.attempts} intento(s))`);
+    else
+      console.warn(
+        `[contacto] Solicitud pendiente ${lead.key}: ${result.outcome === 'rejected' ? 'la API la rechazó' : `sin entregar (${failures})`}`,
+      );
     if (result.outcome !== 'unavailable') return result;
-    return report.retryAfterMs === undefined ? { outcome: 'unavailable', failures } : { outcome: 'unavailable', failures, retryAfterMs: report.retryAfterMs };
+    return report.retryAfterMs === undefined
+      ? { outcome: 'unavailable', failures }
+      : { outcome: 'unavailable', failures, retryAfterMs: report.retryAfterMs };
   } catch (error) {
     console.error(`[contacto] Falló la entrega de la solicitud pendiente ${lead.key} (${errorName(error)})`);
     return { outcome: 'unavailable', failures: errorName(error) };

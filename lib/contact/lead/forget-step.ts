@@ -19,4 +19,8 @@ export async function forgetAfter(runId: string, at: number): Promise<ForgetPlan
 
 /** Has the engine forget the inbox's line saved now once `keepMs` is over (a second on, so the line is past it). Never throws. */
 export const forgetInboxLater = (keepMs: number) =>
-  start(forgetWorkflow, [INBOX, Date.now() + keepMs + 1000]).catch((error: unknown) => console.error(`[contacto] No se programó el borrado de la bandeja local (${errorName(error)}); se borra al guardar la siguiente`));
+  start(forgetWorkflow, [INBOX, Date.now() + keepMs + 1000]).catch((error: unknown) =>
+    console.error(
+      `[contacto] No se programó el borrado de la bandeja local (${errorName(error)}); se borra al guardar la siguiente`,
+    ),
+  );

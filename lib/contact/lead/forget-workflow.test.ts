@@ -68,7 +68,9 @@ describe('a lead’s run ending on our own server', () => {
     const info = jest.spyOn(console, 'info').mockImplementation(() => {});
     await forgetWorkflow(RUN, Date.now() - 1);
     expect(mockGetRun).toHaveBeenCalledWith(RUN);
-    expect(info).toHaveBeenCalledWith(`[contacto] Datos de la ejecución ${RUN} borrados, como dice el aviso de privacidad`);
+    expect(info).toHaveBeenCalledWith(
+      `[contacto] Datos de la ejecución ${RUN} borrados, como dice el aviso de privacidad`,
+    );
   });
 });
 

@@ -25,7 +25,12 @@ async function forgetEndedRun(runId: string): Promise<'forgotten' | 'gone' | 'ke
   // forgetAfter starts none on Vercel; one started before it, rerun on latest from the dashboard, ends here instead of failing again.
   if (getWorkflowWorld().kind === 'vercel') return 'kept-by-vercel';
   // The lead's run records its own end just after starting this one: never delete a run still being written.
-  const status = await getWorld().runs.get(runId).then((run) => run.status, (error: Error) => (/not ?found/i.test(`${error.name} ${error.message}`) ? 'forgotten' : Promise.reject(error)));
+  const status = await getWorld()
+    .runs.get(runId)
+    .then(
+      (run) => run.status,
+      (error: Error) => (/not ?found/i.test(`${error.name} ${error.message}`) ? 'forgotten' : Promise.reject(error)),
+    );
   // Already gone: `npm run leads -- purge` got there first.
   if (status === 'forgotten') return 'gone';
   if (!ENDED.has(status)) throw new RetryableError('la ejecución de la solicitud sigue abierta', { retryAfter: '5s' });

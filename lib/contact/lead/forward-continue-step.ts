@@ -11,7 +11,12 @@ export async function forwardConfirmed(lead: Lead): Promise<void> {
 }
 
 /** A fresh run of the forwarding workflow that goes on from round `from` (see ROUNDS_PER_RUN). */
-export async function continueForwarding(forward: Forward, target: Target, backoffSeconds: readonly number[], from: number): Promise<void> {
+export async function continueForwarding(
+  forward: Forward,
+  target: Target,
+  backoffSeconds: readonly number[],
+  from: number,
+): Promise<void> {
   'use step';
   const run = await start(forwardWorkflow, [forward, target, backoffSeconds, from]);
   console.info(`[contacto] Envío de ${forward.key} al ${NAMES[target]}: sigue en la ejecución ${run.runId}`);

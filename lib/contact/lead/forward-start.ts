@@ -16,7 +16,9 @@ export async function startForwarding(forward: Forward): Promise<void> {
       const run = await start(forwardWorkflow, [forward, target, backoffSeconds, 0]);
       console.info(`[contacto] Solicitud ${forward.key}: envío al ${NAMES[target]} en la ejecución ${run.runId}`);
     } catch (error) {
-      console.error(`[contacto] ERROR: no se pudo programar el envío de ${forward.key} al ${NAMES[target]} (${errorName(error)})`);
+      console.error(
+        `[contacto] ERROR: no se pudo programar el envío de ${forward.key} al ${NAMES[target]} (${errorName(error)})`,
+      );
     }
   }
 }

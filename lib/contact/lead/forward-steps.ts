@@ -8,7 +8,10 @@ export const GRAPH_API_VERSION = 'v24.0';
 /** One send waits this long at most; a receiver that takes longer is tried again in the next round. */
 const SEND_TIMEOUT_MS = 10_000;
 /** No personal data: safe to keep and log. */
-export type SendResult = { outcome: 'sent' } | { outcome: 'refused'; status: number } | { outcome: 'unavailable'; failure: string; retryAfterMs?: number };
+export type SendResult =
+  | { outcome: 'sent' }
+  | { outcome: 'refused'; status: number }
+  | { outcome: 'unavailable'; failure: string; retryAfterMs?: number };
 
 /** One send, never throwing: whatever goes wrong is a round to try again, but a 4xx other than 408, 425 and 429 is the receiver's final word. A target turned off since counts as sent. */
 export async function sendForward(forward: Forward, target: Target): Promise<SendResult> {
@@ -27,7 +30,11 @@ export async function sendForward(forward: Forward, target: Target): Promise<Sen
     }
     if (!config.capi) return { outcome: 'sent' };
     const { pixelId, accessToken, graphUrl, testEventCode } = config.capi;
-    const body = JSON.stringify({ data: [capiEvent(forward)], access_token: accessToken, ...(testEventCode ? { test_event_code: testEventCode } : {}) });
+    const body = JSON.stringify({
+      data: [capiEvent(forward)],
+      access_token: accessToken,
+      ...(testEventCode ? { test_event_code: testEventCode } : {}),
+    });
     return await post(`${graphUrl}/${GRAPH_API_VERSION}/${pixelId}/events`, body, {});
   } catch (error) {
     return { outcome: 'unavailable', failure: errorName(error) };

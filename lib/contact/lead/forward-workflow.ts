@@ -6,23 +6,39 @@ import { sendForward } from './forward-steps';
 import { DEAD_AFTER_MS, ROUNDS_PER_RUN, waitBeforeRound } from './lead';
 
 /** How a forwarding run ended: its return value, read by `npm run leads`. */
-export type ForwardOutcome = { outcome: 'sent'; rounds: number } | { outcome: 'refused'; status: number } | { outcome: 'expired' } | { outcome: 'continued' };
+export type ForwardOutcome =
+  | { outcome: 'sent'; rounds: number }
+  | { outcome: 'refused'; status: number }
+  | { outcome: 'expired' }
+  | { outcome: 'continued' };
 
 /** One lead to one target, apart from the contact API so it never delays the visitor or the delivery. Whatever the end, the run's data (enquiry, visitor's address) is forgotten at once. */
-export async function forwardWorkflow(forward: Forward, target: Target, backoffSeconds: readonly number[], from: number): Promise<ForwardOutcome> {
+export async function forwardWorkflow(
+  forward: Forward,
+  target: Target,
+  backoffSeconds: readonly number[],
+  from: number,
+): Promise<ForwardOutcome> {
   'use workflow';
   const outcome = await sendRounds(forward, target, backoffSeconds, from);
   await forgetAfter(getWorkflowMetadata().workflowRunId, Date.now());
   return outcome;
 }
 
-async function sendRounds(forward: Forward, target: Target, backoffSeconds: readonly number[], from: number): Promise<ForwardOutcome> {
+async function sendRounds(
+  forward: Forward,
+  target: Target,
+  backoffSeconds: readonly number[],
+  from: number,
+): Promise<ForwardOutcome> {
   let retryAfterMs = 0;
   for (let round = from; ; round += 1) {
     if (round > 0) {
       const wait = waitBeforeRound(round, backoffSeconds, retryAfterMs, Math.random());
       if (Date.now() + wait - forward.receivedAt > DEAD_AFTER_MS) {
-        console.error(`[contacto] ERROR: ${target === 'webhook' ? 'el webhook' : 'la API de Conversiones de Meta'} no recibió ${forward.key} en 24 horas; se deja de intentar`);
+        console.error(
+          `[contacto] ERROR: ${target === 'webhook' ? 'el webhook' : 'la API de Conversiones de Meta'} no recibió ${forward.key} en 24 horas; se deja de intentar`,
+        );
         return { outcome: 'expired' };
       }
       await sleep(wait);

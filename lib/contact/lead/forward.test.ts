@@ -14,9 +14,18 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 const forward: Forward = {
   key: '0b0c5f3e-7a51-4c1e-9a0f-2f7c1b9d8e61',
-  enquiry: { name: 'Ana López', mail: ' Ana@Example.MX ', phone: '+5215512345678', reason: 'Quiero una página', captcha: '' },
+  enquiry: {
+    name: 'Ana López',
+    mail: ' Ana@Example.MX ',
+    phone: '+5215512345678',
+    reason: 'Quiero una página',
+    captcha: '',
+  },
   receivedAt: Date.UTC(2026, 10, 25, 18, 0, 0),
-  source: { first: { gclid: 'abc', utm_source: 'google', at: Date.UTC(2026, 10, 23) }, last: { fbclid: 'IwAR0x', at: Date.UTC(2026, 10, 25) } },
+  source: {
+    first: { gclid: 'abc', utm_source: 'google', at: Date.UTC(2026, 10, 23) },
+    last: { fbclid: 'IwAR0x', at: Date.UTC(2026, 10, 25) },
+  },
 };
 
 describe('the webhook body', () => {
@@ -40,7 +49,15 @@ describe('the webhook body', () => {
 
 describe("Meta's Lead event", () => {
   it('has the browser event id, hashes the e-mail and the phone, and builds fbc from the fbclid', () => {
-    const event = capiEvent({ ...forward, visitor: { ip: '203.0.113.7', userAgent: 'Mozilla/5.0', fbp: 'fb.1.1700000000000.123', page: 'https://agencia.mx/' } });
+    const event = capiEvent({
+      ...forward,
+      visitor: {
+        ip: '203.0.113.7',
+        userAgent: 'Mozilla/5.0',
+        fbp: 'fb.1.1700000000000.123',
+        page: 'https://agencia.mx/',
+      },
+    });
     expect(event).toEqual({
       event_name: 'Lead',
       event_time: forward.receivedAt / 1000,
@@ -68,20 +85,47 @@ describe("Meta's Lead event", () => {
 describe("the visitor's side", () => {
   it('keeps each value only when it is bounded and well-formed', () => {
     expect(
-      visitorOf({ ip: '203.0.113.7', userAgent: 'x'.repeat(513), fbp: 'fb.1.17.<script>', fbc: 'fb.1.1700000000000.ok-1', referer: 'https://agencia.mx/?gclid=abc', siteOrigin: 'https://agencia.mx' }),
+      visitorOf({
+        ip: '203.0.113.7',
+        userAgent: 'x'.repeat(513),
+        fbp: 'fb.1.17.<script>',
+        fbc: 'fb.1.1700000000000.ok-1',
+        referer: 'https://agencia.mx/?gclid=abc',
+        siteOrigin: 'https://agencia.mx',
+      }),
     ).toEqual({ ip: '203.0.113.7', fbc: 'fb.1.1700000000000.ok-1', page: 'https://agencia.mx/' });
-    expect(visitorOf({ userAgent: 'a\nb', referer: 'https://otro.example/', siteOrigin: 'https://agencia.mx' })).toEqual({});
+    expect(
+      visitorOf({ userAgent: 'a\nb', referer: 'https://otro.example/', siteOrigin: 'https://agencia.mx' }),
+    ).toEqual({});
   });
 });
 
 describe('the forwarding settings', () => {
   it('turn each target on only when complete, and name what is missing', () => {
-    expect(parseForwardConfig({ LEAD_WEBHOOK_URL: 'https://hooks.zapier.com/x', LEAD_WEBHOOK_SECRET: SECRET }).config.webhook).toEqual({ url: 'https://hooks.zapier.com/x', secret: SECRET });
-    const half = parseForwardConfig({ LEAD_WEBHOOK_URL: 'https://hooks.zapier.com/x', META_CAPI_ACCESS_TOKEN: 'EAAB'.repeat(10) });
+    expect(
+      parseForwardConfig({ LEAD_WEBHOOK_URL: 'https://hooks.zapier.com/x', LEAD_WEBHOOK_SECRET: SECRET }).config
+        .webhook,
+    ).toEqual({ url: 'https://hooks.zapier.com/x', secret: SECRET });
+    const half = parseForwardConfig({
+      LEAD_WEBHOOK_URL: 'https://hooks.zapier.com/x',
+      META_CAPI_ACCESS_TOKEN: 'EAAB'.repeat(10),
+    });
     expect(half.config).toEqual({});
-    expect(half.problems.map((problem) => problem.variable)).toEqual(['LEAD_WEBHOOK_SECRET', 'NEXT_PUBLIC_META_PIXEL_ID']);
-    expect(parseForwardConfig({ LEAD_WEBHOOK_SECRET: 'no-es-whsec' }).problems[0]).toMatchObject({ variable: 'LEAD_WEBHOOK_SECRET', message: expect.stringContaining('whsec_') });
-    expect(parseForwardConfig({ META_CAPI_ACCESS_TOKEN: 'EAAB'.repeat(10), NEXT_PUBLIC_META_PIXEL_ID: '123456789012345', META_GRAPH_API_URL: 'http://127.0.0.1:9/graph/' }).config.capi).toEqual({
+    expect(half.problems.map((problem) => problem.variable)).toEqual([
+      'LEAD_WEBHOOK_SECRET',
+      'NEXT_PUBLIC_META_PIXEL_ID',
+    ]);
+    expect(parseForwardConfig({ LEAD_WEBHOOK_SECRET: 'no-es-whsec' }).problems[0]).toMatchObject({
+      variable: 'LEAD_WEBHOOK_SECRET',
+      message: expect.stringContaining('whsec_'),
+    });
+    expect(
+      parseForwardConfig({
+        META_CAPI_ACCESS_TOKEN: 'EAAB'.repeat(10),
+        NEXT_PUBLIC_META_PIXEL_ID: '123456789012345',
+        META_GRAPH_API_URL: 'http://127.0.0.1:9/graph/',
+      }).config.capi,
+    ).toEqual({
       pixelId: '123456789012345',
       accessToken: 'EAAB'.repeat(10),
       graphUrl: 'http://127.0.0.1:9/graph',
@@ -127,7 +171,9 @@ describe('one send', () => {
   }
 
   it("signs the webhook as Standard Webhooks says: the package's own verifier accepts it", async () => {
-    await expect(send({ LEAD_WEBHOOK_URL: `${base}/hook`, LEAD_WEBHOOK_SECRET: SECRET }, 'webhook')).resolves.toEqual({ outcome: 'sent' });
+    await expect(send({ LEAD_WEBHOOK_URL: `${base}/hook`, LEAD_WEBHOOK_SECRET: SECRET }, 'webhook')).resolves.toEqual({
+      outcome: 'sent',
+    });
     const [hit] = received;
     expect(hit?.headers['webhook-id']).toBe(forward.key);
     const verified = new Webhook(SECRET).verify(hit?.body ?? '', {
@@ -137,25 +183,45 @@ describe('one send', () => {
     });
     expect(verified).toMatchObject({ type: 'lead.received', data: { key: forward.key } });
     // Another secret does not verify it.
-    expect(() => new Webhook(`whsec_${Buffer.from('otra-clave-distinta-de-32-bytes!').toString('base64')}`).verify(hit?.body ?? '', hit?.headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.from('otra-clave-distinta-de-32-bytes!').toString('base64')}`).verify(
+        hit?.body ?? '',
+        hit?.headers as Record<string, string>,
+      ),
+    ).toThrow();
   });
 
   it('tells a receiver that is down (try again, after its Retry-After) from one that refuses (stop)', async () => {
     const env = { LEAD_WEBHOOK_URL: `${base}/hook`, LEAD_WEBHOOK_SECRET: SECRET };
     status = 503;
-    await expect(send(env, 'webhook')).resolves.toEqual({ outcome: 'unavailable', failure: 'http-503', retryAfterMs: 7000 });
+    await expect(send(env, 'webhook')).resolves.toEqual({
+      outcome: 'unavailable',
+      failure: 'http-503',
+      retryAfterMs: 7000,
+    });
     status = 410;
     await expect(send(env, 'webhook')).resolves.toEqual({ outcome: 'refused', status: 410 });
     status = 429;
     await expect(send(env, 'webhook')).resolves.toMatchObject({ outcome: 'unavailable', failure: 'http-429' });
-    await expect(send({ LEAD_WEBHOOK_URL: 'http://127.0.0.1:9/closed', LEAD_WEBHOOK_SECRET: SECRET }, 'webhook')).resolves.toMatchObject({ outcome: 'unavailable' });
+    await expect(
+      send({ LEAD_WEBHOOK_URL: 'http://127.0.0.1:9/closed', LEAD_WEBHOOK_SECRET: SECRET }, 'webhook'),
+    ).resolves.toMatchObject({ outcome: 'unavailable' });
   });
 
   it("posts Meta's event to the pixel's events with the token and the test code", async () => {
-    const env = { META_CAPI_ACCESS_TOKEN: 'EAAB'.repeat(10), NEXT_PUBLIC_META_PIXEL_ID: '123456789012345', META_GRAPH_API_URL: `${base}/graph`, META_TEST_EVENT_CODE: 'TEST123' };
+    const env = {
+      META_CAPI_ACCESS_TOKEN: 'EAAB'.repeat(10),
+      NEXT_PUBLIC_META_PIXEL_ID: '123456789012345',
+      META_GRAPH_API_URL: `${base}/graph`,
+      META_TEST_EVENT_CODE: 'TEST123',
+    };
     await expect(send(env, 'capi')).resolves.toEqual({ outcome: 'sent' });
     expect(received[0]?.path).toBe(`/graph/${GRAPH_API_VERSION}/123456789012345/events`);
-    expect(JSON.parse(received[0]?.body ?? '{}')).toMatchObject({ access_token: 'EAAB'.repeat(10), test_event_code: 'TEST123', data: [{ event_name: 'Lead', event_id: forward.key }] });
+    expect(JSON.parse(received[0]?.body ?? '{}')).toMatchObject({
+      access_token: 'EAAB'.repeat(10),
+      test_event_code: 'TEST123',
+      data: [{ event_name: 'Lead', event_id: forward.key }],
+    });
   });
 
   it('counts a target turned off since as sent, and sends nothing', async () => {

@@ -17,10 +17,17 @@ export type Forward = {
 export type Visitor = { ip?: string; userAgent?: string; fbp?: string; fbc?: string; page?: string };
 export type Target = 'webhook' | 'capi';
 
-export const targetsOf = (config: ForwardConfig): Target[] => [...(config.webhook ? (['webhook'] as const) : []), ...(config.capi ? (['capi'] as const) : [])];
+export const targetsOf = (config: ForwardConfig): Target[] => [
+  ...(config.webhook ? (['webhook'] as const) : []),
+  ...(config.capi ? (['capi'] as const) : []),
+];
 
 /** Standard Webhooks' shape ({type, timestamp, data}); the phone also in E.164 with a WhatsApp link. */
-export function webhookBody(forward: Forward): { type: 'lead.received'; timestamp: string; data: Record<string, unknown> } {
+export function webhookBody(forward: Forward): {
+  type: 'lead.received';
+  timestamp: string;
+  data: Record<string, unknown>;
+} {
   const { key, enquiry, receivedAt, source } = forward;
   const phone = dialable(enquiry.phone);
   return {
@@ -62,7 +69,14 @@ export function capiEvent(forward: Forward): Record<string, unknown> {
 
 const FB_COOKIE = /^fb\.\d\.\d{1,16}\.[\w-]{1,255}$/;
 /** Each value checked and bounded, anything else left out (Meta matches less, the visitor never notices). `ip`: the one the abuse limit trusts. */
-export function visitorOf(request: { ip?: string; userAgent?: string | null; fbp?: string; fbc?: string; referer?: string | null; siteOrigin?: string }): Visitor {
+export function visitorOf(request: {
+  ip?: string;
+  userAgent?: string | null;
+  fbp?: string;
+  fbc?: string;
+  referer?: string | null;
+  siteOrigin?: string;
+}): Visitor {
   const visitor: Visitor = {};
   if (request.ip) visitor.ip = request.ip;
   const userAgent = request.userAgent?.trim();

@@ -4,7 +4,9 @@ describe('the wait before a round', () => {
   const backoff = [60, 300, 900];
 
   it('follows the configured waits, the last one repeating', () => {
-    expect([1, 2, 3, 4, 9].map((round) => waitBeforeRound(round, backoff, 0, 0))).toEqual([60_000, 300_000, 900_000, 900_000, 900_000]);
+    expect([1, 2, 3, 4, 9].map((round) => waitBeforeRound(round, backoff, 0, 0))).toEqual([
+      60_000, 300_000, 900_000, 900_000, 900_000,
+    ]);
   });
 
   it('adds up to 20% of jitter, so leads caught by one outage do not come back together', () => {

@@ -46,7 +46,12 @@ export const FORGET_WORKFLOW_ID = 'workflow//./lib/contact/lead/forget-workflow/
 export const releaseToken = (key: string) => `lead-release:${key}`;
 
 /** The wait before round `round` (1 follows the live attempt): the backoff plus up to 20% jitter, so an outage's leads do not all return at once; never sooner than Retry-After. */
-export function waitBeforeRound(round: number, backoffSeconds: readonly number[], retryAfterMs: number, random: number): number {
+export function waitBeforeRound(
+  round: number,
+  backoffSeconds: readonly number[],
+  retryAfterMs: number,
+  random: number,
+): number {
   const base = (backoffSeconds[Math.min(round - 1, backoffSeconds.length - 1)] ?? 60) * 1000;
   const jittered = Math.round(base * (1 + 0.2 * random));
   return Math.max(jittered, Math.min(retryAfterMs, maxRetryAfterMs(backoffSeconds)));
