@@ -11,7 +11,8 @@ import { securityHeaders } from './lib/security-headers';
 
 chooseWorkflowWorld();
 
-// The Workflow SDK compiles the lead's workflow and its steps (lib/contact/lead/) and serves them under /.well-known/workflow/.
+// The Workflow SDK compiles the lead's workflow and its steps (lib/contact/lead/) and serves them under
+// /.well-known/workflow/.
 export default withWorkflow(nextConfig);
 
 async function nextConfig(phase: string): Promise<NextConfig> {
@@ -44,7 +45,8 @@ async function nextConfig(phase: string): Promise<NextConfig> {
       // The widths the site's pictures are drawn at (lib/pictures/widths.ts).
       deviceSizes: DEVICE_SIZES,
       imageSizes: IMAGE_SIZES,
-      // Imported pictures have a hash in their address: a new file is a new address, so the optimised copies keep for a year.
+      // Imported pictures have a hash in their address: a new file is a new address, so the optimised copies keep for a
+      // year.
       minimumCacheTTL: 31_536_000,
     },
     experimental: {
@@ -54,7 +56,8 @@ async function nextConfig(phase: string): Promise<NextConfig> {
         // The form's own size (lib/proxy/too-large.ts); the proxy refuses a bigger post before this is reached.
         bodySizeLimit: MAX_FORM_BODY_BYTES,
       },
-      // Next buffers a copy of each body the proxy sees (10 MB by default); just above the form's limit, so the proxy can tell a bigger one.
+      // Next buffers a copy of each body the proxy sees (10 MB by default); just above the form's limit, so the proxy
+      // can tell a bigger one.
       proxyClientMaxBodySize: PROXY_BODY_COPY_BYTES,
     },
     async headers() {

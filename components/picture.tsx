@@ -18,7 +18,9 @@ export type Slot =
 // The image shown below `media` (never displayed there): a 1x1 transparent GIF, no request.
 const NOTHING = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
 
-/** Width and height the picture is drawn at, contained in `box` (a raster's width snapped to the optimiser's widths). */
+/**
+ * Width and height the picture is drawn at, contained in `box` (a raster's width snapped to the optimiser's widths).
+ */
 function containedSize(file: Box, box: Box, raster: boolean): Box {
   const scale = Math.min(box.width / file.width, box.height / file.height);
   const exact = file.width * scale;
@@ -36,7 +38,10 @@ function optimisedUrl(src: StaticImageData, width: number): string {
   return url;
 }
 
-/** The `srcSet`, `sizes` and fallback `src` of a raster the optimiser serves, drawn by `rules` at `share` of their width. */
+/**
+ * The `srcSet`, `sizes` and fallback `src` of a raster the optimiser serves, drawn by `rules` at `share` of their
+ * width.
+ */
 function optimisedSources(file: StaticImageData, rules: readonly SizeRule[], share: number) {
   const candidates = candidateWidths(rules, share, file.width).map((width) => ({
     width,

@@ -23,7 +23,8 @@ import certificacionDisplay from '@/public/images/partners/certificacion-display
 import socioComercioElectronico from '@/public/images/partners/socio-comercio-electronico.svg';
 import socioRedesSociales from '@/public/images/partners/socio-redes-sociales.svg';
 import promoImage from '@/public/images/promo.svg';
-// The error pages' copy and the phone live in lib/error-copy.ts (kept small: the error pages load it on every visit); edit them there.
+// The error pages' copy and the phone live in lib/error-copy.ts (kept small: the error pages load it on every visit);
+// edit them there.
 import { agencyPhone } from './error-copy';
 
 /** A picture: the static import of its file (above) and what it says. */
@@ -182,10 +183,14 @@ export const floatingChat = {
   description: 'Escríbenos por WhatsApp (se abre en una pestaña nueva)',
 };
 
-// The form's and the carousels' words live in lib/island-copy.ts (the browser downloads them with the form's and carousels' code, and the pictures imported above must not come along): edit them there.
+// The form's and the carousels' words live in lib/island-copy.ts (the browser downloads them with the form's and
+// carousels' code, and the pictures imported above must not come along): edit them there.
 export { carouselCopy, contactForm } from './island-copy';
 
-/** Under the contact form: who is responsible and why, as the law asks where data is collected; the link goes to the full notice. */
+/**
+ * Under the contact form: who is responsible and why, as the law asks where data is collected; the link goes to the
+ * full notice.
+ */
 export const privacyShortNotice = {
   text: `${brand.legalName} es responsable de tus datos y los usa para responder tu solicitud y medir qué anuncios nos traen clientes.`,
   link: 'Aviso de privacidad',
@@ -233,9 +238,11 @@ export const privacyNotice = {
     {
       heading: 'Cuánto tiempo los conservamos',
       paragraphs: [
-        // The periods are CONTACT_KEEP_DAYS (30) and the 24 hours of retries (lib/contact/lead/, forward-workflow.ts): change them together.
+        // The periods are CONTACT_KEEP_DAYS (30) and the 24 hours of retries (lib/contact/lead/, forward-workflow.ts):
+        // change them together.
         'Si en el momento de tu envío nuestro sistema de contacto no está disponible, guardamos tu solicitud de forma segura para entregarla: la reintentamos hasta 24 horas. Si no se pudo entregar, la conservamos 30 días para darte seguimiento. Los mensajes que nuestro filtro de spam aparta se conservan 30 días. Lo que enviamos a nuestras herramientas de trabajo y a la API de Conversiones de Meta también se reintenta hasta 24 horas si no lo reciben.',
-        // Our own servers: lib/contact/lead/forget-workflow.ts deletes each run. Vercel: forget-step.ts leaves runs to Vercel (docs/operations.md).
+        // Our own servers: lib/contact/lead/forget-workflow.ts deletes each run. Vercel: forget-step.ts leaves runs to
+        // Vercel (docs/operations.md).
         'Cuándo se borran estas copias depende de dónde funcione el sitio. En nuestros propios servidores, en cuanto termina la entrega o, las que conservamos, a los 30 días. En Vercel, nuestro proveedor de alojamiento, las conserva Vercel durante el periodo de retención que fija nuestro plan, en lugar de esos plazos.',
         'En nuestras herramientas conservamos tu solicitud mientras te damos seguimiento, o hasta que nos pidas borrarla. Cada cookie dura lo que indica la tabla; Google y Meta conservan lo que reciben según sus propias políticas.',
       ],

@@ -8,7 +8,10 @@ import { useEffect, useState } from 'react';
  * of every first visit.
  */
 
-/** The confirmed enquiry's e-mail and phone as typed, for Google's enhanced conversions (normalised in lib/conversion.ts). */
+/**
+ * The confirmed enquiry's e-mail and phone as typed, for Google's enhanced conversions (normalised in
+ * lib/conversion.ts).
+ */
 export type LeadContact = { mail: string; phone: string };
 
 /** A confirmed enquiry whose events the tags have to send; `sent` once they went. */

@@ -33,7 +33,8 @@ export const FIRST_TOUCH_DAYS = 90;
 export const FIRST_TOUCH_COOKIE = 'origen_primero';
 export const LAST_TOUCH_COOKIE = 'origen';
 
-// Letters and digits of any script, and what tags and paths are written with; no control characters, quotes or angle brackets.
+// Letters and digits of any script, and what tags and paths are written with; no control characters, quotes or angle
+// brackets.
 const SAFE_VALUE = /^[\p{L}\p{N} ._~:/@%+,|()!*=-]+$/u;
 const safe = (value: string | null | undefined): string | undefined =>
   value && value.length <= SOURCE_VALUE_MAX && SAFE_VALUE.test(value) ? value : undefined;

@@ -4,7 +4,9 @@ import type { ContactState } from '@/lib/contact/state';
 import type { Validate } from './use-contact-rules';
 import { readValues, restoreDraft } from './use-draft';
 
-/** On submit, how long the rules may take to arrive before the form is sent without them (the server validates anyway). */
+/**
+ * On submit, how long the rules may take to arrive before the form is sent without them (the server validates anyway).
+ */
 export const RULES_WAIT_MS = 1500;
 
 /** What the form knows of one field's value: its rules' message (once they arrived) and whether it is blank. */
@@ -101,7 +103,10 @@ export function useFieldMessages(
   // Before the rules arrive only an empty field is known to be invalid; the server checks the rest.
   const invalid = CONTACT_FIELDS.some((field) => (validate ? checks[field].error !== undefined : checks[field].blank));
 
-  /** The message under a field: the server's until the rules arrive, then the rules' once the field is shown (or the server found the input invalid). */
+  /**
+   * The message under a field: the server's until the rules arrive, then the rules' once the field is shown (or the
+   * server found the input invalid).
+   */
   const errorOf = (field: ContactField, answer: ContactState, sending: boolean) => {
     if (!validate) return (answer.status === 'invalid' ? answer.fieldErrors : NO_ERRORS)[field];
     const answerInvalid = answer.status === 'invalid' && !sending;

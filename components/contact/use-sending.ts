@@ -19,7 +19,10 @@ async function send(formData: FormData): Promise<ContactState> {
 /** Two instances' clocks may differ a little: a confirmation waits this much past its threshold. */
 const CONFIRM_MARGIN_MS = 250;
 
-/** Resolves once the next frame is painted, or after 100 ms where no frame comes (a hidden tab): a send never waits on a frame. */
+/**
+ * Resolves once the next frame is painted, or after 100 ms where no frame comes (a hidden tab): a send never waits on a
+ * frame.
+ */
 const afterNextPaint = () =>
   new Promise<void>((resolve) => {
     requestAnimationFrame(() => setTimeout(resolve, 0));

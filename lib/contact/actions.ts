@@ -18,10 +18,10 @@ const POSTED_FIELDS: readonly string[] = [...ENQUIRY_FIELDS, HONEYPOT_FIELD, TOK
 
 /**
  * The contact form's Server Action, for the island and for the plain HTML form (React renders the page again from the
- * returned state). The browser is never trusted: the same schema validates again, and every state but `sent` carries the
- * posted values back. A post without a valid signature is asked to confirm before the abuse limit, so that costs nothing
- * and is stored nowhere; one too young is asked again with the same signature, whose wait goes on. Spam is thanked like
- * a person and kept apart; a QA enquiry is thanked and logged, never delivered.
+ * returned state). The browser is never trusted: the same schema validates again, and every state but `sent` carries
+ * the posted values back. A post without a valid signature is asked to confirm before the abuse limit, so that costs
+ * nothing and is stored nowhere; one too young is asked again with the same signature, whose wait goes on. Spam is
+ * thanked like a person and kept apart; a QA enquiry is thanked and logged, never delivered.
  */
 export async function submitContact(_previous: ContactState, formData: FormData): Promise<ContactState> {
   const answerBy = Date.now() + ANSWER_WITHIN_MS;
@@ -36,7 +36,8 @@ export async function submitContact(_previous: ContactState, formData: FormData)
   const enquiry: Record<string, string> = Object.fromEntries(
     ENQUIRY_FIELDS.map((field) => [field, input[field] ?? '']),
   );
-  // Not the visitor's to fix: a captcha that is no reCAPTCHA token goes as none (the API decides), never refusing a person.
+  // Not the visitor's to fix: a captcha that is no reCAPTCHA token goes as none (the API decides), never refusing a
+  // person.
   if (!isCaptchaShaped(enquiry.captcha ?? '')) enquiry.captcha = '';
   const parsed = contactSchema.safeParse(enquiry);
   if (!parsed.success)

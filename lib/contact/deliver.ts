@@ -16,14 +16,20 @@ import type { LeadSource } from '@/lib/source';
 import type { ContactState } from './state';
 import { postEnquiry } from './upstream';
 
-/** The live attempt's limit: room under the form's 4 s to hand the enquiry to the engine, and a slow API (2 s) still gets its one 2.5 s attempt. */
+/**
+ * The live attempt's limit: room under the form's 4 s to hand the enquiry to the engine, and a slow API (2 s) still
+ * gets its one 2.5 s attempt.
+ */
 export const LIVE_DEADLINE_MS = 2700;
 /** The action answers within this of its start, whatever the API or the engine does (the form promises 4 s). */
 export const ANSWER_WITHIN_MS = 3600;
 /** The engine must hold the enquiry within this, or the visitor is asked to try again. */
 const HOLD_WAIT_MS = 800;
 
-/** Delivers live (contact API or inbox) or hands over to the lead's workflow with the same key, by `answerBy` (ms); thanks only if delivered or held. Logs never carry what was typed. */
+/**
+ * Delivers live (contact API or inbox) or hands over to the lead's workflow with the same key, by `answerBy` (ms);
+ * thanks only if delivered or held. Logs never carry what was typed.
+ */
 export async function deliverEnquiry(
   enquiry: ContactEnquiry,
   { answerBy, source, visitor }: { answerBy: number; source?: LeadSource; visitor?: Visitor },
@@ -84,7 +90,10 @@ export async function deliverEnquiry(
     : { status: 'failed' };
 }
 
-/** A suspected spam is thanked like a person (a bot learns nothing), with no key (nothing to convert); its run waits for `npm run leads -- release` or forgets it. */
+/**
+ * A suspected spam is thanked like a person (a bot learns nothing), with no key (nothing to convert); its run waits for
+ * `npm run leads -- release` or forgets it.
+ */
 export async function quarantineEnquiry(
   enquiry: ContactEnquiry,
   rule: string,
@@ -106,7 +115,10 @@ export async function quarantineEnquiry(
   return { status: 'sent' };
 }
 
-/** Runs started after the answer (sending on, forgetting): starting one costs up to 0.5 s; on Vercel `after` keeps the function alive. A crash loses the copy, never the lead. */
+/**
+ * Runs started after the answer (sending on, forgetting): starting one costs up to 0.5 s; on Vercel `after` keeps the
+ * function alive. A crash loses the copy, never the lead.
+ */
 function afterAnswer(work: () => Promise<unknown>): void {
   try {
     after(work);

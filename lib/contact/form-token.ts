@@ -3,10 +3,11 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { CONFIRM_MIN_MS, MIN_FILL_MS } from './fields';
 
 /**
- * The form's signature: when the server signed what the sender answers, for whom, and once. `time` (fetched by the island
- * once the form shows) is valid from MIN_FILL_MS, `confirm` (in an answer that asks to confirm) from CONFIRM_MIN_MS. The
- * nonce lets its use be remembered (signature-store.ts); the MAC covers the client's address key without carrying it, so
- * a signature from another address does not verify. `<kind>.<issued, base 36>.<nonce, 64 bits>.<HMAC-SHA256, 128 bits>`, ~47 chars.
+ * The form's signature: when the server signed what the sender answers, for whom, and once. `time` (fetched by the
+ * island once the form shows) is valid from MIN_FILL_MS, `confirm` (in an answer that asks to confirm) from
+ * CONFIRM_MIN_MS. The nonce lets its use be remembered (signature-store.ts); the MAC covers the client's address key
+ * without carrying it, so a signature from another address does not verify. `<kind>.<issued, base 36>.<nonce, 64
+ * bits>.<HMAC-SHA256, 128 bits>`, ~47 chars.
  */
 
 /** A signature older than this is asked again (a tab left open overnight); the island fetches a new one before. */

@@ -5,10 +5,11 @@ import type { ContactEnquiry } from './schema';
 import type { LeadSource } from '@/lib/source';
 
 /**
- * The inbox used without a contact API: one JSON line per enquiry. Personal data, so the folder we make and the file are the owner's
- * alone; an existing folder is left as it is (the operator may share it on purpose). A full inbox (INBOX_MAX_FILES files) refuses
- * an enquiry (the visitor sees WhatsApp and the phone) rather than delete a kept one. What is older than `keepMs` (the privacy
- * notice's period) is forgotten at each save, and by the engine once a saved line's period is over (forget-workflow.ts).
+ * The inbox used without a contact API: one JSON line per enquiry. Personal data, so the folder we make and the file
+ * are the owner's alone; an existing folder is left as it is (the operator may share it on purpose). A full inbox
+ * (INBOX_MAX_FILES files) refuses an enquiry (the visitor sees WhatsApp and the phone) rather than delete a kept one.
+ * What is older than `keepMs` (the privacy notice's period) is forgotten at each save, and by the engine once a saved
+ * line's period is over (forget-workflow.ts).
  */
 export const INBOX_FILE_MAX_BYTES = 5 * 1024 * 1024;
 export const INBOX_MAX_FILES = 20;
@@ -21,7 +22,10 @@ export class InboxFullError extends Error {
   }
 }
 
-/** One write at a time in this process (on globalThis: the action and the engine's steps are bundled apart), so a line appended while the file is rewritten is never lost. */
+/**
+ * One write at a time in this process (on globalThis: the action and the engine's steps are bundled apart), so a line
+ * appended while the file is rewritten is never lost.
+ */
 const WRITES = Symbol.for('contacto.bandeja');
 function serially<T>(work: () => Promise<T>): Promise<T> {
   const chain = globalThis as { [WRITES]?: Promise<unknown> };
@@ -64,7 +68,10 @@ async function save(
   return file;
 }
 
-/** Sets the current file aside when `bytes` more would take it past its size; throws InboxFullError when no file may be added. */
+/**
+ * Sets the current file aside when `bytes` more would take it past its size; throws InboxFullError when no file may be
+ * added.
+ */
 async function makeRoom(folder: string, file: string, bytes: number): Promise<void> {
   const size = await stat(file).then(
     (info) => info.size,

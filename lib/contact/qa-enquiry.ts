@@ -5,7 +5,8 @@ import type { ContactEnquiry } from './schema';
 import type { ContactState } from './state';
 
 // An address at the reserved `.invalid` domain (RFC 2606) never receives mail, so no client writes one; the QA suite
-// (npm run test:deployment) does. Anyone can mark their own enquiry this way: all it does is keep it from being delivered.
+// (npm run test:deployment) does. Anyone can mark their own enquiry this way: all it does is keep it from being
+// delivered.
 export function isQaEnquiry(enquiry: Pick<ContactEnquiry, 'mail'>): boolean {
   return /(^|\.)invalid\.?$/i.test(enquiry.mail.slice(enquiry.mail.lastIndexOf('@') + 1));
 }

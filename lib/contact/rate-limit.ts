@@ -23,8 +23,9 @@ export type LimitVerdict = { allowed: true } | { allowed: false; retryAfterSecon
 export const LIMIT_WAIT_MS = 300;
 
 /**
- * The shared limit and the same limit in memory; `fellBack` while memory answers (logged once when it starts, once when it
- * ends). `ready`, when the store needs something made first (PostgreSQL's table): settled once it is, tried again after a failure.
+ * The shared limit and the same limit in memory; `fellBack` while memory answers (logged once when it starts, once when
+ * it ends). `ready`, when the store needs something made first (PostgreSQL's table): settled once it is, tried again
+ * after a failure.
  */
 export type ContactLimiter = {
   limiter: RateLimiterAbstract;
@@ -52,7 +53,10 @@ export function createContactLimiter(config: RateLimitConfig, redis?: Redis, key
   };
 }
 
-/** The limit in its own table of the Postgres world's database (made when the limiter is, see makeLimitTable), with a small pool. */
+/**
+ * The limit in its own table of the Postgres world's database (made when the limiter is, see makeLimitTable), with a
+ * small pool.
+ */
 function postgresLimiter(
   url: string,
   options: { keyPrefix: string; points: number; duration: number },
@@ -98,16 +102,17 @@ function postgresLimiter(
 }
 
 // rate-limiter-flexible's table, as its RateLimiterPostgres makes it (_getCreateTableStmt; the version is pinned in
-// package.json). We make it, not the library: two servers starting at once on an empty database race at its CREATE TABLE
-// IF NOT EXISTS, and the library forgives only the loser's 23505; a 42P07 or 42710 left that server counting in memory
-// until it restarted. Here servers take turns on an advisory lock, so the statement never races.
+// package.json). We make it, not the library: two servers starting at once on an empty database race at its CREATE
+// TABLE IF NOT EXISTS, and the library forgives only the loser's 23505; a 42P07 or 42710 left that server counting in
+// memory until it restarted. Here servers take turns on an advisory lock, so the statement never races.
 const LIMIT_TABLE = 'contacto_limite';
 const LIMIT_TABLE_SQL = `create table if not exists "${LIMIT_TABLE}" (key varchar(255) primary key, points integer not null default 0, expire bigint)`;
 // Any number, the same on every server (not the Postgres world's migration lock).
 const LIMIT_TABLE_LOCK = 0x6c696d697465;
 
 async function makeLimitTable(url: string): Promise<void> {
-  // Off the visitor's path (consume() waits LIMIT_WAIT_MS at most): seconds, not 300 ms, for a server that just started.
+  // Off the visitor's path (consume() waits LIMIT_WAIT_MS at most): seconds, not 300 ms, for a server that just
+  // started.
   const client = new Client({
     connectionString: url,
     connectionTimeoutMillis: 5000,
@@ -173,9 +178,10 @@ const MAX_ADDRESS_LENGTH = 64;
 /**
  * The abuse limit's key: the client's address as written by a hop we trust, never by the client. On Vercel,
  * x-vercel-forwarded-for, else x-real-ip, else the first x-forwarded-for entry (Vercel overwrites all three). Behind N
- * proxies of yours (TRUST_PROXY_HEADERS=N), the N-th x-forwarded-for entry from the right: each appends what it saw, and
- * further left the client may have written; never x-real-ip, which a proxy that does not set it passes on. With no proxy
- * (N = 0), the last entry, which Next writes only when the client wrote none, so the client can choose it (start-up warns).
+ * proxies of yours (TRUST_PROXY_HEADERS=N), the N-th x-forwarded-for entry from the right: each appends what it saw,
+ * and further left the client may have written; never x-real-ip, which a proxy that does not set it passes on. With no
+ * proxy (N = 0), the last entry, which Next writes only when the client wrote none, so the client can choose it
+ * (start-up warns).
  */
 export function clientKey(headers: Pick<Headers, 'get'>, trust: AddressTrust): string {
   return addressKey(clientAddressOf(headers, trust));
@@ -199,13 +205,19 @@ function entries(header: string | null): string[] {
     .filter(Boolean);
 }
 
-/** IPv4 as it is; IPv6 by its /64, which one subscriber gets whole (one visitor, not 2^64); an IPv4-mapped IPv6 as its IPv4. */
+/**
+ * IPv4 as it is; IPv6 by its /64, which one subscriber gets whole (one visitor, not 2^64); an IPv4-mapped IPv6 as its
+ * IPv4.
+ */
 export function addressKey(address: string | undefined): string {
   const host = hostOf(address);
   return !host ? UNKNOWN_CLIENT_KEY : isIP(host) === 4 ? host : ipv6Key(host);
 }
 
-/** The address alone, when it is one: `[v6]:port`, `[v6]`, `v4:port` and `v6%zone` bare; a zone only on IPv6 and only of plain characters. */
+/**
+ * The address alone, when it is one: `[v6]:port`, `[v6]`, `v4:port` and `v6%zone` bare; a zone only on IPv6 and only of
+ * plain characters.
+ */
 function hostOf(address: string | undefined): string | undefined {
   if (!address || address.length > MAX_ADDRESS_LENGTH) return undefined;
   const trimmed = address.trim();

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { CONTACT_FIELDS, type ContactField, type ContactValues, type FieldErrors } from './fields';
 
-// The contact rules (spec, point 5) for the form and the action; zod/mini keeps the browser's share small.
-// Beyond the spec: what is stored and e-mailed to the agency is text a person typed, never control characters or forged lines.
+// The contact rules (spec, point 5) for the form and the action; zod/mini keeps the browser's share small. Beyond the
+// spec: what is stored and e-mailed to the agency is text a person typed, never control characters or forged lines.
 export const CONTACT_MESSAGES = {
   required: 'Este campo es obligatorio',
   min5: 'Este campo debe tener al menos 5 caracteres',
@@ -25,7 +25,8 @@ export const CONTACT_LIMITS = {
   captchaMax: 4096,
 } as const;
 
-// Control characters (C0, DEL, C1) and U+2028/U+2029: a single-line field must never carry a line break into the alert e-mail.
+// Control characters (C0, DEL, C1) and U+2028/U+2029: a single-line field must never carry a line break into the alert
+// e-mail.
 const BREAKS_A_LINE = /[\p{Cc}\u2028\u2029]/u;
 // In the reason, once normalised, the line feed is the only control character a person types.
 const STRAY_CONTROL = /(?!\n)\p{Cc}/u;

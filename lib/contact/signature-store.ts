@@ -11,9 +11,10 @@ import { consume, createContactLimiter, limitConfigOrDefaults, type ContactLimit
 /**
  * The signing key and the used signatures, in the shared store (the abuse limit's Redis, else the Postgres world's
  * database), else in this process. The key never derives from anything a visitor could have seen (the old site sent its
- * site key to browsers): CONTACT_FORM_SECRET, else a random one the first instance stores, else this process's (a restart
- * or another instance then asks whoever had the page open to confirm). A used nonce is one limiter point for
- * TOKEN_MAX_AGE_MS; while the store does not answer, in memory (then usable once per instance, and again after a restart).
+ * site key to browsers): CONTACT_FORM_SECRET, else a random one the first instance stores, else this process's (a
+ * restart or another instance then asks whoever had the page open to confirm). A used nonce is one limiter point for
+ * TOKEN_MAX_AGE_MS; while the store does not answer, in memory (then usable once per instance, and again after a
+ * restart).
  */
 export type FormKeySource = 'secret' | 'redis' | 'postgres' | 'process';
 
@@ -29,7 +30,10 @@ export function formKeySource(): FormKeySource {
   return redisUrl ? 'redis' : postgresUrl ? 'postgres' : 'process';
 }
 
-/** One per process, on globalThis: Next bundles the token route and the Server Action apart, each with its own copy of this module. */
+/**
+ * One per process, on globalThis: Next bundles the token route and the Server Action apart, each with its own copy of
+ * this module.
+ */
 type Held = { processKey: Uint8Array; loaded?: Promise<Uint8Array>; fellBackUntil: number; used?: ContactLimiter };
 const HELD = Symbol.for('contacto.firmas');
 const held: Held = ((globalThis as { [HELD]?: Held })[HELD] ??= { processKey: randomBytes(32), fellBackUntil: 0 });
@@ -83,14 +87,20 @@ async function sharedKey(source: 'redis' | 'postgres'): Promise<Uint8Array> {
   }
 }
 
-/** A stored key as bytes; one gone or cut short (flushed, evicted) is an error, never an empty key anyone could sign with. */
+/**
+ * A stored key as bytes; one gone or cut short (flushed, evicted) is an error, never an empty key anyone could sign
+ * with.
+ */
 function keyOf(stored: string | null | undefined): Uint8Array {
   const key = Buffer.from(stored ?? '', 'base64');
   if (key.byteLength < 32) throw new Error('la clave compartida de las firmas falta o está incompleta');
   return key;
 }
 
-/** Spends a valid signature: true the first time `nonce` is seen (here or, with a shared store, on any instance), false after. */
+/**
+ * Spends a valid signature: true the first time `nonce` is seen (here or, with a shared store, on any instance), false
+ * after.
+ */
 export async function spendToken(nonce: string): Promise<boolean> {
   const config = { ...limitConfigOrDefaults(), max: 1, windowSeconds: TOKEN_MAX_AGE_MS / 1000 };
   try {

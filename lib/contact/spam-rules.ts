@@ -1,6 +1,6 @@
-// Conservative on purpose: a false positive costs the agency a client (called back late), a false negative one phone call,
-// so each rule looks for what no person writing about their business produces by accident. Every pattern is linear in
-// the input (no nested quantifiers): a bot may post far more than the 500 characters a reason allows.
+// Conservative on purpose: a false positive costs the agency a client (called back late), a false negative one phone
+// call, so each rule looks for what no person writing about their business produces by accident. Every pattern is
+// linear in the input (no nested quantifiers): a bot may post far more than the 500 characters a reason allows.
 export type SpamRule = 'link-in-name' | 'html-in-name' | 'only-links' | 'bbcode' | 'html-link';
 type Enquiry = { name: string; mail: string; phone: string; reason: string };
 
@@ -67,7 +67,10 @@ function isOnlyLinks(text: string): boolean {
   return addresses > 0 && letters < 3;
 }
 
-/** 'promo.ru', 'cheap-seo.com/x', '(mitaller.com.mx),': labels of letters, digits or '-', the first of 2 or more, ending in a common TLD; an e-mail address is not one. */
+/**
+ * 'promo.ru', 'cheap-seo.com/x', '(mitaller.com.mx),': labels of letters, digits or '-', the first of 2 or more, ending
+ * in a common TLD; an e-mail address is not one.
+ */
 function isBareDomain(token: string): boolean {
   let start = 0;
   while (start < token.length && !WORD_CHAR.test(token.charAt(start))) start++;

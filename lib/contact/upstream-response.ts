@@ -57,7 +57,10 @@ export async function classifyResponse(
   return { kind: 'answer', result: { outcome: 'rejected', mes } };
 }
 
-/** A Retry-After in ms from `now`: delta-seconds or an HTTP-date (RFC 9110's three forms); anything else, or a past date, is none. */
+/**
+ * A Retry-After in ms from `now`: delta-seconds or an HTTP-date (RFC 9110's three forms); anything else, or a past
+ * date, is none.
+ */
 export function parseRetryAfter(value: string | null, now: number): number | undefined {
   const text = value?.trim() ?? '';
   if (/^\d+$/.test(text)) return Number(text) * 1000;

@@ -47,7 +47,10 @@ export const UPSTREAM_DEFAULTS = {
 // Below this much time left another attempt cannot finish: stop instead.
 const MIN_ATTEMPT_MS = 250;
 
-/** POST {base}contact?siteKey=...: retried only where a retry can help, inside one deadline, never sooner than Retry-After asks. */
+/**
+ * POST {base}contact?siteKey=...: retried only where a retry can help, inside one deadline, never sooner than
+ * Retry-After asks.
+ */
 export async function postEnquiry(enquiry: ContactEnquiry, options: UpstreamOptions): Promise<UpstreamReport> {
   const {
     fetchImpl = fetch,
@@ -102,7 +105,10 @@ export async function postEnquiry(enquiry: ContactEnquiry, options: UpstreamOpti
 
 const backoffBefore = (attempts: number, backoffMs: readonly number[]): number =>
   backoffMs[Math.min(attempts - 1, backoffMs.length - 1)] ?? 0;
-/** No retry in this call when the API asked for a longer wait than it would make or has left: the lead's workflow honours that instead. */
+/**
+ * No retry in this call when the API asked for a longer wait than it would make or has left: the lead's workflow
+ * honours that instead.
+ */
 const worthRetrying = (retryAfterMs: number | undefined, nextWaitMs: number, timeLeftMs: number): boolean =>
   retryAfterMs === undefined || (retryAfterMs <= nextWaitMs && retryAfterMs <= timeLeftMs);
 

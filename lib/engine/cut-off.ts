@@ -1,16 +1,25 @@
 // The pure rules of rescueCutOffRuns (rescue.ts), apart from the engine so they can be tested.
 
-/** A step its entity says ended this long ago, with no end in the log, is torn, not being written: the event follows within milliseconds. */
+/**
+ * A step its entity says ended this long ago, with no end in the log, is torn, not being written: the event follows
+ * within milliseconds.
+ */
 export const TORN_AFTER_MS = 60_000;
-/** A step "running" with nothing recorded this long is abandoned: a round takes 7.5 s at most, an alert 12 s, and the engine records each retry, 5 s apart, 48 of them (4 minutes), then fails it. */
+/**
+ * A step "running" with nothing recorded this long is abandoned: a round takes 7.5 s at most, an alert 12 s, and the
+ * engine records each retry, 5 s apart, 48 of them (4 minutes), then fails it.
+ */
 export const ABANDONED_AFTER_MS = 5 * 60_000;
 /**
- * A run whose log ends with its latest step's end, or a sleep whose time has come, this long is stalled: seen on the Postgres
- * world when the database restarted under load (replays every second, nothing recorded). A healthy run goes on within a second; a
- * dead server's job comes back within 40 s (start.ts).
+ * A run whose log ends with its latest step's end, or a sleep whose time has come, this long is stalled: seen on the
+ * Postgres world when the database restarted under load (replays every second, nothing recorded). A healthy run goes on
+ * within a second; a dead server's job comes back within 40 s (start.ts).
  */
 export const STALLED_AFTER_MS = 75_000;
-/** Both, on the local world: its one process writes and replays the runs (no job comes back from another), so 20 s is patience enough. */
+/**
+ * Both, on the local world: its one process writes and replays the runs (no job comes back from another), so 20 s is
+ * patience enough.
+ */
 export const LOCAL_AFTER_MS = 20_000;
 
 export type LatestStep = { status: string; completedAt?: Date; updatedAt: Date };
@@ -18,7 +27,10 @@ export type Verdict = 'torn' | 'abandoned' | null;
 /** A sleep's `eventData` has its `resumeAt`. */
 export type LastEvent = { eventType: string; correlationId?: string; createdAt: Date; eventData?: unknown };
 
-/** Whether a run waits after its latest step's end, or asleep: 'stalled' once it should have gone on STALLED_AFTER_MS ago; null when the log goes on (a hook, another step). */
+/**
+ * Whether a run waits after its latest step's end, or asleep: 'stalled' once it should have gone on STALLED_AFTER_MS
+ * ago; null when the log goes on (a hook, another step).
+ */
 export function logEnd(
   stepId: string,
   last: LastEvent | undefined,
@@ -34,7 +46,10 @@ export function logEnd(
   return now - due >= (local ? LOCAL_AFTER_MS : STALLED_AFTER_MS) ? 'stalled' : 'waits';
 }
 
-/** Whether a latest step looks cut off (the log is then read to be sure); 'abandoned' only once this server has rescued as long: after a long stop, the world runs such a step again first. */
+/**
+ * Whether a latest step looks cut off (the log is then read to be sure); 'abandoned' only once this server has rescued
+ * as long: after a long stop, the world runs such a step again first.
+ */
 export function verdictOf(
   step: LatestStep,
   now: number,
@@ -58,9 +73,10 @@ export function verdictOf(
 }
 
 /**
- * What a lead's or forwarding run cut off at step `shortName` needs, from its step's result (none when abandoned): 'again', a
- * fresh run; 'forget', only forgetting it now (delivered, answered, or handed on); 'keep', nothing (forgetAfter scheduled it, as
- * the privacy notice says). Never 'again' once the step says delivered: this pass sends no lead twice.
+ * What a lead's or forwarding run cut off at step `shortName` needs, from its step's result (none when abandoned):
+ * 'again', a fresh run; 'forget', only forgetting it now (delivered, answered, or handed on); 'keep', nothing
+ * (forgetAfter scheduled it, as the privacy notice says). Never 'again' once the step says delivered: this pass sends
+ * no lead twice.
  */
 export function leadNeeds(
   shortName: string | undefined,

@@ -20,7 +20,9 @@ import { ENGINE_KEY, ENGINE_KEY_HEADER } from './delivery-key.mjs';
 const ENGINE_ROUTES = new Set(['/.well-known/workflow/v1/flow', '/.well-known/workflow/v1/step']);
 /** A message is a run's input or a step's: a lead is a few kB. */
 const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
-/** A delivery runs a replay or a step inline: the steps' own timeouts end them long before (a delivery round is 7.5 s). */
+/**
+ * A delivery runs a replay or a step inline: the steps' own timeouts end them long before (a delivery round is 7.5 s).
+ */
 const DELIVERY_TIMEOUT_MS = 5 * 60_000;
 /** Where `npm run leads` finds the door of the server that shares its local world (lib/engine/door.ts). */
 export const DOOR_FILE = 'engine-door.json';
@@ -89,7 +91,9 @@ function writeDoorFile(dir: string, url: string): void {
   renameSync(`${file}.${process.pid}`, file);
 }
 
-/** The door of the server that shares the local world in `dir`, for `npm run leads`; undefined when none has opened one. */
+/**
+ * The door of the server that shares the local world in `dir`, for `npm run leads`; undefined when none has opened one.
+ */
 export function readEngineDoor(dir: string): string | undefined {
   try {
     const { url } = JSON.parse(readFileSync(path.join(dir, DOOR_FILE), 'utf8')) as { url?: unknown };

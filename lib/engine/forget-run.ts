@@ -6,13 +6,15 @@ import { Client } from 'pg';
 import { getWorkflowWorld } from '@/lib/env/server';
 
 /**
- * Deletes all the engine keeps of one ended run (its input is the lead). Upstream has no delete API for a run: this follows
- * @workflow/world-local 4.4.1's files and world-postgres 4.3.7's tables (pinned). Proved by e2e/retention.spec.ts and forget-run.test.ts.
+ * Deletes all the engine keeps of one ended run (its input is the lead). Upstream has no delete API for a run: this
+ * follows
+ * @workflow/world-local 4.4.1's files and world-postgres 4.3.7's tables (pinned). Proved by e2e/retention.spec.ts and
+ * forget-run.test.ts.
  *
  * `tombstone`, for a run cancelled just now: its record stays, cancelled and emptied of input, output and error. A
- * message the queue still holds for it (its start, re-sent after a sleep, carries the input) would otherwise
- * re-create the whole run from that input: the SDK's "resilient start" (core 4.8 runtime.js, world-local
- * events-storage.js). Against a cancelled record it is skipped. The tombstone is forgotten like any ended run.
+ * message the queue still holds for it (its start, re-sent after a sleep, carries the input) would otherwise re-create
+ * the whole run from that input: the SDK's "resilient start" (core 4.8 runtime.js, world-local events-storage.js).
+ * Against a cancelled record it is skipped. The tombstone is forgotten like any ended run.
  */
 export async function forgetRun(runId: string, { tombstone = false } = {}): Promise<void> {
   // The engine's ids (wrun_<ULID>): anything else could reach outside the data folder or match other runs.
@@ -30,7 +32,10 @@ export async function forgetRun(runId: string, { tombstone = false } = {}): Prom
 
 // A run still running is refused: the engine would go on writing it.
 const RUNNING = 'sigue en curso: cancélala antes de borrarla';
-/** One JSON file per entity, named after the run (`<runId>.json`, `<runId>-<id>.json`), plus hooks and streams found through it. */
+/**
+ * One JSON file per entity, named after the run (`<runId>.json`, `<runId>-<id>.json`), plus hooks and streams found
+ * through it.
+ */
 async function forgetLocalRun(dir: string, runId: string, tombstone: boolean): Promise<void> {
   const run = await readJson(path.join(dir, 'runs', `${runId}.json`));
   if (run && (run.status === 'pending' || run.status === 'running'))
@@ -94,7 +99,10 @@ async function forgetLocalRun(dir: string, runId: string, tombstone: boolean): P
   }
 }
 
-/** The world's tables in the `workflow` schema, and the queue's jobs that still carry the run (a failed start keeps its input there). */
+/**
+ * The world's tables in the `workflow` schema, and the queue's jobs that still carry the run (a failed start keeps its
+ * input there).
+ */
 async function forgetPostgresRun(url: string, runId: string, tombstone: boolean): Promise<void> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 10_000, query_timeout: 30_000 });
   await client.connect();

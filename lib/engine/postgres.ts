@@ -17,7 +17,8 @@ function connect(url: string): Client {
   return new Client({ connectionString: url, connectionTimeoutMillis: 10_000, statement_timeout: 60_000 });
 }
 
-// The copy of the package the SDK itself loads: it resolves the world from the project's folder too (@workflow/core, runtime/world.js).
+// The copy of the package the SDK itself loads: it resolves the world from the project's folder too (@workflow/core,
+// runtime/world.js).
 function migrationsFolder(): string {
   const entry = createRequire(path.join(process.cwd(), 'index.js')).resolve('@workflow/world-postgres');
   return path.join(path.dirname(entry), '..', 'src', 'drizzle', 'migrations');
@@ -36,8 +37,9 @@ export async function prepareWorkflowPostgres(url: string): Promise<void> {
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await migrateWorld(client);
-    // graphile-worker's bootstrap (installSchema in graphile-worker/dist/migrate.js), the part of its migration that two
-    // servers cannot run at once. With its table there, the world's start() runs the rest, each step claimed by inserting its number.
+    // graphile-worker's bootstrap (installSchema in graphile-worker/dist/migrate.js), the part of its migration that
+    // two servers cannot run at once. With its table there, the world's start() runs the rest, each step claimed by
+    // inserting its number.
     await client.query(`create schema if not exists graphile_worker;
       create table if not exists graphile_worker.migrations(id int primary key, ts timestamptz default now() not null);
       alter table graphile_worker.migrations add column if not exists breaking boolean not null default false`);
@@ -46,7 +48,8 @@ export async function prepareWorkflowPostgres(url: string): Promise<void> {
   }
 }
 
-// Drizzle's migrator as setupDatabase runs it, with its bookkeeping (workflow_drizzle.workflow_migrations), so either may run after the other.
+// Drizzle's migrator as setupDatabase runs it, with its bookkeeping (workflow_drizzle.workflow_migrations), so either
+// may run after the other.
 async function migrateWorld(client: Client) {
   const folder = migrationsFolder();
   const journal = JSON.parse(readFileSync(path.join(folder, 'meta', '_journal.json'), 'utf8')) as {

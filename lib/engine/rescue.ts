@@ -21,9 +21,11 @@ import { leadWorkflow } from '@/lib/contact/lead/workflow';
 
 /**
  * Upstream recovers a crashed run only when a server starts (vercel/workflow#3993), and gives a run up after
- * MAX_QUEUE_DELIVERIES (48) of one message. Chaos scenarios 1 (server SIGKILLed) and 4 (full disk). Starts again, same lead and key, every lead's run the engine gave up on: on the local world, replays after a SIGKILL or a full
- * disk spent its 48 deliveries of one message (the chaos run lost 5 and 8 leads of 60). Only that failure: a run our code failed
- * would fail again. The API stores a key once, so a round made twice is no second lead; the agency is not alerted again.
+ * MAX_QUEUE_DELIVERIES (48) of one message. Chaos scenarios 1 (server SIGKILLed) and 4 (full disk). Starts again, same
+ * lead and key, every lead's run the engine gave up on: on the local world, replays after a SIGKILL or a full disk
+ * spent its 48 deliveries of one message (the chaos run lost 5 and 8 leads of 60). Only that failure: a run our code
+ * failed would fail again. The API stores a key once, so a round made twice is no second lead; the agency is not
+ * alerted again.
  */
 export async function rescueGivenUpLeads(): Promise<number> {
   const world = getWorld();
@@ -66,12 +68,13 @@ const seenEnded = new Map<string, string>();
 
 /**
  * Upstream: crash recovery only at start-up (vercel/workflow#3993); a sleep is not durable across a worker's crash
- * (vercel/workflow#679). Chaos scenarios 1, 2 (a server of two on PostgreSQL SIGKILLed) and 3 (PostgreSQL restarted).
- * A world records a step's end in steps (local 4.4: a lock, the step, then the event; Postgres 4.3: two statements). Cut between them
- * (a SIGKILL, a full disk), the log says the step runs while the step says it ended, or the lock refuses an end never written: the run
- * waits for ever, nothing delivered, never failed (so rescueGivenUpLeads never sees it), and no engine option or API mends it. So a
- * running run of ours whose latest step has no logged end (verdictOf) is cancelled, a fresh run started first if something is left
- * (leadNeeds); the same when its log ends with that step's end, or a sleep, long after it should have gone on (logEnd).
+ * (vercel/workflow#679). Chaos scenarios 1, 2 (a server of two on PostgreSQL SIGKILLed) and 3 (PostgreSQL restarted). A
+ * world records a step's end in steps (local 4.4: a lock, the step, then the event; Postgres 4.3: two statements). Cut
+ * between them (a SIGKILL, a full disk), the log says the step runs while the step says it ended, or the lock refuses
+ * an end never written: the run waits for ever, nothing delivered, never failed (so rescueGivenUpLeads never sees it),
+ * and no engine option or API mends it. So a running run of ours whose latest step has no logged end (verdictOf) is
+ * cancelled, a fresh run started first if something is left (leadNeeds); the same when its log ends with that step's
+ * end, or a sleep, long after it should have gone on (logEnd).
  */
 export async function rescueCutOffRuns(now = Date.now()): Promise<number> {
   const world = getWorld();
@@ -126,7 +129,9 @@ export async function rescueCutOffRuns(now = Date.now()): Promise<number> {
   return mended;
 }
 
-/** Whether the run's event log records the step's end (a run's log: a few dozen events, ROUNDS_PER_RUN rounds at most). */
+/**
+ * Whether the run's event log records the step's end (a run's log: a few dozen events, ROUNDS_PER_RUN rounds at most).
+ */
 async function endLogged(runId: string, stepId: string): Promise<boolean> {
   const world = getWorld();
   for (let cursor: string | undefined; ;) {
@@ -183,7 +188,8 @@ async function mend(
     // Cancelled only once a fresh run is started: a lead is never left with none.
     await getRun(runId).cancel();
     seenEnded.delete(runId);
-    // Forgotten by a forgetting run (durable), a few seconds on: the cancelled run's last replay may still be reading it.
+    // Forgotten by a forgetting run (durable), a few seconds on: the cancelled run's last replay may still be reading
+    // it.
     if (needs !== 'keep') await start(forgetWorkflow, [runId, Date.now() + 5000]);
     const next = again ? `sigue en ${again}` : 'cancelada; la solicitud ya estaba entregada o seguía en otra ejecución';
     console.warn(

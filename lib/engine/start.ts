@@ -13,7 +13,10 @@ import { prepareWorkflowPostgres, releaseStaleJobLocks } from './postgres';
  * sends the same key, which the API stores once).
  */
 const STALE_LOCK_SECONDS = 30;
-/** How often each server gives such jobs back: a dead machine delays a lead by about a minute, not graphile-worker's 4 hours. */
+/**
+ * How often each server gives such jobs back: a dead machine delays a lead by about a minute, not graphile-worker's 4
+ * hours.
+ */
 const RELEASE_EVERY_MS = 10_000;
 /** How often each server starts again the leads the engine gave up on, or a crash cut off (rescue.ts). */
 const RESCUE_EVERY_MS = 10_000;

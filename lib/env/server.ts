@@ -74,7 +74,8 @@ export function getWorkflowWorld(): WorkflowWorld {
       kind: 'local',
       dir: process.env.WORKFLOW_LOCAL_DATA_DIR || `${process.env.CONTACT_INBOX_DIR || '.inbox'}/workflow`,
     };
-  // The same default as @workflow/world-postgres's createWorld(), so `npm run leads` reads the database the server uses.
+  // The same default as @workflow/world-postgres's createWorld(), so `npm run leads` reads the database the server
+  // uses.
   if (target === '@workflow/world-postgres')
     return {
       kind: 'postgres',
@@ -93,12 +94,17 @@ export function getWorkflowServerUrl(): string {
   );
 }
 
-/** The local inbox's folder (CONTACT_INBOX_DIR), whether or not the contact API is set now: files from before may be there. */
+/**
+ * The local inbox's folder (CONTACT_INBOX_DIR), whether or not the contact API is set now: files from before may be
+ * there.
+ */
 export function getInboxDir(): string {
   return process.env.CONTACT_INBOX_DIR || '.inbox';
 }
 
-/** CONTACT_FORM_SECRET when it is long enough to sign the form with (lib/contact/signature-store.ts), else undefined. */
+/**
+ * CONTACT_FORM_SECRET when it is long enough to sign the form with (lib/contact/signature-store.ts), else undefined.
+ */
 export function formSecret(): string | undefined {
   return parseFormSecret(process.env).config;
 }

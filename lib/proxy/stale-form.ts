@@ -35,7 +35,10 @@ export function postedValues(form: FormData): ContactValues {
   ) as ContactValues;
 }
 
-/** Header values are ASCII: the values travel as base64 of their UTF-8 (a third over, where percent-encoding triples an accent). */
+/**
+ * Header values are ASCII: the values travel as base64 of their UTF-8 (a third over, where percent-encoding triples an
+ * accent).
+ */
 export function encodeValues(values: ContactValues): string {
   let binary = '';
   for (const byte of new TextEncoder().encode(JSON.stringify(values))) binary += String.fromCharCode(byte);

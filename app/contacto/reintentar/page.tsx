@@ -13,7 +13,8 @@ export default async function RetryPage() {
   const requestHeaders = await headers();
   const values = decodeValues(requestHeaders.get(VALUES_HEADER));
   if (!values) redirect('/');
-  // With the server's signature: the visitor's next press, once they have read the page, is accepted without asking to confirm.
+  // With the server's signature: the visitor's next press, once they have read the page, is accepted without asking to
+  // confirm.
   return (
     <Hero
       contactState={{

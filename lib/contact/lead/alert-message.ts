@@ -97,7 +97,10 @@ export function alertMessage(kind: AlertKind, entry: Lead, detail: DeadDetail = 
   };
 }
 
-/** Once an hour's alerts are spent: names no lead (the held-back keys only), just says there are more and where to see them. */
+/**
+ * Once an hour's alerts are spent: names no lead (the held-back keys only), just says there are more and where to see
+ * them.
+ */
 export function digestMessage(heldKeys: readonly string[], resumesAt: number, alertsPerHour: number): Mail {
   return {
     subject: 'Límite de avisos alcanzado: hay más solicitudes pendientes',

@@ -11,7 +11,10 @@ export type RoundResult =
   | { outcome: 'rejected'; mes?: string }
   | { outcome: 'unavailable'; failures: string; retryAfterMs?: number };
 
-/** One round to the contact API (4 attempts with the lead's key, within 7.5 s) or the inbox. Never throws: the workflow decides when to try again. */
+/**
+ * One round to the contact API (4 attempts with the lead's key, within 7.5 s) or the inbox. Never throws: the workflow
+ * decides when to try again.
+ */
 export async function deliverRound(lead: Lead): Promise<RoundResult> {
   'use step';
   const config = getContactConfig();

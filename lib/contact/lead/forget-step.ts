@@ -7,7 +7,10 @@ import { INBOX } from './lead';
 /** What became of a run's forgetting, kept as the step's output: scheduled here, or left to Vercel's retention. */
 export type ForgetPlan = 'scheduled' | 'kept-by-vercel';
 
-/** Forgets the lead's run at `at` (ms) in a workflow of its own: the engine is the scheduler (no cron), and it carries only the run's id. */
+/**
+ * Forgets the lead's run at `at` (ms) in a workflow of its own: the engine is the scheduler (no cron), and it carries
+ * only the run's id.
+ */
 export async function forgetAfter(runId: string, at: number): Promise<ForgetPlan> {
   'use step';
   // The SDK cannot delete a run on Vercel (forget.ts), so a forgetting run would only fail 21 times for every lead.
@@ -17,7 +20,10 @@ export async function forgetAfter(runId: string, at: number): Promise<ForgetPlan
   return 'scheduled';
 }
 
-/** Has the engine forget the inbox's line saved now once `keepMs` is over (a second on, so the line is past it). Never throws. */
+/**
+ * Has the engine forget the inbox's line saved now once `keepMs` is over (a second on, so the line is past it). Never
+ * throws.
+ */
 export const forgetInboxLater = (keepMs: number) =>
   start(forgetWorkflow, [INBOX, Date.now() + keepMs + 1000]).catch((error: unknown) =>
     console.error(

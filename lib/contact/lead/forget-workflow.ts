@@ -5,7 +5,10 @@ import { forgetOlderThan } from '../inbox';
 import { forgetRun } from '@/lib/engine/forget-run';
 import { INBOX } from './lead';
 
-/** Waits until `at` (ms), then deletes everything the engine keeps of run `runId` once it has ended; for INBOX, the inbox's lines past their period. */
+/**
+ * Waits until `at` (ms), then deletes everything the engine keeps of run `runId` once it has ended; for INBOX, the
+ * inbox's lines past their period.
+ */
 export async function forgetWorkflow(runId: string, at: number): Promise<void> {
   'use workflow';
   if (at > Date.now()) await sleep(new Date(at));
@@ -22,7 +25,8 @@ async function forgetInboxLines(): Promise<void> {
 const ENDED = new Set(['completed', 'failed', 'cancelled']);
 async function forgetEndedRun(runId: string): Promise<'forgotten' | 'gone' | 'kept-by-vercel'> {
   'use step';
-  // forgetAfter starts none on Vercel; one started before it, rerun on latest from the dashboard, ends here instead of failing again.
+  // forgetAfter starts none on Vercel; one started before it, rerun on latest from the dashboard, ends here instead of
+  // failing again.
   if (getWorkflowWorld().kind === 'vercel') return 'kept-by-vercel';
   // The lead's run records its own end just after starting this one: never delete a run still being written.
   const status = await getWorld()

@@ -7,7 +7,10 @@ import type { Lead } from './lead';
 
 export const NAMES: Record<Target, string> = { webhook: 'webhook', capi: 'API de Conversiones de Meta' };
 
-/** One forwarding run per configured target, once the lead is confirmed. Never throws: the lead itself is delivered either way. */
+/**
+ * One forwarding run per configured target, once the lead is confirmed. Never throws: the lead itself is delivered
+ * either way.
+ */
 export async function startForwarding(forward: Forward): Promise<void> {
   const targets = targetsOf(getForwardConfig());
   const { backoffSeconds } = getDeliveryConfig();

@@ -13,7 +13,10 @@ export type SendResult =
   | { outcome: 'refused'; status: number }
   | { outcome: 'unavailable'; failure: string; retryAfterMs?: number };
 
-/** One send, never throwing: whatever goes wrong is a round to try again, but a 4xx other than 408, 425 and 429 is the receiver's final word. A target turned off since counts as sent. */
+/**
+ * One send, never throwing: whatever goes wrong is a round to try again, but a 4xx other than 408, 425 and 429 is the
+ * receiver's final word. A target turned off since counts as sent.
+ */
 export async function sendForward(forward: Forward, target: Target): Promise<SendResult> {
   'use step';
   const config = getForwardConfig();

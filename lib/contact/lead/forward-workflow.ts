@@ -12,7 +12,10 @@ export type ForwardOutcome =
   | { outcome: 'expired' }
   | { outcome: 'continued' };
 
-/** One lead to one target, apart from the contact API so it never delays the visitor or the delivery. Whatever the end, the run's data (enquiry, visitor's address) is forgotten at once. */
+/**
+ * One lead to one target, apart from the contact API so it never delays the visitor or the delivery. Whatever the end,
+ * the run's data (enquiry, visitor's address) is forgotten at once.
+ */
 export async function forwardWorkflow(
   forward: Forward,
   target: Target,

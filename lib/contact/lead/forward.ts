@@ -4,9 +4,15 @@ import { dialable } from '../phone';
 import type { ContactEnquiry } from '../schema';
 import type { LeadSource } from '@/lib/source';
 
-/** A confirmed lead as sent to the agency's webhook and Meta's Conversions API. Carried by a workflow, so no secret: the steps read those where they run. */
+/**
+ * A confirmed lead as sent to the agency's webhook and Meta's Conversions API. Carried by a workflow, so no secret: the
+ * steps read those where they run.
+ */
 export type Forward = {
-  /** The lead's Idempotency-Key, in every round: the webhook's `webhook-id`, Meta's `event_id` and the browser's `eventID`, so a receiver can tell a repeat. */
+  /**
+   * The lead's Idempotency-Key, in every round: the webhook's `webhook-id`, Meta's `event_id` and the browser's
+   * `eventID`, so a receiver can tell a repeat.
+   */
   key: string;
   enquiry: ContactEnquiry;
   receivedAt: number;
@@ -44,7 +50,10 @@ export function webhookBody(forward: Forward): {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-/** The browser's `eventID` as `event_id`, so Meta counts one `Lead`; e-mail and phone hashed as Meta asks; the click id from `_fbc`, else the source's `fbclid`. */
+/**
+ * The browser's `eventID` as `event_id`, so Meta counts one `Lead`; e-mail and phone hashed as Meta asks; the click id
+ * from `_fbc`, else the source's `fbclid`.
+ */
 export function capiEvent(forward: Forward): Record<string, unknown> {
   const { key, enquiry, receivedAt, source, visitor = {} } = forward;
   const phone = dialable(enquiry.phone);
@@ -68,7 +77,10 @@ export function capiEvent(forward: Forward): Record<string, unknown> {
 }
 
 const FB_COOKIE = /^fb\.\d\.\d{1,16}\.[\w-]{1,255}$/;
-/** Each value checked and bounded, anything else left out (Meta matches less, the visitor never notices). `ip`: the one the abuse limit trusts. */
+/**
+ * Each value checked and bounded, anything else left out (Meta matches less, the visitor never notices). `ip`: the one
+ * the abuse limit trusts.
+ */
 export function visitorOf(request: {
   ip?: string;
   userAgent?: string | null;

@@ -2,7 +2,10 @@ import type { ContactEnquiry } from '../schema';
 import type { LeadSource } from '@/lib/source';
 import type { Visitor } from './forward';
 
-/** One enquiry as the lead's workflow carries it: stored by the engine with the run, so never a secret (steps read the settings where they run). */
+/**
+ * One enquiry as the lead's workflow carries it: stored by the engine with the run, so never a secret (steps read the
+ * settings where they run).
+ */
 export type Lead = {
   /** The Idempotency-Key of every attempt, live or later: the API stores it once. */
   key: string;
@@ -20,7 +23,10 @@ export type Lead = {
   visitor?: Visitor;
   /** Set when the spam filter held it back: the run waits to be released. */
   spamRule?: string;
-  /** Carried to a fresh run (see ROUNDS_PER_RUN): its next round, whether the agency was told, whether it was sent on already. */
+  /**
+   * Carried to a fresh run (see ROUNDS_PER_RUN): its next round, whether the agency was told, whether it was sent on
+   * already.
+   */
   round?: number;
   alerted?: boolean;
   forwarded?: boolean;
@@ -33,19 +39,26 @@ export type LeadOutcome =
   | { outcome: 'spam-expired' }
   | { outcome: 'continued' };
 
-// Rounds before a fresh run takes over: the engine gives a queue message 48 deliveries, and locally every wake and every failed delivery
-// (5 s apart: a full disk) spends one, so a long run would lose its lead at the next fault. This keeps about 4 minutes of faults in budget.
+// Rounds before a fresh run takes over: the engine gives a queue message 48 deliveries, and locally every wake and
+// every failed delivery (5 s apart: a full disk) spends one, so a long run would lose its lead at the next fault. This
+// keeps about 4 minutes of faults in budget.
 export const ROUNDS_PER_RUN = 6;
 /** Undelivered this long: a dead letter, given up and kept for the agency. */
 export const DEAD_AFTER_MS = 24 * 60 * 60 * 1000;
-/** forgetWorkflow's name for the local inbox: a saved line is forgotten when its period is over, even if nothing is written again. */
+/**
+ * forgetWorkflow's name for the local inbox: a saved line is forgotten when its period is over, even if nothing is
+ * written again.
+ */
 export const INBOX = 'bandeja-local';
 /** forgetWorkflow's id in the engine's manifest, for `npm run leads`, which runs without the SDK's compiler. */
 export const FORGET_WORKFLOW_ID = 'workflow//./lib/contact/lead/forget-workflow//forgetWorkflow';
 /** The hook a held-back spam waits on; `release` resumes it. */
 export const releaseToken = (key: string) => `lead-release:${key}`;
 
-/** The wait before round `round` (1 follows the live attempt): the backoff plus up to 20% jitter, so an outage's leads do not all return at once; never sooner than Retry-After. */
+/**
+ * The wait before round `round` (1 follows the live attempt): the backoff plus up to 20% jitter, so an outage's leads
+ * do not all return at once; never sooner than Retry-After.
+ */
 export function waitBeforeRound(
   round: number,
   backoffSeconds: readonly number[],

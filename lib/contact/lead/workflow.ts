@@ -7,9 +7,9 @@ import { forwardConfirmed } from './forward-continue-step';
 import { DEAD_AFTER_MS, releaseToken, ROUNDS_PER_RUN, waitBeforeRound, type Lead, type LeadOutcome } from './lead';
 
 /**
- * The life of an enquiry the API did not take live, or that the spam filter held back (it waits for `npm run leads -- release`);
- * the engine keeps each step's outcome, so a restart or another machine resumes it here. A dead letter's data is forgotten
- * CONTACT_KEEP_DAYS later, the others' at once.
+ * The life of an enquiry the API did not take live, or that the spam filter held back (it waits for `npm run leads --
+ * release`); the engine keeps each step's outcome, so a restart or another machine resumes it here. A dead letter's
+ * data is forgotten CONTACT_KEEP_DAYS later, the others' at once.
  */
 export async function leadWorkflow(lead: Lead): Promise<LeadOutcome> {
   'use workflow';
