@@ -241,7 +241,7 @@ export const privacyNotice = {
         // The periods are CONTACT_KEEP_DAYS (30) and the 24 hours of retries (lib/contact/lead/, forward-workflow.ts):
         // change them together.
         'Si en el momento de tu envío nuestro sistema de contacto no está disponible, guardamos tu solicitud de forma segura para entregarla: la reintentamos hasta 24 horas. Si no se pudo entregar, la conservamos 30 días para darte seguimiento. Los mensajes que nuestro filtro de spam aparta se conservan 30 días. Lo que enviamos a nuestras herramientas de trabajo y a la API de Conversiones de Meta también se reintenta hasta 24 horas si no lo reciben.',
-        // Our own servers: lib/contact/lead/forget-workflow.ts deletes each run. Vercel: forget-step.ts leaves runs to
+        // Our own servers: lib/contact/lead/forget-workflow.ts deletes each run. Vercel: forgetAfter leaves runs to
         // Vercel (docs/operations.md).
         'Cuándo se borran estas copias depende de dónde funcione el sitio. En nuestros propios servidores, en cuanto termina la entrega o, las que conservamos, a los 30 días. En Vercel, nuestro proveedor de alojamiento, las conserva Vercel durante el periodo de retención que fija nuestro plan, en lugar de esos plazos.',
         'En nuestras herramientas conservamos tu solicitud mientras te damos seguimiento, o hasta que nos pidas borrarla. Cada cookie dura lo que indica la tabla; Google y Meta conservan lo que reciben según sus propias políticas.',

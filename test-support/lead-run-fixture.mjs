@@ -1,6 +1,6 @@
 // For lib/contact/lead/forget.test.ts: writes one lead's run into a world through the world's
 // own API, as start() and the engine write it, and prints its id:
-// `node test-support/lead-run-fixture.mjs <local world's folder | postgres://…> <mail> running|completed|cancelled`.
+// `node test-support/lead-run-fixture.mjs <local world's folder | postgres://…> <mail> running|completed|cancelled|waiting-moved`.
 // With `<runId> resend` instead, it replays what the queue does when it sends a run's first message again (after a
 // sleep): run_started carrying the run's input, which re-creates a run that is gone. It prints the run's status after.
 // A child process because the worlds are ESM only, which Jest's CommonJS
@@ -33,6 +33,51 @@ if (end === 'resend') {
   );
   await world.close?.();
   console.log(said);
+  process.exit(0);
+}
+
+if (end === 'waiting-moved') {
+  // A lead waiting between rounds, written by a build whose steps lived in files of their own (before the lead's
+  // life moved into lib/contact/lead/workflow.ts): its log names the step by its old id. Prints `runId key`.
+  const lead = {
+    key: crypto.randomUUID(),
+    enquiry: {
+      name: 'Rocío Mudanza',
+      mail,
+      phone: '+525544332211',
+      reason: 'Necesito una tienda en línea.',
+      captcha: '',
+    },
+    receivedAt: Date.now(),
+    backoffSeconds: [1],
+    keepMs: 30 * 24 * 60 * 60 * 1000,
+    round: 1,
+    alerted: true,
+    forwarded: true,
+  };
+  const { readFileSync } = await import('node:fs');
+  const pkg = new URL('../node_modules/@workflow/world-local/package.json', import.meta.url);
+  const { version } = JSON.parse(readFileSync(pkg, 'utf8'));
+  const input = await dehydrateWorkflowArguments([lead], `wrun_${ulid()}`, undefined);
+  const { run } = await world.events.create(null, {
+    eventType: 'run_created',
+    eventData: {
+      deploymentId: `dpl_local@${version}`,
+      workflowName: 'workflow//./lib/contact/lead/workflow//leadWorkflow',
+      input,
+    },
+  });
+  const event = (data) => world.events.create(run.runId, data);
+  const [step, wait] = [`step_${ulid()}`, `wait_${ulid()}`];
+  await event({ eventType: 'run_started' });
+  const stepName = 'step//./lib/contact/lead/deliver-step//deliverRound';
+  await event({ eventType: 'step_created', correlationId: step, eventData: { stepName, input } });
+  await event({ eventType: 'step_started', correlationId: step });
+  const result = await dehydrateStepReturnValue({ outcome: 'unavailable', failures: 'http-503' }, run.runId, undefined);
+  await event({ eventType: 'step_completed', correlationId: step, eventData: { result } });
+  await event({ eventType: 'wait_created', correlationId: wait, eventData: { resumeAt: new Date(Date.now() + 1000) } });
+  await world.close?.();
+  console.log(`${run.runId} ${lead.key}`);
   process.exit(0);
 }
 

@@ -7,7 +7,7 @@ import { errorName } from '@/lib/error-name';
 import { withTimeout } from '@/lib/with-timeout';
 import { saveToInbox } from './inbox';
 import type { Visitor } from './lead/forward';
-import { forgetInboxLater } from './lead/forget-step';
+import { forgetInboxLater } from './lead/forget-workflow';
 import { forwardOf, startForwarding } from './lead/forward-start';
 import { maxRetryAfterMs, type Lead } from './lead/lead';
 import { leadWorkflow } from './lead/workflow';

@@ -20,12 +20,23 @@ import { leadWorkflow } from '@/lib/contact/lead/workflow';
 // (scripts/chaos/scenarios.ts); docs/operations.md says how to upgrade the engine with them.
 
 /**
- * Upstream recovers a crashed run only when a server starts (vercel/workflow#3993), and gives a run up after
- * MAX_QUEUE_DELIVERIES (48) of one message. Chaos scenarios 1 (server SIGKILLed) and 4 (full disk). Starts again, same
- * lead and key, every lead's run the engine gave up on: on the local world, replays after a SIGKILL or a full disk
- * spent its 48 deliveries of one message (the chaos run lost 5 and 8 leads of 60). Only that failure: a run our code
- * failed would fail again. The API stores a key once, so a round made twice is no second lead; the agency is not
- * alerted again.
+ * The failures that are the engine's, not our code's (a run our code failed would fail again):
+ * - MAX_DELIVERIES_EXCEEDED: upstream recovers a crashed run only when a server starts (vercel/workflow#3993), and
+ *   gives a run up after 48 deliveries of one message. On the local world, replays after a SIGKILL or a full disk
+ *   spent them (the chaos run lost 5 and 8 leads of 60). Chaos scenarios 1 (server SIGKILLed) and 4 (full disk).
+ * - REPLAY_DIVERGENCE, CORRUPTED_EVENT_LOG: on our own servers a run is not pinned to the build that started it (on
+ *   Vercel it is), so a run waiting across a deploy that moved or renamed a step no longer replays. The SDK's advice
+ *   (docs: foundations/versioning) is to start it again with the same input; this does.
+ */
+const ENGINE_FAILURES = new Set<string>([
+  RUN_ERROR_CODES.MAX_DELIVERIES_EXCEEDED,
+  RUN_ERROR_CODES.REPLAY_DIVERGENCE,
+  RUN_ERROR_CODES.CORRUPTED_EVENT_LOG,
+]);
+
+/**
+ * Starts again, with the same input, every lead's and forwarding run the engine failed (ENGINE_FAILURES). The API and
+ * the webhook take a key once, so a round made twice is no second lead; the agency is not alerted again.
  */
 export async function rescueGivenUpLeads(): Promise<number> {
   const world = getWorld();
@@ -33,20 +44,26 @@ export async function rescueGivenUpLeads(): Promise<number> {
   for (let cursor: string | undefined; ;) {
     const page = await world.runs.list({ status: 'failed', resolveData: 'all', pagination: { limit: 50, cursor } });
     for (const run of page.data) {
+      const workflow = parseWorkflowName(run.workflowName)?.shortName;
       if (
-        parseWorkflowName(run.workflowName)?.shortName !== 'leadWorkflow' ||
-        run.error?.code !== RUN_ERROR_CODES.MAX_DELIVERIES_EXCEEDED
+        (workflow !== 'leadWorkflow' && workflow !== 'forwardWorkflow') ||
+        !ENGINE_FAILURES.has(run.error?.code ?? '')
       )
         continue;
       const { input } = hydrateResourceIO(run, observabilityRevivers) as { input?: unknown };
-      const lead = Array.isArray(input) ? (input[0] as Lead | undefined) : undefined;
+      const args = Array.isArray(input) ? input : [];
+      const lead = args[0] as Lead | Forward | undefined;
       if (!lead?.key) continue;
       try {
-        const again = await start(leadWorkflow, [{ ...lead, alerted: true }]);
+        const again =
+          workflow === 'leadWorkflow'
+            ? await start(leadWorkflow, [{ ...(lead as Lead), alerted: true }])
+            : await start(forwardWorkflow, args as [Forward, Target, number[], number]);
         await forgetRun(run.runId);
         rescued += 1;
         console.warn(
-          `[contacto] El motor de entregas abandonó la ejecución ${run.runId} de ${lead.key}; sigue en ${again.runId}`,
+          `[contacto] El motor de entregas abandonó la ejecución ${run.runId} de ${lead.key} (${run.error?.code}); ` +
+            `sigue en ${again.runId}`,
         );
       } catch (error) {
         console.error(`[contacto] No se pudo retomar ${lead.key} (${errorName(error)}); se intenta de nuevo más tarde`);

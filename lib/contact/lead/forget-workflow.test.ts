@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { forgetAfter } from './forget-step';
+import { forgetAfter } from './forget-workflow';
 import { forgetWorkflow } from './forget-workflow';
 import { FORGET_WORKFLOW_ID } from './lead';
 

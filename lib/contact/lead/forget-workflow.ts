@@ -1,8 +1,10 @@
 import { RetryableError, sleep } from 'workflow';
+import { start } from 'workflow/api';
 import { getWorld } from 'workflow/runtime';
 import { getContactConfig, getDeliveryConfig, getWorkflowWorld } from '@/lib/env/server';
-import { forgetOlderThan } from '../inbox';
+import { errorName } from '@/lib/error-name';
 import { forgetRun } from '@/lib/engine/forget-run';
+import { forgetOlderThan } from '../inbox';
 import { INBOX } from './lead';
 
 /**
@@ -43,3 +45,30 @@ async function forgetEndedRun(runId: string): Promise<'forgotten' | 'gone' | 'ke
   return 'forgotten';
 }
 forgetEndedRun.maxRetries = 20;
+
+/** What became of a run's forgetting, kept as the step's output: scheduled here, or left to Vercel's retention. */
+export type ForgetPlan = 'scheduled' | 'kept-by-vercel';
+
+/**
+ * Forgets the lead's run at `at` (ms) in a workflow of its own: the engine is the scheduler (no cron), and it carries
+ * only the run's id.
+ */
+export async function forgetAfter(runId: string, at: number): Promise<ForgetPlan> {
+  'use step';
+  // The SDK cannot delete a run on Vercel (forget.ts), so a forgetting run would only fail 21 times for every lead.
+  // Vercel keeps it for the retention period its plan sets (docs/operations.md).
+  if (getWorkflowWorld().kind === 'vercel') return 'kept-by-vercel';
+  await start(forgetWorkflow, [runId, at]);
+  return 'scheduled';
+}
+
+/**
+ * Has the engine forget the inbox's line saved now once `keepMs` is over (a second on, so the line is past it). Never
+ * throws.
+ */
+export const forgetInboxLater = (keepMs: number) =>
+  start(forgetWorkflow, [INBOX, Date.now() + keepMs + 1000]).catch((error: unknown) =>
+    console.error(
+      `[contacto] No se programó el borrado de la bandeja local (${errorName(error)}); se borra al guardar la siguiente`,
+    ),
+  );

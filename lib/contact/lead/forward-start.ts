@@ -1,11 +1,12 @@
 import { start } from 'workflow/api';
 import { getDeliveryConfig, getForwardConfig } from '@/lib/env/server';
 import { errorName } from '@/lib/error-name';
-import { targetsOf, type Forward, type Target } from './forward';
+import { NAMES, targetsOf, type Forward } from './forward';
 import { forwardWorkflow } from './forward-workflow';
 import type { Lead } from './lead';
 
-export const NAMES: Record<Target, string> = { webhook: 'webhook', capi: 'API de Conversiones de Meta' };
+// Not in forward-workflow.ts: what a workflow's file exports is bundled into the engine's sandbox, where these
+// settings (and Node) are not to be read.
 
 /**
  * One forwarding run per configured target, once the lead is confirmed. Never throws: the lead itself is delivered

@@ -1,8 +1,11 @@
+import { Webhook } from 'standardwebhooks';
 import { getWorkflowMetadata, sleep } from 'workflow';
-import { forgetAfter } from './forget-step';
-import type { Forward, Target } from './forward';
-import { continueForwarding } from './forward-continue-step';
-import { sendForward } from './forward-steps';
+import { start } from 'workflow/api';
+import { getForwardConfig } from '@/lib/env/server';
+import { errorName } from '@/lib/error-name';
+import { parseRetryAfter } from '../upstream-response';
+import { forgetAfter } from './forget-workflow';
+import { capiEvent, NAMES, webhookBody, type Forward, type Target } from './forward';
 import { DEAD_AFTER_MS, ROUNDS_PER_RUN, waitBeforeRound } from './lead';
 
 /** How a forwarding run ended: its return value, read by `npm run leads`. */
@@ -55,4 +58,73 @@ async function sendRounds(
       return { outcome: 'continued' };
     }
   }
+}
+
+/** A fresh run of the forwarding workflow that goes on from round `from` (see ROUNDS_PER_RUN). */
+export async function continueForwarding(
+  forward: Forward,
+  target: Target,
+  backoffSeconds: readonly number[],
+  from: number,
+): Promise<void> {
+  'use step';
+  const run = await start(forwardWorkflow, [forward, target, backoffSeconds, from]);
+  console.info(`[contacto] Envío de ${forward.key} al ${NAMES[target]}: sigue en la ejecución ${run.runId}`);
+}
+
+export const GRAPH_API_VERSION = 'v24.0';
+/** One send waits this long at most; a receiver that takes longer is tried again in the next round. */
+const SEND_TIMEOUT_MS = 10_000;
+/** No personal data: safe to keep and log. */
+export type SendResult =
+  | { outcome: 'sent' }
+  | { outcome: 'refused'; status: number }
+  | { outcome: 'unavailable'; failure: string; retryAfterMs?: number };
+
+/**
+ * One send, never throwing: whatever goes wrong is a round to try again, but a 4xx other than 408, 425 and 429 is the
+ * receiver's final word. A target turned off since counts as sent.
+ */
+export async function sendForward(forward: Forward, target: Target): Promise<SendResult> {
+  'use step';
+  const config = getForwardConfig();
+  try {
+    if (target === 'webhook') {
+      if (!config.webhook) return { outcome: 'sent' };
+      const body = JSON.stringify(webhookBody(forward));
+      const now = new Date();
+      return await post(config.webhook.url, body, {
+        'webhook-id': forward.key,
+        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+        'webhook-signature': new Webhook(config.webhook.secret).sign(forward.key, now, body),
+      });
+    }
+    if (!config.capi) return { outcome: 'sent' };
+    const { pixelId, accessToken, graphUrl, testEventCode } = config.capi;
+    const body = JSON.stringify({
+      data: [capiEvent(forward)],
+      access_token: accessToken,
+      ...(testEventCode ? { test_event_code: testEventCode } : {}),
+    });
+    return await post(`${graphUrl}/${GRAPH_API_VERSION}/${pixelId}/events`, body, {});
+  } catch (error) {
+    return { outcome: 'unavailable', failure: errorName(error) };
+  }
+}
+
+async function post(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body,
+    redirect: 'error',
+    signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+  });
+  // The answer is not needed: release the connection without reading what a receiver might stream.
+  await response.body?.cancel().catch(() => undefined);
+  if (response.ok) return { outcome: 'sent' };
+  const { status } = response;
+  if (status >= 400 && status < 500 && ![408, 425, 429].includes(status)) return { outcome: 'refused', status };
+  const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
+  return { outcome: 'unavailable', failure: `http-${status}`, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
 }

@@ -22,6 +22,8 @@ export type Forward = {
 };
 export type Visitor = { ip?: string; userAgent?: string; fbp?: string; fbc?: string; page?: string };
 export type Target = 'webhook' | 'capi';
+/** Each target's name in the log. */
+export const NAMES: Record<Target, string> = { webhook: 'webhook', capi: 'API de Conversiones de Meta' };
 
 export const targetsOf = (config: ForwardConfig): Target[] => [
   ...(config.webhook ? (['webhook'] as const) : []),

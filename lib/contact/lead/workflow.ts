@@ -1,10 +1,27 @@
 import { createHook, getWorkflowMetadata, sleep } from 'workflow';
-import { alertAgency } from './alert-step';
-import { continueInNewRun } from './continue-step';
-import { deliverRound } from './deliver-step';
-import { forgetAfter } from './forget-step';
-import { forwardConfirmed } from './forward-continue-step';
-import { DEAD_AFTER_MS, releaseToken, ROUNDS_PER_RUN, waitBeforeRound, type Lead, type LeadOutcome } from './lead';
+import { start } from 'workflow/api';
+import { getContactConfig, getDeliveryConfig, getWorkflowWorld } from '@/lib/env/server';
+import { errorName } from '@/lib/error-name';
+import { saveToInbox } from '../inbox';
+import { postEnquiry } from '../upstream';
+import { sendLeadAlert } from './alert';
+import type { AlertKind, DeadDetail } from './alert-message';
+import { forgetAfter, forgetInboxLater } from './forget-workflow';
+import { forwardOf, startForwarding } from './forward-start';
+import {
+  DEAD_AFTER_MS,
+  maxRetryAfterMs,
+  releaseToken,
+  ROUNDS_PER_RUN,
+  waitBeforeRound,
+  type Lead,
+  type LeadOutcome,
+} from './lead';
+
+// The lead's life in one file: the workflow, then its steps (a round to the API, the alert, the fresh run, sending
+// on). Who retries what: our loop, not the engine's step retries. A round's outcome decides the next wait, honours
+// Retry-After and counts the 24 hours, which the engine's fixed retries cannot; so these steps never throw, and the
+// engine retries only what it alone sees fail: a delivery it lost, a step cut off by a crash (lib/engine/rescue.ts).
 
 /**
  * The life of an enquiry the API did not take live, or that the spam filter held back (it waits for `npm run leads --
@@ -56,4 +73,73 @@ async function deliverLead(lead: Lead): Promise<LeadOutcome> {
       return { outcome: 'continued' };
     }
   }
+}
+
+/** What one round told the workflow: no personal data, safe to keep and log. */
+export type RoundResult =
+  | { outcome: 'accepted' }
+  | { outcome: 'rejected'; mes?: string }
+  | { outcome: 'unavailable'; failures: string; retryAfterMs?: number };
+
+/**
+ * One round to the contact API (4 attempts with the lead's key, within 7.5 s) or the inbox. Never throws: the workflow
+ * decides when to try again.
+ */
+export async function deliverRound(lead: Lead): Promise<RoundResult> {
+  'use step';
+  const config = getContactConfig();
+  try {
+    if (config.mode === 'misconfigured') return { outcome: 'unavailable', failures: 'misconfigured' };
+    if (config.mode === 'inbox') {
+      await saveToInbox(lead.enquiry, config.dir, lead.key, lead.keepMs, lead.source);
+      await forgetInboxLater(lead.keepMs);
+      console.info(`[contacto] Solicitud pendiente ${lead.key} guardada en la bandeja local`);
+      return { outcome: 'accepted' };
+    }
+    const report = await postEnquiry(lead.enquiry, {
+      baseUrl: config.baseUrl,
+      siteKey: config.siteKey,
+      idempotencyKey: lead.key,
+      maxRetryAfterMs: maxRetryAfterMs(lead.backoffSeconds),
+    });
+    const { result } = report;
+    const failures = report.failures.join(',') || 'unavailable';
+    if (result.outcome === 'accepted')
+      console.info(`[contacto] Solicitud pendiente ${lead.key} entregada (${report.attempts} intento(s))`);
+    else
+      console.warn(
+        `[contacto] Solicitud pendiente ${lead.key}: ${result.outcome === 'rejected' ? 'la API la rechazó' : `sin entregar (${failures})`}`,
+      );
+    if (result.outcome !== 'unavailable') return result;
+    return report.retryAfterMs === undefined
+      ? { outcome: 'unavailable', failures }
+      : { outcome: 'unavailable', failures, retryAfterMs: report.retryAfterMs };
+  } catch (error) {
+    console.error(`[contacto] Falló la entrega de la solicitud pendiente ${lead.key} (${errorName(error)})`);
+    return { outcome: 'unavailable', failures: errorName(error) };
+  }
+}
+
+/**
+ * True once there is nothing more to tell (sent, in the hour's digest, or alerts not configured); false: the workflow
+ * owes it still.
+ */
+export async function alertAgency(kind: AlertKind, lead: Lead, detail: DeadDetail): Promise<boolean> {
+  'use step';
+  const { alert } = getDeliveryConfig();
+  const onVercel = getWorkflowWorld().kind === 'vercel';
+  return alert ? sendLeadAlert(kind, lead, { ...detail, ...(onVercel ? { onVercel } : {}) }, alert) : true;
+}
+
+/** Starts a fresh run of the lead's workflow that goes on from `lead.round` (see ROUNDS_PER_RUN). */
+export async function continueInNewRun(lead: Lead): Promise<void> {
+  'use step';
+  const run = await start(leadWorkflow, [lead]);
+  console.info(`[contacto] Solicitud pendiente ${lead.key}: sigue en la ejecución ${run.runId}`);
+}
+
+/** The lead's workflow, for a lead it holds confirmed: sends it on, as a step so a replay does not start it twice. */
+export async function forwardConfirmed(lead: Lead): Promise<void> {
+  'use step';
+  await startForwarding(forwardOf(lead));
 }
