@@ -90,7 +90,8 @@ export async function staleFormRetry(
   if (!isOtherEdition(form)) return null;
 
   console.warn(
-    '[contacto] Formulario de una versión anterior del sitio enviado sin JavaScript: se devuelve con sus valores para reenviarlo',
+    '[contacto] Formulario de una versión anterior del sitio enviado sin JavaScript: se devuelve con sus valores ' +
+      'para reenviarlo',
   );
   const headers = new Headers(request.headers);
   // Not a Server Action any more: the retry page is rendered instead.

@@ -113,6 +113,7 @@ export function Picture({
       </picture>
     );
   }
-  // eslint-disable-next-line @next/next/no-img-element -- next/image is client code; getImageProps gives the same files.
+  // next/image is client code; getImageProps gives the same files.
+  // eslint-disable-next-line @next/next/no-img-element
   return <img {...img} alt={picture.alt} {...(srcSet && { srcSet, sizes })} src={src} />;
 }

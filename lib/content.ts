@@ -79,19 +79,24 @@ export const contactDetails: ContactDetails = {
   country: 'MX',
 };
 
-export const formattedAddress = `${contactDetails.street}, ${contactDetails.neighborhood}, ${contactDetails.city}, CP ${contactDetails.postalCode}`;
+export const formattedAddress =
+  `${contactDetails.street}, ${contactDetails.neighborhood}, ` +
+  `${contactDetails.city}, CP ${contactDetails.postalCode}`;
 
 export const metadataCopy = {
   title: 'Impulso Digital | Páginas web y publicidad en Google y Facebook en CDMX',
   description:
-    'Consigue nuevos clientes para tu negocio: diseño de páginas web para computadora, celular y tableta, publicidad en buscadores y en redes sociales. Más de 14 años de experiencia. Asesoría gratis.',
+    'Consigue nuevos clientes para tu negocio: diseño de páginas web para computadora, celular y tableta, ' +
+    'publicidad en buscadores y en redes sociales. Más de 14 años de experiencia. Asesoría gratis.',
   ogImageAlt: 'Impulso Digital: nuevos clientes para tu negocio con marketing digital',
 };
 
 export const hero = {
   eyebrow: 'Agencia de marketing digital en la Ciudad de México',
   headline: 'Consigue nuevos clientes para tu negocio',
-  lead: `Más de ${brand.yearsOfExperience} años de experiencia ayudando a pequeñas empresas a vender más en internet. Déjanos tus datos y recibe asesoría gratis: un asesor se pondrá en contacto contigo muy pronto.`,
+  lead:
+    `Más de ${brand.yearsOfExperience} años de experiencia ayudando a pequeñas empresas a vender más en internet. ` +
+    `Déjanos tus datos y recibe asesoría gratis: un asesor se pondrá en contacto contigo muy pronto.`,
   contactHeading: 'Contáctanos',
   formHeading: 'Solicita tu asesoría gratis',
 };
@@ -132,12 +137,16 @@ export const services = {
     {
       icon: 'pencil-ruler',
       title: 'Diseño de páginas web',
-      text: 'Páginas web que se adaptan a computadora, celular y tableta, rápidas y pensadas para que tus visitantes te contacten.',
+      text:
+        'Páginas web que se adaptan a computadora, celular y tableta, rápidas y pensadas para que tus visitantes ' +
+        'te contacten.',
     },
     {
       icon: 'search',
       title: 'Publicidad en buscadores',
-      text: 'Anuncios en Google para aparecer en los primeros resultados cuando tus clientes buscan tus productos o servicios.',
+      text:
+        'Anuncios en Google para aparecer en los primeros resultados cuando tus clientes buscan tus productos o ' +
+        'servicios.',
     },
     {
       icon: 'facebook',
@@ -150,8 +159,10 @@ export const services = {
 export const digital = {
   heading: 'Marketing digital contra marketing tradicional',
   paragraphs: [
-    'Un anuncio en radio, periódico o volantes llega a todos, aunque no les interese lo que vendes, y no sabes cuántos clientes te trajo.',
-    'Con el marketing digital pagas por llegar a las personas que ya buscan tu producto, en tu zona, y mides cada resultado: cuántos te vieron, cuántos te escribieron y cuánto costó cada cliente.',
+    'Un anuncio en radio, periódico o volantes llega a todos, aunque no les interese lo que vendes, y no sabes ' +
+      'cuántos clientes te trajo.',
+    'Con el marketing digital pagas por llegar a las personas que ya buscan tu producto, en tu zona, y mides cada ' +
+      'resultado: cuántos te vieron, cuántos te escribieron y cuánto costó cada cliente.',
   ],
   comparison: [
     { label: 'Marketing tradicional', text: 'Mensaje para todos, resultados difíciles de medir.' },
@@ -192,7 +203,9 @@ export { carouselCopy, contactForm } from './island-copy';
  * full notice.
  */
 export const privacyShortNotice = {
-  text: `${brand.legalName} es responsable de tus datos y los usa para responder tu solicitud y medir qué anuncios nos traen clientes.`,
+  text:
+    `${brand.legalName} es responsable de tus datos y los usa para responder tu solicitud y medir qué anuncios ` +
+    `nos traen clientes.`,
   link: 'Aviso de privacidad',
 };
 
@@ -206,13 +219,20 @@ export type NoticeCookie = { name: string; owner: string; purpose: string; lasts
  */
 export const privacyNotice = {
   title: 'Aviso de privacidad',
-  intro: `${brand.legalName}, con domicilio en ${formattedAddress}, es responsable del tratamiento de los datos personales que nos proporcionas en este sitio, conforme a la Ley Federal de Protección de Datos Personales en Posesión de los Particulares.`,
+  intro:
+    `${brand.legalName}, con domicilio en ${formattedAddress}, es responsable del tratamiento de los datos ` +
+    `personales que nos proporcionas en este sitio, conforme a la Ley Federal de Protección de Datos Personales ` +
+    `en Posesión de los Particulares.`,
   sections: [
     {
       heading: 'Qué datos usamos y para qué',
       paragraphs: [
-        'En el formulario de contacto nos das tu nombre, correo electrónico, teléfono y mensaje. Los usamos para responder tu solicitud y ofrecerte la asesoría que pediste: es la finalidad principal, y la única necesaria para atenderte.',
-        'También los usamos para medir qué anuncios nos traen solicitudes (finalidad secundaria, explicada abajo). Si no quieres que los usemos para eso, escríbenos como se indica en «Tus derechos ARCO»; negarte no cambia en nada la atención a tu solicitud.',
+        'En el formulario de contacto nos das tu nombre, correo electrónico, teléfono y mensaje. Los usamos para ' +
+          'responder tu solicitud y ofrecerte la asesoría que pediste: es la finalidad principal, y la única ' +
+          'necesaria para atenderte.',
+        'También los usamos para medir qué anuncios nos traen solicitudes (finalidad secundaria, explicada ' +
+          'abajo). Si no quieres que los usemos para eso, escríbenos como se indica en «Tus derechos ARCO»; negarte ' +
+          'no cambia en nada la atención a tu solicitud.',
       ],
     },
     {
@@ -221,18 +241,35 @@ export const privacyNotice = {
       withCookies: true,
       paragraphs: [
         // The first-party cookies of lib/contact/source.ts (proxy.ts writes them): change them together.
-        'Si llegas a este sitio desde un anuncio, una campaña u otro sitio (un buscador, por ejemplo), guardamos en tu navegador dos cookies propias con el identificador del clic, las etiquetas de la campaña, la página de llegada y el sitio del que vienes: «origen», mientras dura tu visita, y «origen_primero», 90 días. Las usamos solo para saber qué anuncio trajo tu solicitud y se guardan con ella; no las leen terceros.',
+        'Si llegas a este sitio desde un anuncio, una campaña u otro sitio (un buscador, por ejemplo), guardamos ' +
+          'en tu navegador dos cookies propias con el identificador del clic, las etiquetas de la campaña, la ' +
+          'página de llegada y el sitio del que vienes: «origen», mientras dura tu visita, y «origen_primero», 90 ' +
+          'días. Las usamos solo para saber qué anuncio trajo tu solicitud y se guardan con ella; no las leen ' +
+          'terceros.',
         // components/layout/third-party-tags.tsx and lib/consent.ts: change them together.
-        'Unos segundos después de abrir la página, o al enviar el formulario, el sitio carga las etiquetas de Google Analytics 4, Google Ads y el Píxel de Meta, que guardan sus propias cookies. Si nos visitas desde el Espacio Económico Europeo, el Reino Unido o Suiza, las etiquetas de Google no guardan cookies ni usan tus datos para publicidad. Puedes borrar o bloquear las cookies en tu navegador: el sitio y el formulario siguen funcionando.',
+        'Unos segundos después de abrir la página, o al enviar el formulario, el sitio carga las etiquetas de ' +
+          'Google Analytics 4, Google Ads y el Píxel de Meta, que guardan sus propias cookies. Si nos visitas desde ' +
+          'el Espacio Económico Europeo, el Reino Unido o Suiza, las etiquetas de Google no guardan cookies ni usan ' +
+          'tus datos para publicidad. Puedes borrar o bloquear las cookies en tu navegador: el sitio y el ' +
+          'formulario siguen funcionando.',
       ],
     },
     {
       heading: 'Con quién compartimos tus datos y por qué',
       paragraphs: [
-        'Con nuestras propias herramientas de trabajo (nuestro CRM o una hoja de cálculo), a las que nuestro servidor envía cada solicitud por un webhook: los datos del formulario, de dónde llegaste, la clave de la solicitud y cuándo la recibimos. Las usamos para dar seguimiento a tu solicitud.',
-        'Con Google (Google Analytics 4 y Google Ads): las páginas que visitas y, cuando envías el formulario, que hubo una solicitud, con su clave. Con las conversiones mejoradas de Google Ads, tu navegador envía además tu correo y tu teléfono cifrados con un hash (SHA-256), del que no se pueden recuperar, para que Google reconozca si viste nuestro anuncio.',
-        'Con Meta (Píxel de Meta y API de Conversiones de Meta): las páginas que visitas, si abres WhatsApp desde el sitio y, cuando envías el formulario, que hubo una solicitud. Nuestro servidor envía además a Meta tu correo y tu teléfono cifrados con un hash (SHA-256), tu dirección IP, el agente de usuario de tu navegador y el identificador del clic en el anuncio (cookies «_fbp» y «_fbc»).',
-        'A Google y a Meta les damos estos datos solo para medir qué anuncios nos traen solicitudes (la finalidad secundaria). Ellos los tratan también según sus propios avisos de privacidad. No vendemos tus datos.',
+        'Con nuestras propias herramientas de trabajo (nuestro CRM o una hoja de cálculo), a las que nuestro ' +
+          'servidor envía cada solicitud por un webhook: los datos del formulario, de dónde llegaste, la clave de ' +
+          'la solicitud y cuándo la recibimos. Las usamos para dar seguimiento a tu solicitud.',
+        'Con Google (Google Analytics 4 y Google Ads): las páginas que visitas y, cuando envías el formulario, ' +
+          'que hubo una solicitud, con su clave. Con las conversiones mejoradas de Google Ads, tu navegador envía ' +
+          'además tu correo y tu teléfono cifrados con un hash (SHA-256), del que no se pueden recuperar, para que ' +
+          'Google reconozca si viste nuestro anuncio.',
+        'Con Meta (Píxel de Meta y API de Conversiones de Meta): las páginas que visitas, si abres WhatsApp desde ' +
+          'el sitio y, cuando envías el formulario, que hubo una solicitud. Nuestro servidor envía además a Meta tu ' +
+          'correo y tu teléfono cifrados con un hash (SHA-256), tu dirección IP, el agente de usuario de tu ' +
+          'navegador y el identificador del clic en el anuncio (cookies «_fbp» y «_fbc»).',
+        'A Google y a Meta les damos estos datos solo para medir qué anuncios nos traen solicitudes (la finalidad ' +
+          'secundaria). Ellos los tratan también según sus propios avisos de privacidad. No vendemos tus datos.',
       ],
     },
     {
@@ -240,18 +277,31 @@ export const privacyNotice = {
       paragraphs: [
         // The periods are CONTACT_KEEP_DAYS (30) and the 24 hours of retries (lib/contact/lead/, forward-workflow.ts):
         // change them together.
-        'Si en el momento de tu envío nuestro sistema de contacto no está disponible, guardamos tu solicitud de forma segura para entregarla: la reintentamos hasta 24 horas. Si no se pudo entregar, la conservamos 30 días para darte seguimiento. Los mensajes que nuestro filtro de spam aparta se conservan 30 días. Lo que enviamos a nuestras herramientas de trabajo y a la API de Conversiones de Meta también se reintenta hasta 24 horas si no lo reciben.',
+        'Si en el momento de tu envío nuestro sistema de contacto no está disponible, guardamos tu solicitud de ' +
+          'forma segura para entregarla: la reintentamos hasta 24 horas. Si no se pudo entregar, la conservamos 30 ' +
+          'días para darte seguimiento. Los mensajes que nuestro filtro de spam aparta se conservan 30 días. Lo que ' +
+          'enviamos a nuestras herramientas de trabajo y a la API de Conversiones de Meta también se reintenta ' +
+          'hasta 24 horas si no lo reciben.',
         // Our own servers: lib/contact/lead/forget-workflow.ts deletes each run. Vercel: forgetAfter leaves runs to
         // Vercel (docs/operations.md).
-        'Cuándo se borran estas copias depende de dónde funcione el sitio. En nuestros propios servidores, en cuanto termina la entrega o, las que conservamos, a los 30 días. En Vercel, nuestro proveedor de alojamiento, las conserva Vercel durante el periodo de retención que fija nuestro plan, en lugar de esos plazos.',
-        'En nuestras herramientas conservamos tu solicitud mientras te damos seguimiento, o hasta que nos pidas borrarla. Cada cookie dura lo que indica la tabla; Google y Meta conservan lo que reciben según sus propias políticas.',
+        'Cuándo se borran estas copias depende de dónde funcione el sitio. En nuestros propios servidores, en ' +
+          'cuanto termina la entrega o, las que conservamos, a los 30 días. En Vercel, nuestro proveedor de ' +
+          'alojamiento, las conserva Vercel durante el periodo de retención que fija nuestro plan, en lugar de esos ' +
+          'plazos.',
+        'En nuestras herramientas conservamos tu solicitud mientras te damos seguimiento, o hasta que nos pidas ' +
+          'borrarla. Cada cookie dura lo que indica la tabla; Google y Meta conservan lo que reciben según sus ' +
+          'propias políticas.',
       ],
     },
     {
       heading: 'Tus derechos ARCO',
       paragraphs: [
-        `Puedes ejercer tus derechos de acceso, rectificación, cancelación u oposición, o revocar tu consentimiento, escribiendo a ${contactDetails.email}. Incluye tu nombre, el correo o teléfono con que nos contactaste, el derecho que quieres ejercer y, si pides una rectificación, el dato correcto.`,
-        'Te respondemos en un máximo de 20 días hábiles; si procede, lo hacemos efectivo en los 15 días hábiles siguientes. Si no quedas conforme con nuestra respuesta, puedes acudir a la Secretaría Anticorrupción y Buen Gobierno.',
+        `Puedes ejercer tus derechos de acceso, rectificación, cancelación u oposición, o revocar tu ` +
+          `consentimiento, escribiendo a ${contactDetails.email}. Incluye tu nombre, el correo o teléfono con que ` +
+          `nos contactaste, el derecho que quieres ejercer y, si pides una rectificación, el dato correcto.`,
+        'Te respondemos en un máximo de 20 días hábiles; si procede, lo hacemos efectivo en los 15 días hábiles ' +
+          'siguientes. Si no quedas conforme con nuestra respuesta, puedes acudir a la Secretaría Anticorrupción y ' +
+          'Buen Gobierno.',
         'Si cambiamos este aviso, publicaremos la nueva versión en esta página.',
       ],
     },

@@ -27,13 +27,16 @@ export const contactForm = {
   failed: 'No pudimos enviar tu mensaje. Inténtalo de nuevo en unos minutos o escríbenos por',
   failedLink: 'WhatsApp',
   rateLimited:
-    'Recibimos varias solicitudes desde tu conexión en poco tiempo. Inténtalo de nuevo en unos minutos o escríbenos por',
+    'Recibimos varias solicitudes desde tu conexión en poco tiempo. Inténtalo de nuevo en unos minutos o ' +
+    'escríbenos por',
   stale:
-    'Actualizamos el sitio mientras tenías la página abierta. Recárgala para enviar tu mensaje: lo que escribiste se conservará.',
+    'Actualizamos el sitio mientras tenías la página abierta. Recárgala para enviar tu mensaje: lo que escribiste ' +
+    'se conservará.',
   reload: 'Recargar la página',
   // A form sent without JavaScript from an older version of the page: the current form, filled in again.
   staleResend:
-    'Actualizamos el sitio mientras tenías la página abierta y tu mensaje no se envió. Lo que escribiste sigue aquí: revísalo y envíalo de nuevo.',
+    'Actualizamos el sitio mientras tenías la página abierta y tu mensaje no se envió. Lo que escribiste sigue ' +
+    'aquí: revísalo y envíalo de nuevo.',
   // A form sent before the page could sign its time on screen (no JavaScript): the server asks once.
   confirm: 'Para confirmar el envío, presiona «Enviar» otra vez.',
   thanksTitle: '¡Gracias por contactarnos!',

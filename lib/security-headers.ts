@@ -46,7 +46,8 @@ export function contentSecurityPolicy(input: CspInput): string {
       'data:',
       'blob:',
       google &&
-        'https://www.googletagmanager.com https://*.google-analytics.com https://*.g.doubleclick.net https://www.google.com https://www.google.com.mx',
+        'https://www.googletagmanager.com https://*.google-analytics.com https://*.g.doubleclick.net ' +
+          'https://www.google.com https://www.google.com.mx',
       input.googleAdsId && 'https://www.googleadservices.com https://pagead2.googlesyndication.com',
       metaHits,
       chat,
@@ -56,7 +57,8 @@ export function contentSecurityPolicy(input: CspInput): string {
       "'self'",
       input.development && 'ws: wss:',
       google &&
-        'https://www.googletagmanager.com https://*.google-analytics.com https://*.analytics.google.com https://*.g.doubleclick.net https://www.google.com',
+        'https://www.googletagmanager.com https://*.google-analytics.com https://*.analytics.google.com ' +
+          'https://*.g.doubleclick.net https://www.google.com',
       input.googleAdsId &&
         'https://www.googleadservices.com https://pagead2.googlesyndication.com https://www.google.com.mx',
       input.recaptchaSiteKey && 'https://www.google.com/recaptcha/',

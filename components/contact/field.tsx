@@ -41,7 +41,8 @@ export const Field = memo(function Field({ field, error, defaultValue, onChange,
         {copy.labels[field]}
       </label>
       {field === 'reason' ? <textarea rows={4} {...common} /> : <input {...common} />}
-      {/* The line is kept even while empty: a message that comes or goes moves nothing below it, so a keystroke repaints this field only. */}
+      {/* The line is kept even while empty: a message that comes or goes moves nothing below it,
+          so a keystroke repaints this field only. */}
       <div className={styles.message}>
         {error ? (
           <p id={`${id}-error`} className={styles.error}>

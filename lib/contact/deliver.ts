@@ -135,7 +135,8 @@ async function hold(lead: Lead, answerBy: number): Promise<boolean> {
   try {
     const run = await withTimeout(start(leadWorkflow, [lead]), wait);
     console.info(
-      `[contacto] Solicitud ${lead.key} en manos del motor de entregas en ${Date.now() - began} ms (ejecución ${run.runId})`,
+      `[contacto] Solicitud ${lead.key} en manos del motor de entregas en ${Date.now() - began} ms (ejecución ` +
+        `${run.runId})`,
     );
     return true;
   } catch (error) {

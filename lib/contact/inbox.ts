@@ -54,7 +54,14 @@ async function save(
   await mkdir(folder, { recursive: true, mode: 0o700 });
   await forget(folder, Date.now() - keepMs);
   const { captcha, ...fields } = enquiry;
-  const line = `${JSON.stringify({ receivedAt: new Date().toISOString(), idempotencyKey, ...fields, captcha: Boolean(captcha), ...(source ? { source } : {}) })}\n`;
+  const entry = {
+    receivedAt: new Date().toISOString(),
+    idempotencyKey,
+    ...fields,
+    captcha: Boolean(captcha),
+    ...(source ? { source } : {}),
+  };
+  const line = `${JSON.stringify(entry)}\n`;
   await makeRoom(folder, file, Buffer.byteLength(line));
   const handle = await open(file, 'a', 0o600);
   try {

@@ -23,7 +23,8 @@ export function answerQaEnquiry(spamVerdict: string | null): ContactState {
   const filter = spamVerdict ? `el filtro de spam la habría apartado (${spamVerdict})` : 'pasó el filtro de spam';
   const destination = config.mode === 'api' ? 'la API de contacto' : 'la bandeja local';
   console.info(
-    `[contacto] Solicitud de prueba (QA, dirección .invalid) ${id}: ${filter}; no se envía a ${destination}, ni se avisa ni se convierte`,
+    `[contacto] Solicitud de prueba (QA, dirección .invalid) ${id}: ${filter}; no se envía a ${destination}, ni ` +
+      `se avisa ni se convierte`,
   );
   return { status: 'sent' };
 }

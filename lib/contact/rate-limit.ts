@@ -85,7 +85,8 @@ function postgresLimiter(
       making = undefined;
       if (!failed)
         console.error(
-          `[contacto] ERROR: no se pudo preparar la tabla del límite de solicitudes en PostgreSQL (${errorName(error)}); se usa la memoria mientras tanto`,
+          `[contacto] ERROR: no se pudo preparar la tabla del límite de solicitudes en PostgreSQL ` +
+            `(${errorName(error)}); se usa la memoria mientras tanto`,
         );
       failed = true;
       throw error;
@@ -106,7 +107,8 @@ function postgresLimiter(
 // TABLE IF NOT EXISTS, and the library forgives only the loser's 23505; a 42P07 or 42710 left that server counting in
 // memory until it restarted. Here servers take turns on an advisory lock, so the statement never races.
 const LIMIT_TABLE = 'contacto_limite';
-const LIMIT_TABLE_SQL = `create table if not exists "${LIMIT_TABLE}" (key varchar(255) primary key, points integer not null default 0, expire bigint)`;
+const LIMIT_TABLE_SQL = `create table if not exists "${LIMIT_TABLE}"
+  (key varchar(255) primary key, points integer not null default 0, expire bigint)`;
 // Any number, the same on every server (not the Postgres world's migration lock).
 const LIMIT_TABLE_LOCK = 0x6c696d697465;
 
@@ -147,7 +149,9 @@ export async function consume(shared: ContactLimiter, key: string): Promise<Limi
   } catch (error) {
     if (!shared.fellBack) {
       console.error(
-        `[contacto] ERROR: ${redis ? 'Redis' : 'PostgreSQL'} no respondió al límite de solicitudes en ${LIMIT_WAIT_MS} ms (${errorName(error)}); se usa el límite en memoria de esta instancia hasta que vuelva`,
+        `[contacto] ERROR: ${redis ? 'Redis' : 'PostgreSQL'} no respondió al límite de solicitudes en ` +
+          `${LIMIT_WAIT_MS} ms (${errorName(error)}); se usa el límite en memoria de esta instancia hasta que ` +
+          `vuelva`,
       );
     }
     shared.fellBack = true;

@@ -50,7 +50,9 @@ async function formKey(): Promise<Uint8Array> {
     held.loaded = undefined;
     held.fellBackUntil = Date.now() + KEY_RETRY_MS;
     console.error(
-      `[contacto] ERROR: ${source === 'redis' ? 'Redis' : 'PostgreSQL'} no dio la clave de las firmas del formulario (${errorName(error)}); se firma con una clave de este proceso ${KEY_RETRY_MS / 1000} s (quien envíe desde otra instancia confirma una vez)`,
+      `[contacto] ERROR: ${source === 'redis' ? 'Redis' : 'PostgreSQL'} no dio la clave de las firmas del ` +
+        `formulario (${errorName(error)}); se firma con una clave de este proceso ${KEY_RETRY_MS / 1000} s (quien ` +
+        `envíe desde otra instancia confirma una vez)`,
     );
     return held.processKey;
   }

@@ -31,8 +31,10 @@ const countLetters = (text: string) => text.match(LETTERS)?.length ?? 0;
 // addresses; .de, .es and .la are left out ('Ma.de la Luz'): a bare domain missed here only costs a phone call.
 const COMMON_TLDS = new Set(
   (
-    'com net org info biz pro mobi xyz top site online shop store club live vip win bet casino poker click link fun space website tech ' +
-    'icu buzz app dev io ai me co cc tv ws ly gg pw tk ml ga cf gq mx us ca uk eu ru su ua cn in br ar cl pe fr it nl pl'
+    'com net org info biz pro mobi xyz top site online shop store club live vip win bet casino poker click link ' +
+    'fun space website tech ' +
+    'icu buzz app dev io ai me co cc tv ws ly gg pw tk ml ga cf gq mx us ca uk eu ru su ua cn in br ar cl pe fr ' +
+    'it nl pl'
   ).split(' '),
 );
 

@@ -10,7 +10,10 @@ import { formKeySource } from './signature-store';
 
 // Off Vercel with no proxy, the client writes X-Forwarded-For and Next keeps it.
 const CLIENT_PICKS_ADDRESS =
-  '[contacto] AVISO: servidor propio (no Vercel) sin proxies de confianza (TRUST_PROXY_HEADERS vacía, 0 o inválida): cada cliente puede elegir la dirección que cuenta el límite de solicitudes (escribiendo X-Forwarded-For), y así saltárselo o bloquear a otra persona. Ponlo detrás de un proxy (nginx, por ejemplo) y define TRUST_PROXY_HEADERS con el número de proxies tuyos delante del servidor (1 si hay uno).';
+  '[contacto] AVISO: servidor propio (no Vercel) sin proxies de confianza (TRUST_PROXY_HEADERS vacía, 0 o ' +
+  'inválida): cada cliente puede elegir la dirección que cuenta el límite de solicitudes (escribiendo ' +
+  'X-Forwarded-For), y así saltárselo o bloquear a otra persona. Ponlo detrás de un proxy (nginx, por ejemplo) y ' +
+  'define TRUST_PROXY_HEADERS con el número de proxies tuyos delante del servidor (1 si hay uno).';
 
 /** The start-up report: where enquiries go, which engine holds those the API does not take at once, and who is told. */
 export function describeContactConfig(): void {
@@ -23,7 +26,9 @@ export function describeContactConfig(): void {
   const limit = getRateLimitConfig();
   if (!limit.onVercel && limit.trustedProxies === 0) console.warn(CLIENT_PICKS_ADDRESS);
   console.info(
-    `[contacto] Filtro de spam (campo trampa; tiempo en pantalla con firmas de un solo uso, ligadas a la dirección del cliente; reglas de contenido): el posible spam se aparta 30 días (npm run leads -- spam, y release <clave> para entregarlo).`,
+    `[contacto] Filtro de spam (campo trampa; tiempo en pantalla con firmas de un solo uso, ligadas a la ` +
+      `dirección del cliente; reglas de contenido): el posible spam se aparta 30 días (npm run leads -- spam, y ` +
+      `release <clave> para entregarlo).`,
   );
   console.info(`[contacto] El formulario se firma ${KEY_SOURCES[formKeySource()]}.`);
 
@@ -36,19 +41,23 @@ export function describeContactConfig(): void {
   }
   if (config.mode === 'inbox')
     console.info(
-      `[contacto] Sin CONTACT_API_BASE_URL: las solicitudes se guardan en la bandeja local ${config.dir}/enquiries.jsonl`,
+      `[contacto] Sin CONTACT_API_BASE_URL: las solicitudes se guardan en la bandeja local ` +
+        `${config.dir}/enquiries.jsonl`,
     );
 
   const world = getWorkflowWorld();
   const { backoffSeconds, alert, alertProblem } = getDeliveryConfig();
   console.info(
-    `[contacto] Lo que no se entrega en el momento lo guarda y reintenta el motor de entregas (Workflow SDK, ${WORLD_WORDS[world.kind]}${world.kind === 'local' ? ` en ${world.dir}` : ''}): esperas de ${backoffSeconds.join(', ')} s; a las 24 horas, no entregada.`,
+    `[contacto] Lo que no se entrega en el momento lo guarda y reintenta el motor de entregas (Workflow SDK, ` +
+      `${WORLD_WORDS[world.kind]}${world.kind === 'local' ? ` en ${world.dir}` : ''}): esperas de ` +
+      `${backoffSeconds.join(', ')} s; a las 24 horas, no entregada.`,
   );
   if (alert)
     console.info(`[contacto] Avisos por correo activados: solicitudes pendientes y no entregadas a ${alert.to}.`);
   else
     console.warn(
-      `[contacto] Avisos por correo desactivados${alertProblem ? `: ${alertProblem}` : ' (falta ALERT_SMTP_URL, o no es válida)'}.`,
+      `[contacto] Avisos por correo ` +
+        `desactivados${alertProblem ? `: ${alertProblem}` : ' (falta ALERT_SMTP_URL, o no es válida)'}.`,
     );
 }
 
@@ -58,5 +67,6 @@ const KEY_SOURCES = {
   redis: 'con una clave aleatoria guardada en Redis, la misma en cada instancia',
   postgres: 'con una clave aleatoria guardada en PostgreSQL, la misma en cada instancia',
   process:
-    'con una clave aleatoria de este proceso: al reiniciar, o en otra instancia, quien tenía la página abierta confirma una vez; define CONTACT_FORM_SECRET si hay varias instancias',
+    'con una clave aleatoria de este proceso: al reiniciar, o en otra instancia, quien tenía la página abierta ' +
+    'confirma una vez; define CONTACT_FORM_SECRET si hay varias instancias',
 } as const;

@@ -25,7 +25,8 @@ export async function forgetRun(runId: string, { tombstone = false } = {}): Prom
   if (world.kind === 'postgres') return forgetPostgresRun(world.url, runId, tombstone);
   if (world.kind === 'vercel')
     throw new Error(
-      'En Vercel las ejecuciones las guarda Vercel: desde aquí no se pueden borrar (caducan según el plan; o desde el panel de Vercel).',
+      'En Vercel las ejecuciones las guarda Vercel: desde aquí no se pueden borrar (caducan según el plan; o ' +
+        'desde el panel de Vercel).',
     );
   throw new Error(`El motor de entregas ${world.target} no es el local ni PostgreSQL: no sé borrar sus datos.`);
 }
@@ -126,7 +127,8 @@ async function forgetPostgresRun(url: string, runId: string, tombstone: boolean)
     if (!tombstone) await client.query('DELETE FROM workflow.workflow_runs WHERE id = $1', [runId]);
     else {
       await client.query(
-        `UPDATE workflow.workflow_runs SET status = 'cancelled', completed_at = coalesce(completed_at, now()), updated_at = now(),
+        `UPDATE workflow.workflow_runs SET status = 'cancelled',
+           completed_at = coalesce(completed_at, now()), updated_at = now(),
            input = NULL, input_cbor = NULL, output = NULL, output_cbor = NULL, error = NULL, error_cbor = NULL,
            execution_context = NULL, execution_context_cbor = NULL WHERE id = $1`,
         [runId],
@@ -141,7 +143,8 @@ async function forgetPostgresRun(url: string, runId: string, tombstone: boolean)
     if (queue[0]?.jobs) {
       await client.query(
         `DELETE FROM graphile_worker._private_jobs WHERE locked_at IS NULL AND CASE
-           WHEN translate(payload->>'data', E' \\n\\r\\t', '') ~ '^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$'
+           WHEN translate(payload->>'data', E' \\n\\r\\t', '')
+             ~ '^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$'
            THEN position(convert_to($1, 'UTF8') IN decode(payload->>'data', 'base64')) > 0 ELSE false END`,
         [runId],
       );

@@ -57,7 +57,8 @@ async function migrateWorld(client: Client) {
   };
   await client.query('create schema if not exists workflow_drizzle');
   await client.query(
-    'create table if not exists workflow_drizzle.workflow_migrations (id serial primary key, hash text not null, created_at bigint)',
+    'create table if not exists workflow_drizzle.workflow_migrations (id serial primary key, hash text not null, ' +
+      'created_at bigint)',
   );
   const { rows } = await client.query<{ created_at: string }>(
     'select created_at from workflow_drizzle.workflow_migrations order by created_at desc limit 1',

@@ -210,7 +210,8 @@ async function mend(
     if (needs !== 'keep') await start(forgetWorkflow, [runId, Date.now() + 5000]);
     const next = again ? `sigue en ${again}` : 'cancelada; la solicitud ya estaba entregada o seguía en otra ejecución';
     console.warn(
-      `[contacto] La ejecución ${runId} (${what}) quedó cortada por una caída en ${shortName ?? 'un paso'} (${VERDICT_WORDS[verdict]}): ${next}`,
+      `[contacto] La ejecución ${runId} (${what}) quedó cortada por una caída en ${shortName ?? 'un paso'} ` +
+        `(${VERDICT_WORDS[verdict]}): ${next}`,
     );
     return true;
   } catch (error) {

@@ -36,7 +36,8 @@ export async function startWorkflowWorld(): Promise<void> {
     await openEngineDoor(getWorkflowServerUrl(), world.kind === 'local' ? world.dir : undefined);
   } catch (error) {
     console.error(
-      `[contacto] ERROR: no se abrió la puerta privada del motor de entregas (${errorName(error)}); las solicitudes pendientes no se reintentan`,
+      `[contacto] ERROR: no se abrió la puerta privada del motor de entregas (${errorName(error)}); las ` +
+        `solicitudes pendientes no se reintentan`,
     );
     return;
   }
@@ -53,7 +54,8 @@ async function start(): Promise<void> {
     await getWorld().start?.();
   } catch (error) {
     console.error(
-      `[contacto] ERROR: no arrancó el motor de entregas (${errorName(error)}); las solicitudes pendientes no se reintentan`,
+      `[contacto] ERROR: no arrancó el motor de entregas (${errorName(error)}); las solicitudes pendientes no se ` +
+        `reintentan`,
     );
     return;
   }

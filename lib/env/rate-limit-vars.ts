@@ -7,7 +7,8 @@ export const RATE_LIMIT_DEFAULTS = { max: 5, windowSeconds: 600 } as const;
 
 /** Proxies of yours in front of the server; beyond 10 is a typo, not a deployment. */
 const MAX_TRUSTED_PROXIES = 10;
-const PROXIES = `debe ser un número entero de 0 a ${MAX_TRUSTED_PROXIES}: cuántos proxies propios hay delante del servidor`;
+const PROXIES =
+  `debe ser un número entero de 0 a ${MAX_TRUSTED_PROXIES}: ` + 'cuántos proxies propios hay delante del servidor';
 const proxyCount = optional(
   z
     .string()

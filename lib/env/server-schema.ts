@@ -41,6 +41,7 @@ export function assertServerEnv(source: Source): void {
   const problems = serverEnvProblems(source);
   if (!problems.length) return;
   throw new Error(
-    `Variables de entorno del servidor inválidas:\n${problems.map((problem) => `  - ${problem.variable}: ${problem.message}`).join('\n')}`,
+    `Variables de entorno del servidor ` +
+      `inválidas:\n${problems.map((problem) => `  - ${problem.variable}: ${problem.message}`).join('\n')}`,
   );
 }

@@ -156,7 +156,8 @@ export async function contentPictureProblems(projectDir: string): Promise<string
       report(
         alt,
         file,
-        'su texto alternativo (alt) está vacío: escribe qué muestra la imagen, o marca la imagen decorative: true si solo adorna.',
+        'su texto alternativo (alt) está vacío: escribe qué muestra la imagen, o marca la imagen decorative: true ' +
+          'si solo adorna.',
       );
     }
   };

@@ -43,12 +43,15 @@ export function tooLargeHtml(whatsappUrl: string = publicEnv.whatsappUrl): strin
   return [
     '<!doctype html>',
     '<html lang="es">',
-    '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">',
+    '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta ' +
+      'name="robots" content="noindex">',
     `<title>${escapeHtml(copy.title)}</title></head>`,
     '<body><main>',
     `<h1>${escapeHtml(copy.heading)}</h1>`,
     `<p>${escapeHtml(copy.text)}</p>`,
-    `<p>${escapeHtml(copy.call)} <a href="tel:${escapeHtml(agencyPhone.e164)}">${escapeHtml(agencyPhone.display)}</a> ${copy.or} <a href="${escapeHtml(whatsappUrl)}">${escapeHtml(copy.whatsapp)}</a>.</p>`,
+    `<p>${escapeHtml(copy.call)} <a ` +
+      `href="tel:${escapeHtml(agencyPhone.e164)}">${escapeHtml(agencyPhone.display)}</a> ${copy.or} <a ` +
+      `href="${escapeHtml(whatsappUrl)}">${escapeHtml(copy.whatsapp)}</a>.</p>`,
     '</main></body>',
     '</html>',
   ].join('\n');

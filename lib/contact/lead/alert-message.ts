@@ -106,7 +106,8 @@ export function digestMessage(heldKeys: readonly string[], resumesAt: number, al
     subject: 'Límite de avisos alcanzado: hay más solicitudes pendientes',
     text: [
       `Se alcanzó el límite de ${alertsPerHour} avisos por correo en una hora desde este servidor.`,
-      'Hay más solicitudes de contacto pendientes o no entregadas, y durante el resto de esta hora no se avisará de cada una por separado.',
+      'Hay más solicitudes de contacto pendientes o no entregadas, y durante el resto de esta hora no se avisará ' +
+        'de cada una por separado.',
       'Siguen guardadas: las pendientes se reintentan solas, las no entregadas necesitan seguimiento a mano.',
       '',
       'Para verlas con los datos de cada persona:',

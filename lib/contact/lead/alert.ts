@@ -70,7 +70,8 @@ export async function sendLeadAlert(
     return false;
   }
   console.warn(
-    `[contacto] Aviso de ${lead.key} (${KIND_WORDS[kind]}) no enviado por el límite por hora; npm run leads -- pending la lista`,
+    `[contacto] Aviso de ${lead.key} (${KIND_WORDS[kind]}) no enviado por el límite por hora; npm run leads -- ` +
+      `pending la lista`,
   );
   return true;
 }

@@ -69,6 +69,7 @@ export async function forgetAfter(runId: string, at: number): Promise<ForgetPlan
 export const forgetInboxLater = (keepMs: number) =>
   start(forgetWorkflow, [INBOX, Date.now() + keepMs + 1000]).catch((error: unknown) =>
     console.error(
-      `[contacto] No se programó el borrado de la bandeja local (${errorName(error)}); se borra al guardar la siguiente`,
+      `[contacto] No se programó el borrado de la bandeja local (${errorName(error)}); se borra al guardar la ` +
+        `siguiente`,
     ),
   );

@@ -43,7 +43,8 @@ async function sendRounds(
       const wait = waitBeforeRound(round, backoffSeconds, retryAfterMs, Math.random());
       if (Date.now() + wait - forward.receivedAt > DEAD_AFTER_MS) {
         console.error(
-          `[contacto] ERROR: ${target === 'webhook' ? 'el webhook' : 'la API de Conversiones de Meta'} no recibió ${forward.key} en 24 horas; se deja de intentar`,
+          `[contacto] ERROR: ${target === 'webhook' ? 'el webhook' : 'la API de Conversiones de Meta'} no recibió ` +
+            `${forward.key} en 24 horas; se deja de intentar`,
         );
         return { outcome: 'expired' };
       }

@@ -108,7 +108,8 @@ export async function deliverRound(lead: Lead): Promise<RoundResult> {
       console.info(`[contacto] Solicitud pendiente ${lead.key} entregada (${report.attempts} intento(s))`);
     else
       console.warn(
-        `[contacto] Solicitud pendiente ${lead.key}: ${result.outcome === 'rejected' ? 'la API la rechazó' : `sin entregar (${failures})`}`,
+        `[contacto] Solicitud pendiente ${lead.key}: ` +
+          `${result.outcome === 'rejected' ? 'la API la rechazó' : `sin entregar (${failures})`}`,
       );
     if (result.outcome !== 'unavailable') return result;
     return report.retryAfterMs === undefined
