@@ -9,6 +9,8 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { describeContactConfig } = await import('./lib/contact/startup');
   const { startWorkflowWorld } = await import('./lib/engine/start');
+  // The engine's rescue restarts our runs a crash or the engine interrupted; what each needs is ours to say.
+  const { OUR_WORKFLOWS } = await import('./lib/contact/lead/resume');
   describeContactConfig();
-  await startWorkflowWorld();
+  await startWorkflowWorld(OUR_WORKFLOWS);
 }

@@ -1,12 +1,4 @@
-import {
-  ABANDONED_AFTER_MS,
-  leadNeeds,
-  LOCAL_AFTER_MS,
-  logEnd,
-  STALLED_AFTER_MS,
-  TORN_AFTER_MS,
-  verdictOf,
-} from './cut-off';
+import { ABANDONED_AFTER_MS, LOCAL_AFTER_MS, logEnd, STALLED_AFTER_MS, TORN_AFTER_MS, verdictOf } from './cut-off';
 
 describe('a run cut off by a crash mid-step', () => {
   const now = Date.parse('2026-11-25T12:00:00Z');
@@ -76,28 +68,5 @@ describe('a run cut off by a crash mid-step', () => {
     expect(verdictOf({ status: 'running', updatedAt: ago(LOCAL_AFTER_MS) }, now, upLong, true, true)).toBe('torn');
     expect(verdictOf({ status: 'running', updatedAt: ago(1000) }, now, upLong, true, true)).toBeNull();
     expect(verdictOf({ status: 'running', updatedAt: ago(LOCAL_AFTER_MS) }, now, upLong, true, false)).toBeNull();
-  });
-
-  it('starts again a stalled lead unless its step says it was delivered', () => {
-    expect(leadNeeds('deliverRound', 'stalled', { outcome: 'unavailable', failures: 'http-503' })).toBe('again');
-    expect(leadNeeds('deliverRound', 'stalled', { outcome: 'accepted' })).toBe('forget');
-  });
-
-  it('never starts again a lead its step says was delivered or went on', () => {
-    expect(leadNeeds('deliverRound', 'torn', { outcome: 'accepted' })).toBe('forget');
-    expect(leadNeeds('continueInNewRun', 'torn', undefined)).toBe('forget');
-    expect(leadNeeds('continueForwarding', 'torn', undefined)).toBe('forget');
-    expect(leadNeeds('sendForward', 'torn', { outcome: 'sent' })).toBe('forget');
-    expect(leadNeeds('sendForward', 'torn', { outcome: 'refused', status: 410 })).toBe('forget');
-    expect(leadNeeds('sendForward', 'torn', { outcome: 'unavailable', failure: 'http-503' })).toBe('again');
-    expect(leadNeeds('forgetAfter', 'torn', undefined)).toBe('keep');
-    expect(leadNeeds('forgetAfter', 'abandoned', undefined)).toBe('keep');
-  });
-
-  it('starts again a lead still owed: an undelivered round, an alert, or a step whose result was never kept', () => {
-    expect(leadNeeds('deliverRound', 'torn', { outcome: 'unavailable', failures: 'http-503' })).toBe('again');
-    expect(leadNeeds('deliverRound', 'torn', { outcome: 'rejected' })).toBe('again');
-    expect(leadNeeds('alertAgency', 'torn', true)).toBe('again');
-    expect(leadNeeds('deliverRound', 'abandoned', undefined)).toBe('again');
   });
 });

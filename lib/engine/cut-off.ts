@@ -24,6 +24,10 @@ export const LOCAL_AFTER_MS = 20_000;
 
 export type LatestStep = { status: string; completedAt?: Date; updatedAt: Date };
 export type Verdict = 'torn' | 'abandoned' | null;
+/**
+ * How a step was found cut off: its end not logged (torn), never ended (abandoned), or the run not going on (stalled).
+ */
+export type CutVerdict = 'torn' | 'abandoned' | 'stalled';
 /** A sleep's `eventData` has its `resumeAt`. */
 export type LastEvent = { eventType: string; correlationId?: string; createdAt: Date; eventData?: unknown };
 
@@ -70,24 +74,4 @@ export function verdictOf(
   )
     return 'abandoned';
   return null;
-}
-
-/**
- * What a lead's or forwarding run cut off at step `shortName` needs, from its step's result (none when abandoned):
- * 'again', a fresh run; 'forget', only forgetting it now (delivered, answered, or handed on); 'keep', nothing
- * (forgetAfter scheduled it, as the privacy notice says). Never 'again' once the step says delivered: this pass sends
- * no lead twice.
- */
-export function leadNeeds(
-  shortName: string | undefined,
-  verdict: 'torn' | 'abandoned' | 'stalled',
-  output: unknown,
-): 'again' | 'forget' | 'keep' {
-  if (shortName === 'forgetAfter') return 'keep';
-  if (verdict === 'abandoned') return 'again';
-  if (shortName === 'continueInNewRun' || shortName === 'continueForwarding') return 'forget';
-  const outcome = (output as { outcome?: string } | undefined)?.outcome;
-  if (shortName === 'deliverRound' && outcome === 'accepted') return 'forget';
-  if (shortName === 'sendForward' && (outcome === 'sent' || outcome === 'refused')) return 'forget';
-  return 'again';
 }

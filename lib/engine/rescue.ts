@@ -1,19 +1,14 @@
 import 'server-only';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { getRun, start } from 'workflow/api';
+import { getRun } from 'workflow/api';
 import { hydrateResourceIO, observabilityRevivers, parseStepName, parseWorkflowName } from 'workflow/observability';
 import { getWorld } from 'workflow/runtime';
 import { RUN_ERROR_CODES } from '@workflow/errors';
 import { getWorkflowWorld } from '@/lib/env/server';
 import { errorName } from '@/lib/error-name';
-import { leadNeeds, logEnd, verdictOf } from './cut-off';
+import { logEnd, verdictOf, type CutVerdict } from './cut-off';
 import { forgetRun } from './forget-run';
-import { forgetWorkflow } from '@/lib/contact/lead/forget-workflow';
-import type { Forward, Target } from '@/lib/contact/lead/forward';
-import { forwardWorkflow } from '@/lib/contact/lead/forward-workflow';
-import type { Lead } from '@/lib/contact/lead/lead';
-import { leadWorkflow } from '@/lib/contact/lead/workflow';
 
 // The engine's repairs that read its internals (pinned: workflow 4.8.9, @workflow/world-local 4.4.1,
 // @workflow/world-postgres 4.3.7). Each names what upstream leaves open and the chaos scenario that proves it
@@ -28,6 +23,25 @@ import { leadWorkflow } from '@/lib/contact/lead/workflow';
  *   Vercel it is), so a run waiting across a deploy that moved or renamed a step no longer replays. The SDK's advice
  *   (docs: foundations/versioning) is to start it again with the same input; this does.
  */
+/** A step a crash cut off: its short name, how it was found, and what it returned (none when it never ended). */
+export type Cut = { step: string | undefined; verdict: CutVerdict; output: unknown };
+/**
+ * What our code tells the rescue about one of its workflows (lib/contact/lead/resume.ts): the rescue finds the runs,
+ * this decides what each needs. `resume` gets the run's input and, for a crash, the step cut off; it starts a fresh
+ * run if one is needed ('again', with its id), or says the run is done with ('forget') or keeps itself ('keep').
+ */
+export type OurWorkflow = {
+  about(args: unknown[]): string | undefined;
+  againAfterEngineFailure: boolean;
+  /** Undefined: not a run this can mend (its input is not ours), left as it is. */
+  resume(args: unknown[], cut?: Cut): Promise<{ needs: 'again' | 'forget' | 'keep'; again?: string } | undefined>;
+};
+export type OurWorkflows = {
+  byName: Record<string, OurWorkflow>;
+  /** Forgets a run at `at` (ms), durably: a run of the forgetting workflow. */
+  forgetLater(runId: string, at: number): Promise<void>;
+};
+
 const ENGINE_FAILURES = new Set<string>([
   RUN_ERROR_CODES.MAX_DELIVERIES_EXCEEDED,
   RUN_ERROR_CODES.REPLAY_DIVERGENCE,
@@ -38,35 +52,29 @@ const ENGINE_FAILURES = new Set<string>([
  * Starts again, with the same input, every lead's and forwarding run the engine failed (ENGINE_FAILURES). The API and
  * the webhook take a key once, so a round made twice is no second lead; the agency is not alerted again.
  */
-export async function rescueGivenUpLeads(): Promise<number> {
+export async function rescueGivenUpLeads(ours: OurWorkflows): Promise<number> {
   const world = getWorld();
   let rescued = 0;
   for (let cursor: string | undefined; ;) {
     const page = await world.runs.list({ status: 'failed', resolveData: 'all', pagination: { limit: 50, cursor } });
     for (const run of page.data) {
-      const workflow = parseWorkflowName(run.workflowName)?.shortName;
-      if (
-        (workflow !== 'leadWorkflow' && workflow !== 'forwardWorkflow') ||
-        !ENGINE_FAILURES.has(run.error?.code ?? '')
-      )
-        continue;
+      const workflow = ours.byName[parseWorkflowName(run.workflowName)?.shortName ?? ''];
+      if (!workflow?.againAfterEngineFailure || !ENGINE_FAILURES.has(run.error?.code ?? '')) continue;
       const { input } = hydrateResourceIO(run, observabilityRevivers) as { input?: unknown };
       const args = Array.isArray(input) ? input : [];
-      const lead = args[0] as Lead | Forward | undefined;
-      if (!lead?.key) continue;
+      const about = workflow.about(args);
+      if (!about) continue;
       try {
-        const again =
-          workflow === 'leadWorkflow'
-            ? await start(leadWorkflow, [{ ...(lead as Lead), alerted: true }])
-            : await start(forwardWorkflow, args as [Forward, Target, number[], number]);
+        const again = (await workflow.resume(args))?.again;
+        if (!again) continue;
         await forgetRun(run.runId);
         rescued += 1;
         console.warn(
-          `[contacto] El motor de entregas abandonó la ejecución ${run.runId} de ${lead.key} (${run.error?.code}); ` +
-            `sigue en ${again.runId}`,
+          `[contacto] El motor de entregas abandonó la ejecución ${run.runId} de ${about} (${run.error?.code}); ` +
+            `sigue en ${again}`,
         );
       } catch (error) {
-        console.error(`[contacto] No se pudo retomar ${lead.key} (${errorName(error)}); se intenta de nuevo más tarde`);
+        console.error(`[contacto] No se pudo retomar ${about} (${errorName(error)}); se intenta de nuevo más tarde`);
       }
     }
     if (!page.hasMore || !page.cursor) return rescued;
@@ -93,7 +101,7 @@ const seenEnded = new Map<string, string>();
  * cancelled, a fresh run started first if something is left (leadNeeds); the same when its log ends with that step's
  * end, or a sleep, long after it should have gone on (logEnd).
  */
-export async function rescueCutOffRuns(now = Date.now()): Promise<number> {
+export async function rescueCutOffRuns(ours: OurWorkflows, now = Date.now()): Promise<number> {
   const world = getWorld();
   const config = getWorkflowWorld();
   const local = config.kind === 'local';
@@ -114,7 +122,7 @@ export async function rescueCutOffRuns(now = Date.now()): Promise<number> {
     const page = await world.runs.list({ status: 'running', resolveData: 'none', pagination: { limit: 50, cursor } });
     for (const run of page.data) {
       const workflow = parseWorkflowName(run.workflowName)?.shortName;
-      if (workflow !== 'leadWorkflow' && workflow !== 'forgetWorkflow' && workflow !== 'forwardWorkflow') continue;
+      if (!workflow || !ours.byName[workflow]) continue;
       running.add(run.runId);
       const [latest] = (
         await world.steps.list({ runId: run.runId, resolveData: 'none', pagination: { limit: 1, sortOrder: 'desc' } })
@@ -133,11 +141,11 @@ export async function rescueCutOffRuns(now = Date.now()): Promise<number> {
           await world.events.list({ runId: run.runId, resolveData: 'all', pagination: { limit: 1, sortOrder: 'desc' } })
         ).data;
         const end = logEnd(latest.stepId, last, now, local);
-        if (end === 'stalled' && (await mend(run.runId, workflow, latest.stepId, 'stalled'))) mended += 1;
+        if (end === 'stalled' && (await mend(ours, run.runId, workflow, latest.stepId, 'stalled'))) mended += 1;
         if (end) continue;
       }
       if (await endLogged(run.runId, latest.stepId)) seenEnded.set(run.runId, latest.stepId);
-      else if (await mend(run.runId, workflow, latest.stepId, verdict)) mended += 1;
+      else if (await mend(ours, run.runId, workflow, latest.stepId, verdict)) mended += 1;
     }
     if (!page.hasMore || !page.cursor) break;
     cursor = page.cursor;
@@ -166,12 +174,15 @@ async function endLogged(runId: string, stepId: string): Promise<boolean> {
 }
 
 async function mend(
+  ours: OurWorkflows,
   runId: string,
-  workflow: 'leadWorkflow' | 'forgetWorkflow' | 'forwardWorkflow',
+  workflow: string,
   stepId: string,
-  verdict: 'torn' | 'abandoned' | 'stalled',
+  verdict: CutVerdict,
 ): Promise<boolean> {
   const world = getWorld();
+  const ourWorkflow = ours.byName[workflow];
+  if (!ourWorkflow) return false;
   try {
     const step = await world.steps.get(runId, stepId, { resolveData: 'all' });
     const shortName = parseStepName(step.stepName)?.shortName;
@@ -179,39 +190,20 @@ async function mend(
       input?: unknown;
     };
     const args = Array.isArray(input) ? input : [];
-    const lead = workflow === 'forgetWorkflow' ? undefined : (args[0] as Lead | Forward | undefined);
-    const what = lead?.key ?? `el borrado de ${String(args[0])}`;
-    const needs = lead?.key
-      ? leadNeeds(shortName, verdict, (hydrateResourceIO(step, observabilityRevivers) as { output?: unknown }).output)
-      : 'again';
-    let again: string | undefined;
-    if (workflow === 'forwardWorkflow' && lead?.key) {
-      const [forward, target, backoffSeconds, from] = args as [Forward, Target, number[], number];
-      if (needs === 'again') again = (await start(forwardWorkflow, [forward, target, backoffSeconds, from])).runId;
-    } else if (workflow === 'leadWorkflow' && lead?.key) {
-      // It has a step, so it was released if it was spam: the fresh run delivers at once, as continueInNewRun's does.
-      const { spamRule, ...rest } = lead as Lead;
-      // Sending on is a lead's first step: any other step cut off means it was sent on already, as does its logged end.
-      const forwarded = (lead as Lead).forwarded || shortName !== 'forwardConfirmed' || verdict === 'stalled';
-      if (needs === 'again')
-        again = (
-          await start(leadWorkflow, [
-            { ...rest, round: (lead as Lead).round ?? (spamRule ? 0 : 1), alerted: true, forwarded },
-          ])
-        ).runId;
-    } else if (workflow === 'forgetWorkflow' && typeof args[0] === 'string' && typeof args[1] === 'number') {
-      again = (await start(forgetWorkflow, [args[0], args[1]])).runId;
-    } else return false;
+    const output = (hydrateResourceIO(step, observabilityRevivers) as { output?: unknown }).output;
+    const resumed = await ourWorkflow.resume(args, { step: shortName, verdict, output });
+    if (!resumed || (resumed.needs === 'again' && !resumed.again)) return false;
+    const { needs, again } = resumed;
     // Cancelled only once a fresh run is started: a lead is never left with none.
     await getRun(runId).cancel();
     seenEnded.delete(runId);
     // Forgotten by a forgetting run (durable), a few seconds on: the cancelled run's last replay may still be reading
     // it.
-    if (needs !== 'keep') await start(forgetWorkflow, [runId, Date.now() + 5000]);
+    if (needs !== 'keep') await ours.forgetLater(runId, Date.now() + 5000);
     const next = again ? `sigue en ${again}` : 'cancelada; la solicitud ya estaba entregada o seguía en otra ejecución';
     console.warn(
-      `[contacto] La ejecución ${runId} (${what}) quedó cortada por una caída en ${shortName ?? 'un paso'} ` +
-        `(${VERDICT_WORDS[verdict]}): ${next}`,
+      `[contacto] La ejecución ${runId} (${ourWorkflow.about(args) ?? runId}) quedó cortada por una caída en ` +
+        `${shortName ?? 'un paso'} (${VERDICT_WORDS[verdict]}): ${next}`,
     );
     return true;
   } catch (error) {

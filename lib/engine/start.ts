@@ -1,7 +1,7 @@
 import 'server-only';
 import { getWorld } from 'workflow/runtime';
 import { openEngineDoor } from './door';
-import { rescueCutOffRuns, rescueGivenUpLeads } from './rescue';
+import { rescueCutOffRuns, rescueGivenUpLeads, type OurWorkflows } from './rescue';
 import { getWorkflowServerUrl, getWorkflowWorld } from '@/lib/env/server';
 import { errorName } from '@/lib/error-name';
 import { prepareWorkflowPostgres, releaseStaleJobLocks } from './postgres';
@@ -28,7 +28,7 @@ const RESCUE_EVERY_MS = 10_000;
  * crash; without this a run cut off mid-way stays "running" for ever. On
  * Vercel the platform runs the world, and there is nothing to start.
  */
-export async function startWorkflowWorld(): Promise<void> {
+export async function startWorkflowWorld(ours: OurWorkflows): Promise<void> {
   const world = getWorkflowWorld();
   if (world.kind === 'vercel') return;
   // Before the world starts: its deliveries go through the door, and nothing else reaches its routes.
@@ -43,11 +43,11 @@ export async function startWorkflowWorld(): Promise<void> {
   }
   // The local world's queue posts each run it re-enqueues to this very server, which listens only once
   // instrumentation.ts is done: started now, those posts would fail and the runs would wait for the next start.
-  if (world.kind === 'local') void whenListening().then(start);
-  else await start();
+  if (world.kind === 'local') void whenListening().then(() => start(ours));
+  else await start(ours);
 }
 
-async function start(): Promise<void> {
+async function start(ours: OurWorkflows): Promise<void> {
   const world = getWorkflowWorld();
   try {
     if (world.kind === 'postgres') await prepareWorkflowPostgres(world.url);
@@ -60,7 +60,7 @@ async function start(): Promise<void> {
     return;
   }
   if (world.kind === 'postgres') every(RELEASE_EVERY_MS, () => releaseJobsOfDeadServers(world.url));
-  every(RESCUE_EVERY_MS, rescueLeads);
+  every(RESCUE_EVERY_MS, () => rescueLeads(ours));
 }
 
 /** Resolves once the engine's own route answers on this server (PORT), or after a minute: start anyway. */
@@ -91,11 +91,11 @@ function every(ms: number, work: () => Promise<void>): void {
   timer.unref();
 }
 
-async function rescueLeads(): Promise<void> {
-  await rescueGivenUpLeads().catch((error: unknown) =>
+async function rescueLeads(ours: OurWorkflows): Promise<void> {
+  await rescueGivenUpLeads(ours).catch((error: unknown) =>
     console.error(`[contacto] No se pudieron revisar las solicitudes abandonadas (${errorName(error)})`),
   );
-  await rescueCutOffRuns().catch((error: unknown) =>
+  await rescueCutOffRuns(ours).catch((error: unknown) =>
     console.error(`[contacto] No se pudieron revisar las ejecuciones cortadas por una caída (${errorName(error)})`),
   );
 }

@@ -1,4 +1,4 @@
-import { maxRetryAfterMs, waitBeforeRound } from './lead';
+import { leadNeeds, maxRetryAfterMs, waitBeforeRound } from './lead';
 
 describe('the wait before a round', () => {
   const backoff = [60, 300, 900];
@@ -20,5 +20,31 @@ describe('the wait before a round', () => {
     // With waits of a second, a Retry-After is still honoured up to a minute.
     expect(maxRetryAfterMs([1])).toBe(60_000);
     expect(waitBeforeRound(1, [1], 5000, 0)).toBe(5000);
+  });
+});
+
+// What the engine's rescue (lib/engine/rescue.ts) is told to do with a run of ours cut off at a step.
+describe('leadNeeds', () => {
+  it('starts again a stalled lead unless its step says it was delivered', () => {
+    expect(leadNeeds('deliverRound', 'stalled', { outcome: 'unavailable', failures: 'http-503' })).toBe('again');
+    expect(leadNeeds('deliverRound', 'stalled', { outcome: 'accepted' })).toBe('forget');
+  });
+
+  it('never starts again a lead its step says was delivered or went on', () => {
+    expect(leadNeeds('deliverRound', 'torn', { outcome: 'accepted' })).toBe('forget');
+    expect(leadNeeds('continueInNewRun', 'torn', undefined)).toBe('forget');
+    expect(leadNeeds('continueForwarding', 'torn', undefined)).toBe('forget');
+    expect(leadNeeds('sendForward', 'torn', { outcome: 'sent' })).toBe('forget');
+    expect(leadNeeds('sendForward', 'torn', { outcome: 'refused', status: 410 })).toBe('forget');
+    expect(leadNeeds('sendForward', 'torn', { outcome: 'unavailable', failure: 'http-503' })).toBe('again');
+    expect(leadNeeds('forgetAfter', 'torn', undefined)).toBe('keep');
+    expect(leadNeeds('forgetAfter', 'abandoned', undefined)).toBe('keep');
+  });
+
+  it('starts again a lead still owed: an undelivered round, an alert, or a step whose result was never kept', () => {
+    expect(leadNeeds('deliverRound', 'torn', { outcome: 'unavailable', failures: 'http-503' })).toBe('again');
+    expect(leadNeeds('deliverRound', 'torn', { outcome: 'rejected' })).toBe('again');
+    expect(leadNeeds('alertAgency', 'torn', true)).toBe('again');
+    expect(leadNeeds('deliverRound', 'abandoned', undefined)).toBe('again');
   });
 });

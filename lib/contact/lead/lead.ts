@@ -1,5 +1,6 @@
 import type { ContactEnquiry } from '../schema';
 import type { LeadSource } from '@/lib/source';
+import type { CutVerdict } from '@/lib/engine/cut-off';
 import type { Visitor } from './forward';
 
 /**
@@ -73,4 +74,24 @@ export function waitBeforeRound(
 /** A Retry-After is honoured up to the longest wait between rounds (at least a minute), never longer. */
 export function maxRetryAfterMs(backoffSeconds: readonly number[]): number {
   return Math.max(60, ...backoffSeconds) * 1000;
+}
+
+/**
+ * What a lead's or forwarding run cut off at step `shortName` needs, from its step's result (none when abandoned):
+ * 'again', a fresh run; 'forget', only forgetting it now (delivered, answered, or handed on); 'keep', nothing
+ * (forgetAfter scheduled it, as the privacy notice says). Never 'again' once the step says delivered: this pass sends
+ * no lead twice.
+ */
+export function leadNeeds(
+  shortName: string | undefined,
+  verdict: CutVerdict,
+  output: unknown,
+): 'again' | 'forget' | 'keep' {
+  if (shortName === 'forgetAfter') return 'keep';
+  if (verdict === 'abandoned') return 'again';
+  if (shortName === 'continueInNewRun' || shortName === 'continueForwarding') return 'forget';
+  const outcome = (output as { outcome?: string } | undefined)?.outcome;
+  if (shortName === 'deliverRound' && outcome === 'accepted') return 'forget';
+  if (shortName === 'sendForward' && (outcome === 'sent' || outcome === 'refused')) return 'forget';
+  return 'again';
 }
