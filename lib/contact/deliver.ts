@@ -67,15 +67,15 @@ export async function deliverEnquiry(
       deadlineMs,
     });
     const summary = `${key}: ${report.attempts} intento(s) en ${Date.now() - receivedAt} ms`;
-    if (report.result.outcome === 'accepted') {
+    if (report.result.outcome === 'delivered') {
       if (report.failures.length)
         console.warn(`[contacto] Entregada tras fallos (${report.failures.join(', ')}) ${summary}`);
       afterAnswer(() => startForwarding(forwardOf({ key, enquiry, receivedAt, source, visitor })));
       return { status: 'sent', key };
     }
-    if (report.result.outcome === 'rejected') {
+    if (report.result.outcome === 'refused') {
       console.warn(`[contacto] La API rechazó la solicitud ${summary}`);
-      return { status: 'failed', mes: report.result.mes };
+      return { status: 'failed', mes: report.result.refusal };
     }
     console.warn(`[contacto] La API no respondió bien (${report.failures.join(', ')}) ${summary}`);
     retryAfterMs = report.retryAfterMs;

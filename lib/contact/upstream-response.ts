@@ -1,14 +1,11 @@
 import 'server-only';
+import type { Try } from './lead/lead';
 
-export type UpstreamResult =
-  | { outcome: 'accepted' }
-  /** The API answered no (success: false, or a 4xx): final. */
-  | { outcome: 'rejected'; mes?: string }
-  /** Retries spent, deadline reached, or an answer we cannot read. */
-  | { outcome: 'unavailable' };
+/** The API's answer: 'refused' is success: false or a 4xx, final; `refusal` is its `mes`. */
+export type Answer = Exclude<Try, { outcome: 'unavailable' }>;
 export type AttemptFailure = 'network' | 'timeout' | `http-${number}` | 'redirect' | 'malformed' | 'too-large';
 export type Attempt =
-  | { kind: 'answer'; result: Exclude<UpstreamResult, { outcome: 'unavailable' }> }
+  | { kind: 'answer'; result: Answer }
   | { kind: 'final-failure'; failure: AttemptFailure; retryAfterMs?: number }
   | { kind: 'retryable'; failure: AttemptFailure; retryAfterMs?: number };
 export type ResponseLimits = { maxResponseBytes: number; maxRetryAfterMs: number; now: () => number };
@@ -44,17 +41,17 @@ export async function classifyResponse(
     if (signal.aborted) return { kind: 'retryable', failure: 'timeout' };
     // A 2xx we cannot read may have been stored: retrying could store it twice.
     const failure = error instanceof TooLargeError ? 'too-large' : 'malformed';
-    return status < 300 ? { kind: 'final-failure', failure } : { kind: 'answer', result: { outcome: 'rejected' } };
+    return status < 300 ? { kind: 'final-failure', failure } : { kind: 'answer', result: { outcome: 'refused' } };
   }
-  const mes = readMes(payload);
+  const refusal = readMes(payload);
   if (status < 300) {
     const success = isRecord(payload) ? payload.success : undefined;
-    if (success === true) return { kind: 'answer', result: { outcome: 'accepted' } };
-    if (success === false) return { kind: 'answer', result: { outcome: 'rejected', mes } };
+    if (success === true) return { kind: 'answer', result: { outcome: 'delivered' } };
+    if (success === false) return { kind: 'answer', result: { outcome: 'refused', refusal } };
     return { kind: 'final-failure', failure: 'malformed' };
   }
   // Any other 4xx is final: the same request would be refused again.
-  return { kind: 'answer', result: { outcome: 'rejected', mes } };
+  return { kind: 'answer', result: { outcome: 'refused', refusal } };
 }
 
 /**

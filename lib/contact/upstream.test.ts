@@ -54,7 +54,7 @@ describe('contact API client', () => {
     const { impl, calls } = fakeFetch([json(200, { success: true, mes: 'ok' })]);
     const report = await postEnquiry(enquiry, options(impl));
 
-    expect(report).toEqual({ result: { outcome: 'accepted' }, attempts: 1, failures: [] });
+    expect(report).toEqual({ result: { outcome: 'delivered' }, attempts: 1, failures: [] });
     expect(calls).toHaveLength(1);
     const [call] = calls;
     expect(call?.url).toBe('https://api.example.mx/api/contact?siteKey=site-key-1');
@@ -88,7 +88,7 @@ describe('contact API client', () => {
     const report = await postEnquiry(enquiry, options(impl));
 
     expect(report).toEqual({
-      result: { outcome: 'accepted' },
+      result: { outcome: 'delivered' },
       attempts: 4,
       failures: ['http-503', 'network', 'http-502'],
     });
@@ -106,7 +106,7 @@ describe('contact API client', () => {
 
   it.each([408, 500, 503, 504])('retries a %i answer', async (status) => {
     const { impl, calls } = fakeFetch([json(status, {}), json(200, { success: true })]);
-    expect((await postEnquiry(enquiry, options(impl))).result).toEqual({ outcome: 'accepted' });
+    expect((await postEnquiry(enquiry, options(impl))).result).toEqual({ outcome: 'delivered' });
     expect(calls).toHaveLength(2);
   });
 
@@ -120,8 +120,8 @@ describe('contact API client', () => {
   it('shows the mes of a success:false answer, without retrying', async () => {
     const { impl, calls } = fakeFetch([json(200, { success: false, mes: 'El correo ya fue registrado hoy' })]);
     expect((await postEnquiry(enquiry, options(impl))).result).toEqual({
-      outcome: 'rejected',
-      mes: 'El correo ya fue registrado hoy',
+      outcome: 'refused',
+      refusal: 'El correo ya fue registrado hoy',
     });
     expect(calls).toHaveLength(1);
   });
@@ -129,15 +129,15 @@ describe('contact API client', () => {
   it.each([400, 403, 409, 422])('a %i answer with a JSON mes is final and its mes is shown', async (status) => {
     const { impl, calls } = fakeFetch([json(status, { success: false, mes: 'Captcha inválido' })]);
     expect((await postEnquiry(enquiry, options(impl))).result).toEqual({
-      outcome: 'rejected',
-      mes: 'Captcha inválido',
+      outcome: 'refused',
+      refusal: 'Captcha inválido',
     });
     expect(calls).toHaveLength(1);
   });
 
   it('a 4xx without a readable mes is final, with no message of its own', async () => {
     const { impl, calls } = fakeFetch([new Response('<h1>Forbidden</h1>', { status: 403 })]);
-    expect((await postEnquiry(enquiry, options(impl))).result).toEqual({ outcome: 'rejected', mes: undefined });
+    expect((await postEnquiry(enquiry, options(impl))).result).toEqual({ outcome: 'refused', refusal: undefined });
     expect(calls).toHaveLength(1);
   });
 
@@ -300,7 +300,7 @@ describe('when the API asks to wait', () => {
     expect(calls).toHaveLength(2);
     expect(waits).toEqual([1500]);
     expect(report).toEqual({
-      result: { outcome: 'accepted' },
+      result: { outcome: 'delivered' },
       attempts: 2,
       failures: ['http-503'],
       retryAfterMs: 1000,
@@ -309,7 +309,7 @@ describe('when the API asks to wait', () => {
 
   it('retries a 503 with Retry-After: 0 as usual', async () => {
     const { impl, calls } = fakeFetch([json(503, {}, { 'Retry-After': '0' }), json(200, { success: true })]);
-    expect((await postEnquiry(enquiry, options(impl))).result).toEqual({ outcome: 'accepted' });
+    expect((await postEnquiry(enquiry, options(impl))).result).toEqual({ outcome: 'delivered' });
     expect(calls).toHaveLength(2);
   });
 

@@ -2,14 +2,15 @@ import 'server-only';
 import type { ContactEnquiry } from './schema';
 import {
   classifyResponse,
+  type Answer,
   type Attempt,
   type AttemptFailure,
   type ResponseLimits,
-  type UpstreamResult,
 } from './upstream-response';
 
 export type UpstreamReport = {
-  result: UpstreamResult;
+  /** 'unavailable': retries spent, deadline reached, or an answer we cannot read. */
+  result: Answer | { outcome: 'unavailable' };
   attempts: number;
   /** Why each failed attempt failed: no personal data, safe to log. */
   failures: AttemptFailure[];
@@ -76,7 +77,7 @@ export async function postEnquiry(enquiry: ContactEnquiry, options: UpstreamOpti
   const failures: AttemptFailure[] = [];
   let attempts = 0;
   let retryAfterMs: number | undefined;
-  const report = (result: UpstreamResult): UpstreamReport =>
+  const report = (result: UpstreamReport['result']): UpstreamReport =>
     retryAfterMs === undefined ? { result, attempts, failures } : { result, attempts, failures, retryAfterMs };
   while (attempts < UPSTREAM_DEFAULTS.maxAttempts) {
     const wait = attempts === 0 ? 0 : backoffBefore(attempts, backoffMs);

@@ -6,14 +6,7 @@ import { errorName } from '@/lib/error-name';
 import { parseRetryAfter } from '../upstream-response';
 import { forgetAfter } from './forget-workflow';
 import { capiEvent, NAMES, webhookBody, type Forward, type Target } from './forward';
-import { DEAD_AFTER_MS, ROUNDS_PER_RUN, waitBeforeRound } from './lead';
-
-/** How a forwarding run ended: its return value, read by `npm run leads`. */
-export type ForwardOutcome =
-  | { outcome: 'sent'; rounds: number }
-  | { outcome: 'refused'; status: number }
-  | { outcome: 'expired' }
-  | { outcome: 'continued' };
+import { DEAD_AFTER_MS, ROUNDS_PER_RUN, waitBeforeRound, type RunEnd, type Try } from './lead';
 
 /**
  * One lead to one target, apart from the contact API so it never delays the visitor or the delivery. Whatever the end,
@@ -24,7 +17,7 @@ export async function forwardWorkflow(
   target: Target,
   backoffSeconds: readonly number[],
   from: number,
-): Promise<ForwardOutcome> {
+): Promise<RunEnd> {
   'use workflow';
   const outcome = await sendRounds(forward, target, backoffSeconds, from);
   await forgetAfter(getWorkflowMetadata().workflowRunId, Date.now());
@@ -36,8 +29,9 @@ async function sendRounds(
   target: Target,
   backoffSeconds: readonly number[],
   from: number,
-): Promise<ForwardOutcome> {
+): Promise<RunEnd> {
   let retryAfterMs = 0;
+  let lastFailure = '';
   for (let round = from; ; round += 1) {
     if (round > 0) {
       const wait = waitBeforeRound(round, backoffSeconds, retryAfterMs, Math.random());
@@ -46,14 +40,15 @@ async function sendRounds(
           `[contacto] ERROR: ${target === 'webhook' ? 'el webhook' : 'la API de Conversiones de Meta'} no recibió ` +
             `${forward.key} en 24 horas; se deja de intentar`,
         );
-        return { outcome: 'expired' };
+        return { outcome: 'dead', reason: 'expired', lastFailure, deadAt: Date.now() };
       }
       await sleep(wait);
     }
     const result = await sendForward(forward, target);
-    if (result.outcome === 'sent') return { outcome: 'sent', rounds: round + 1 };
-    if (result.outcome === 'refused') return result;
-    retryAfterMs = result.retryAfterMs ?? 0;
+    if (result.outcome === 'delivered') return { outcome: 'delivered', rounds: round + 1 };
+    if (result.outcome === 'refused')
+      return { outcome: 'dead', reason: 'refused', refusal: result.refusal, deadAt: Date.now() };
+    ({ retryAfterMs = 0, failures: lastFailure } = result);
     if (round + 1 - from >= ROUNDS_PER_RUN) {
       await continueForwarding(forward, target, backoffSeconds, round + 1);
       return { outcome: 'continued' };
@@ -76,22 +71,16 @@ export async function continueForwarding(
 export const GRAPH_API_VERSION = 'v24.0';
 /** One send waits this long at most; a receiver that takes longer is tried again in the next round. */
 const SEND_TIMEOUT_MS = 10_000;
-/** No personal data: safe to keep and log. */
-export type SendResult =
-  | { outcome: 'sent' }
-  | { outcome: 'refused'; status: number }
-  | { outcome: 'unavailable'; failure: string; retryAfterMs?: number };
-
 /**
  * One send, never throwing: whatever goes wrong is a round to try again, but a 4xx other than 408, 425 and 429 is the
  * receiver's final word. A target turned off since counts as sent.
  */
-export async function sendForward(forward: Forward, target: Target): Promise<SendResult> {
+export async function sendForward(forward: Forward, target: Target): Promise<Try> {
   'use step';
   const config = getForwardConfig();
   try {
     if (target === 'webhook') {
-      if (!config.webhook) return { outcome: 'sent' };
+      if (!config.webhook) return { outcome: 'delivered' };
       const body = JSON.stringify(webhookBody(forward));
       const now = new Date();
       return await post(config.webhook.url, body, {
@@ -100,7 +89,7 @@ export async function sendForward(forward: Forward, target: Target): Promise<Sen
         'webhook-signature': new Webhook(config.webhook.secret).sign(forward.key, now, body),
       });
     }
-    if (!config.capi) return { outcome: 'sent' };
+    if (!config.capi) return { outcome: 'delivered' };
     const { pixelId, accessToken, graphUrl, testEventCode } = config.capi;
     const body = JSON.stringify({
       data: [capiEvent(forward)],
@@ -109,11 +98,11 @@ export async function sendForward(forward: Forward, target: Target): Promise<Sen
     });
     return await post(`${graphUrl}/${GRAPH_API_VERSION}/${pixelId}/events`, body, {});
   } catch (error) {
-    return { outcome: 'unavailable', failure: errorName(error) };
+    return { outcome: 'unavailable', failures: errorName(error) };
   }
 }
 
-async function post(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
+async function post(url: string, body: string, headers: Record<string, string>): Promise<Try> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...headers },
@@ -123,9 +112,14 @@ async function post(url: string, body: string, headers: Record<string, string>):
   });
   // The answer is not needed: release the connection without reading what a receiver might stream.
   await response.body?.cancel().catch(() => undefined);
-  if (response.ok) return { outcome: 'sent' };
+  if (response.ok) return { outcome: 'delivered' };
   const { status } = response;
-  if (status >= 400 && status < 500 && ![408, 425, 429].includes(status)) return { outcome: 'refused', status };
+  if (status >= 400 && status < 500 && ![408, 425, 429].includes(status))
+    return { outcome: 'refused', refusal: `HTTP ${status}` };
   const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
-  return { outcome: 'unavailable', failure: `http-${status}`, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+  return {
+    outcome: 'unavailable',
+    failures: `http-${status}`,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  };
 }

@@ -176,7 +176,7 @@ describe('one send', () => {
 
   it("signs the webhook as Standard Webhooks says: the package's own verifier accepts it", async () => {
     await expect(send({ LEAD_WEBHOOK_URL: `${base}/hook`, LEAD_WEBHOOK_SECRET: SECRET }, 'webhook')).resolves.toEqual({
-      outcome: 'sent',
+      outcome: 'delivered',
     });
     const [hit] = received;
     expect(hit?.headers['webhook-id']).toBe(forward.key);
@@ -200,13 +200,13 @@ describe('one send', () => {
     status = 503;
     await expect(send(env, 'webhook')).resolves.toEqual({
       outcome: 'unavailable',
-      failure: 'http-503',
+      failures: 'http-503',
       retryAfterMs: 7000,
     });
     status = 410;
-    await expect(send(env, 'webhook')).resolves.toEqual({ outcome: 'refused', status: 410 });
+    await expect(send(env, 'webhook')).resolves.toEqual({ outcome: 'refused', refusal: 'HTTP 410' });
     status = 429;
-    await expect(send(env, 'webhook')).resolves.toMatchObject({ outcome: 'unavailable', failure: 'http-429' });
+    await expect(send(env, 'webhook')).resolves.toMatchObject({ outcome: 'unavailable', failures: 'http-429' });
     await expect(
       send({ LEAD_WEBHOOK_URL: 'http://127.0.0.1:9/closed', LEAD_WEBHOOK_SECRET: SECRET }, 'webhook'),
     ).resolves.toMatchObject({ outcome: 'unavailable' });
@@ -219,7 +219,7 @@ describe('one send', () => {
       META_GRAPH_API_URL: `${base}/graph`,
       META_TEST_EVENT_CODE: 'TEST123',
     };
-    await expect(send(env, 'capi')).resolves.toEqual({ outcome: 'sent' });
+    await expect(send(env, 'capi')).resolves.toEqual({ outcome: 'delivered' });
     expect(received[0]?.path).toBe(`/graph/${GRAPH_API_VERSION}/123456789012345/events`);
     expect(JSON.parse(received[0]?.body ?? '{}')).toMatchObject({
       access_token: 'EAAB'.repeat(10),
@@ -229,7 +229,7 @@ describe('one send', () => {
   });
 
   it('counts a target turned off since as sent, and sends nothing', async () => {
-    await expect(sendForward(forward, 'webhook')).resolves.toEqual({ outcome: 'sent' });
+    await expect(sendForward(forward, 'webhook')).resolves.toEqual({ outcome: 'delivered' });
     expect(received).toHaveLength(0);
   });
 });

@@ -27,6 +27,8 @@ describe('the wait before a round', () => {
 describe('leadNeeds', () => {
   it('starts again a stalled lead unless its step says it was delivered', () => {
     expect(leadNeeds('deliverRound', 'stalled', { outcome: 'unavailable', failures: 'http-503' })).toBe('again');
+    expect(leadNeeds('deliverRound', 'stalled', { outcome: 'delivered' })).toBe('forget');
+    // As builds before the one vocabulary stored it.
     expect(leadNeeds('deliverRound', 'stalled', { outcome: 'accepted' })).toBe('forget');
   });
 
@@ -34,15 +36,17 @@ describe('leadNeeds', () => {
     expect(leadNeeds('deliverRound', 'torn', { outcome: 'accepted' })).toBe('forget');
     expect(leadNeeds('continueInNewRun', 'torn', undefined)).toBe('forget');
     expect(leadNeeds('continueForwarding', 'torn', undefined)).toBe('forget');
+    expect(leadNeeds('sendForward', 'torn', { outcome: 'delivered' })).toBe('forget');
     expect(leadNeeds('sendForward', 'torn', { outcome: 'sent' })).toBe('forget');
-    expect(leadNeeds('sendForward', 'torn', { outcome: 'refused', status: 410 })).toBe('forget');
-    expect(leadNeeds('sendForward', 'torn', { outcome: 'unavailable', failure: 'http-503' })).toBe('again');
+    expect(leadNeeds('sendForward', 'torn', { outcome: 'refused', refusal: 'HTTP 410' })).toBe('forget');
+    expect(leadNeeds('sendForward', 'torn', { outcome: 'unavailable', failures: 'http-503' })).toBe('again');
     expect(leadNeeds('forgetAfter', 'torn', undefined)).toBe('keep');
     expect(leadNeeds('forgetAfter', 'abandoned', undefined)).toBe('keep');
   });
 
   it('starts again a lead still owed: an undelivered round, an alert, or a step whose result was never kept', () => {
     expect(leadNeeds('deliverRound', 'torn', { outcome: 'unavailable', failures: 'http-503' })).toBe('again');
+    expect(leadNeeds('deliverRound', 'torn', { outcome: 'refused' })).toBe('again');
     expect(leadNeeds('deliverRound', 'torn', { outcome: 'rejected' })).toBe('again');
     expect(leadNeeds('alertAgency', 'torn', true)).toBe('again');
     expect(leadNeeds('deliverRound', 'abandoned', undefined)).toBe('again');

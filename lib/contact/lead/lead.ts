@@ -33,12 +33,27 @@ export type Lead = {
   forwarded?: boolean;
 };
 
-/** How a lead's run ended: its return value, read by `npm run leads`. */
-export type LeadOutcome =
+// One vocabulary for what became of a lead, from the contact API's client to `npm run leads`. A try is 'delivered'
+// (the receiver took it), 'refused' (its final no) or 'unavailable' (not now: the workflow tries again). A run ends
+// 'delivered', 'dead' (refused, or expired: 24 hours undelivered), 'continued' in a fresh run, or, for a suspected spam
+// never released, 'spam-expired'. Builds before 2026-11-27 stored 'accepted' and 'sent' for delivered: see delivered().
+
+/** What one try came to (the contact API, the inbox, a webhook): no personal data, safe to keep and log. */
+export type Try =
+  | { outcome: 'delivered' }
+  | { outcome: 'refused'; refusal?: string }
+  | { outcome: 'unavailable'; failures: string; retryAfterMs?: number };
+
+/** How a lead's or a forwarding run ended: its return value, read by `npm run leads`. */
+export type RunEnd =
   | { outcome: 'delivered'; rounds: number }
   | { outcome: 'dead'; reason: 'refused' | 'expired'; refusal?: string; lastFailure?: string; deadAt: number }
-  | { outcome: 'spam-expired' }
   | { outcome: 'continued' };
+export type LeadOutcome = RunEnd | { outcome: 'spam-expired' };
+
+/** A stored try's outcome, as this build or an older one wrote it. */
+const delivered = (output: unknown) =>
+  ['delivered', 'accepted', 'sent'].includes(String((output as { outcome?: unknown } | undefined)?.outcome));
 
 // Rounds before a fresh run takes over: the engine gives a queue message 48 deliveries, and locally every wake and
 // every failed delivery (5 s apart: a full disk) spends one, so a long run would lose its lead at the next fault. This
@@ -90,8 +105,8 @@ export function leadNeeds(
   if (shortName === 'forgetAfter') return 'keep';
   if (verdict === 'abandoned') return 'again';
   if (shortName === 'continueInNewRun' || shortName === 'continueForwarding') return 'forget';
-  const outcome = (output as { outcome?: string } | undefined)?.outcome;
-  if (shortName === 'deliverRound' && outcome === 'accepted') return 'forget';
-  if (shortName === 'sendForward' && (outcome === 'sent' || outcome === 'refused')) return 'forget';
+  if (shortName === 'deliverRound' && delivered(output)) return 'forget';
+  const refused = (output as { outcome?: unknown } | undefined)?.outcome === 'refused';
+  if (shortName === 'sendForward' && (delivered(output) || refused)) return 'forget';
   return 'again';
 }

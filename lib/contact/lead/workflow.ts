@@ -16,6 +16,7 @@ import {
   waitBeforeRound,
   type Lead,
   type LeadOutcome,
+  type Try,
 } from './lead';
 
 // The lead's life in one file: the workflow, then its steps (a round to the API, the alert, the fresh run, sending
@@ -59,10 +60,10 @@ async function deliverLead(lead: Lead): Promise<LeadOutcome> {
       await sleep(wait);
     }
     const result = await deliverRound(lead);
-    if (result.outcome === 'accepted') return { outcome: 'delivered', rounds: round + 1 };
-    if (result.outcome === 'rejected') {
-      if (!alerted) await alertAgency('dead', lead, { reason: 'refused', refusal: result.mes });
-      return { outcome: 'dead', reason: 'refused', refusal: result.mes, deadAt: Date.now() };
+    if (result.outcome === 'delivered') return { outcome: 'delivered', rounds: round + 1 };
+    if (result.outcome === 'refused') {
+      if (!alerted) await alertAgency('dead', lead, { reason: 'refused', refusal: result.refusal });
+      return { outcome: 'dead', reason: 'refused', refusal: result.refusal, deadAt: Date.now() };
     }
     if (!alerted) alerted = await alertAgency('pending', lead, {});
     retryAfterMs = result.retryAfterMs ?? 0;
@@ -75,17 +76,11 @@ async function deliverLead(lead: Lead): Promise<LeadOutcome> {
   }
 }
 
-/** What one round told the workflow: no personal data, safe to keep and log. */
-export type RoundResult =
-  | { outcome: 'accepted' }
-  | { outcome: 'rejected'; mes?: string }
-  | { outcome: 'unavailable'; failures: string; retryAfterMs?: number };
-
 /**
  * One round to the contact API (4 attempts with the lead's key, within 7.5 s) or the inbox. Never throws: the workflow
  * decides when to try again.
  */
-export async function deliverRound(lead: Lead): Promise<RoundResult> {
+export async function deliverRound(lead: Lead): Promise<Try> {
   'use step';
   const config = getContactConfig();
   try {
@@ -94,7 +89,7 @@ export async function deliverRound(lead: Lead): Promise<RoundResult> {
       await saveToInbox(lead.enquiry, config.dir, lead.key, lead.keepMs, lead.source);
       await forgetInboxLater(lead.keepMs);
       console.info(`[contacto] Solicitud pendiente ${lead.key} guardada en la bandeja local`);
-      return { outcome: 'accepted' };
+      return { outcome: 'delivered' };
     }
     const report = await postEnquiry(lead.enquiry, {
       baseUrl: config.baseUrl,
@@ -104,12 +99,12 @@ export async function deliverRound(lead: Lead): Promise<RoundResult> {
     });
     const { result } = report;
     const failures = report.failures.join(',') || 'unavailable';
-    if (result.outcome === 'accepted')
+    if (result.outcome === 'delivered')
       console.info(`[contacto] Solicitud pendiente ${lead.key} entregada (${report.attempts} intento(s))`);
     else
       console.warn(
         `[contacto] Solicitud pendiente ${lead.key}: ` +
-          `${result.outcome === 'rejected' ? 'la API la rechazó' : `sin entregar (${failures})`}`,
+          `${result.outcome === 'refused' ? 'la API la rechazó' : `sin entregar (${failures})`}`,
       );
     if (result.outcome !== 'unavailable') return result;
     return report.retryAfterMs === undefined
