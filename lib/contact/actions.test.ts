@@ -88,7 +88,8 @@ function loadAction(env: Record<string, string>): Loaded {
     const { issueToken, closeSignatureStore } = jest.requireActual(
       './signature-store',
     ) as typeof import('./signature-store');
-    const { requestClient, closeEnquiryLimiter } = jest.requireActual('./rate-limit') as typeof import('./rate-limit');
+    const { closeEnquiryLimiter } = jest.requireActual('./rate-limit') as typeof import('./rate-limit');
+    const { requestClient } = jest.requireActual('@/lib/abuse/client') as typeof import('@/lib/abuse/client');
     sign = (kind, at = Date.now() - 10_000) => issueToken(kind, requestClient(requestHeaders), at);
     // A Redis client of the abuse limit would keep reconnecting after the test.
     closeLimiter = () => {

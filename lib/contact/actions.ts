@@ -1,12 +1,13 @@
 'use server';
 
 import { cookies, headers } from 'next/headers';
+import { requestAddress, requestClient } from '@/lib/abuse/client';
 import { getForwardConfig } from '@/lib/env/server';
 import { ANSWER_WITHIN_MS, deliverEnquiry, quarantineEnquiry } from './deliver';
 import { CONTACT_FIELDS, EDITION_FIELD, HONEYPOT_FIELD, TOKEN_FIELD, type ContactValues } from './fields';
 import { answerQaEnquiry, isQaEnquiry } from './qa-enquiry';
 import { visitorOf, type Visitor } from './lead/forward';
-import { consumeEnquiry, requestAddress, requestClient } from './rate-limit';
+import { consumeEnquiry } from './rate-limit';
 import { contactSchema, fieldErrorsOf, isCaptchaShaped } from './schema';
 import { checkToken, issueToken, spendToken } from './signature-store';
 import { FIRST_TOUCH_COOKIE, LAST_TOUCH_COOKIE, leadSourceOf, type LeadSource } from '@/lib/source';

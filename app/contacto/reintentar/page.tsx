@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { Hero } from '@/components/sections/hero';
-import { requestClient } from '@/lib/contact/rate-limit';
+import { requestClient } from '@/lib/abuse/client';
 import { issueToken } from '@/lib/contact/signature-store';
 import { decodeValues, VALUES_HEADER } from '@/lib/proxy/stale-form';
 

@@ -1,5 +1,5 @@
 import { headers } from 'next/headers';
-import { requestClient } from '@/lib/contact/rate-limit';
+import { requestClient } from '@/lib/abuse/client';
 import { issueToken } from '@/lib/contact/signature-store';
 
 // The contact form's island asks for this once the form is on screen (lib/contact/form-token.ts):

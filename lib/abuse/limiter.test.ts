@@ -5,14 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import Redis from 'ioredis';
 import { Client, Pool } from 'pg';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
-import {
-  addressKey,
-  clientKey,
-  consume,
-  createContactLimiter,
-  UNKNOWN_CLIENT_KEY,
-  type ContactLimiter,
-} from './rate-limit';
+import { consume, createLimiter, type SharedLimiter } from './limiter';
 import { startPostgres, type Postgres } from '@/test-support/postgres';
 import { startStuckRedis } from '@/test-support/stuck-redis';
 
@@ -21,14 +14,14 @@ const config = { max: 5, windowSeconds: 60, trustedProxies: 0, onVercel: false }
 const ROUNDS = 100;
 
 /** The shared store's own verdict, with no 300 ms wait: a busy test machine must not turn a count into a fallback. */
-const storeAllows = (shared: ContactLimiter, key: string) =>
+const storeAllows = (shared: SharedLimiter, key: string) =>
   shared.limiter.consume(key, 1).then(
     () => true,
     (rejection) => (rejection instanceof RateLimiterRes ? false : Promise.reject(rejection)),
   );
 
 /** consume() until one call is answered by the shared store, not by memory (a first connection may outlast the wait). */
-async function untilShared(shared: ContactLimiter, key: string) {
+async function untilShared(shared: SharedLimiter, key: string) {
   for (let i = 0; i < 50; i++) {
     await consume(shared, key);
     if (i > 0 && !shared.fellBack) return;
@@ -39,7 +32,7 @@ async function untilShared(shared: ContactLimiter, key: string) {
 
 describe('abuse limit, in memory', () => {
   it('allows 5 enquiries per IP and window, then says when to come back', async () => {
-    const limiter = createContactLimiter(config);
+    const limiter = createLimiter('contacto', config);
     for (let i = 0; i < 5; i++) expect(await consume(limiter, '203.0.113.1')).toEqual({ allowed: true });
     const verdict = await consume(limiter, '203.0.113.1');
     expect(verdict.allowed).toBe(false);
@@ -49,140 +42,11 @@ describe('abuse limit, in memory', () => {
   });
 
   it('lets the visitor in again once the window has passed', async () => {
-    const limiter = createContactLimiter({ ...config, max: 1, windowSeconds: 1 });
+    const limiter = createLimiter('contacto', { ...config, max: 1, windowSeconds: 1 });
     expect((await consume(limiter, 'a')).allowed).toBe(true);
     expect((await consume(limiter, 'a')).allowed).toBe(false);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await consume(limiter, 'a')).allowed).toBe(true);
-  });
-});
-
-describe('whose enquiry it is (the limiter key)', () => {
-  const headers = (values: Record<string, string>) => new Headers(values);
-  const selfHosted = (trustedProxies: number) => ({ trustedProxies, onVercel: false });
-  const onVercel = { trustedProxies: 0, onVercel: true };
-
-  it('behind one proxy, a visitor who writes their own X-Forwarded-For and X-Real-IP is still one visitor, allowed 5 of 8', async () => {
-    // nginx's $proxy_add_x_forwarded_for appends the address it saw to whatever the client wrote.
-    const keys = Array.from({ length: 8 }, (_, i) =>
-      clientKey(
-        headers({ 'x-forwarded-for': `198.51.100.${i + 1}, 203.0.113.7`, 'x-real-ip': `192.0.2.${i + 1}` }),
-        selfHosted(1),
-      ),
-    );
-    expect(new Set(keys)).toEqual(new Set(['203.0.113.7']));
-    const limiter = createContactLimiter(config);
-    const verdicts = [];
-    for (const key of keys) verdicts.push((await consume(limiter, key)).allowed);
-    expect(verdicts.filter(Boolean)).toHaveLength(5);
-  });
-
-  it('counts 8 addresses of one IPv6 /64 as one visitor, allowed 5', async () => {
-    const addresses = [
-      '2001:db8:1:2::1',
-      '2001:DB8:1:2::ffff',
-      '2001:db8:1:2:aaaa:bbbb:cccc:dddd',
-      '2001:0db8:0001:0002:0:0:0:9',
-    ];
-    addresses.push(...['1', '2', '3', '4'].map((last) => `2001:db8:1:2:${last}::${last}`));
-    const keys = addresses.map((address) => clientKey(headers({ 'x-forwarded-for': address }), selfHosted(0)));
-    expect(new Set(keys)).toEqual(new Set(['2001:db8:1:2::/64']));
-    const limiter = createContactLimiter(config);
-    const verdicts = [];
-    for (const key of keys) verdicts.push((await consume(limiter, key)).allowed);
-    expect(verdicts.filter(Boolean)).toHaveLength(5);
-    // The next /64 is someone else.
-    expect(addressKey('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
-  });
-
-  it('puts a 15 kB header, or anything that is not an address, in one shared key of its own', () => {
-    const huge = 'a'.repeat(15_000);
-    expect(clientKey(headers({ 'x-forwarded-for': huge }), selfHosted(0))).toBe(UNKNOWN_CLIENT_KEY);
-    expect(clientKey(headers({ 'x-forwarded-for': `203.0.113.7, ${huge}` }), selfHosted(1))).toBe(UNKNOWN_CLIENT_KEY);
-    expect(addressKey(`198.51.100.7${' '.repeat(60)}`)).toBe(UNKNOWN_CLIENT_KEY);
-    for (const garbage of [
-      'unknown',
-      '999.1.1.1',
-      '01.2.3.4',
-      '198.51.100',
-      '2001:db8::1::2',
-      '198.51.100.7%eth0',
-      'fe80::1%eth0/x',
-      '[198.51.100.7',
-      'a, b',
-    ]) {
-      expect(addressKey(garbage)).toBe(UNKNOWN_CLIENT_KEY);
-    }
-    expect(clientKey(headers({}), selfHosted(0))).toBe(UNKNOWN_CLIENT_KEY);
-    expect(clientKey(headers({}), onVercel)).toBe(UNKNOWN_CLIENT_KEY);
-    // The shared key never looks like a real visitor's.
-    expect(addressKey('203.0.113.7')).not.toBe(UNKNOWN_CLIENT_KEY);
-  });
-
-  it("on Vercel reads Vercel's own header, not an X-Forwarded-For a client made up", () => {
-    expect(
-      clientKey(
-        headers({
-          'x-vercel-forwarded-for': '203.0.113.7',
-          'x-forwarded-for': '198.51.100.66',
-          'x-real-ip': '198.51.100.66',
-        }),
-        onVercel,
-      ),
-    ).toBe('203.0.113.7');
-    expect(clientKey(headers({ 'x-real-ip': '203.0.113.8', 'x-forwarded-for': '198.51.100.66' }), onVercel)).toBe(
-      '203.0.113.8',
-    );
-    expect(clientKey(headers({ 'x-forwarded-for': '203.0.113.9, 10.0.0.1' }), onVercel)).toBe('203.0.113.9');
-  });
-
-  it('off Vercel never reads X-Real-IP or x-vercel-forwarded-for, which any client can send', () => {
-    const forged = { 'x-real-ip': '198.51.100.66', 'x-vercel-forwarded-for': '198.51.100.67' };
-    expect(clientKey(headers({ ...forged, 'x-forwarded-for': '203.0.113.7' }), selfHosted(0))).toBe('203.0.113.7');
-    expect(clientKey(headers({ ...forged, 'x-forwarded-for': '198.51.100.1, 203.0.113.7' }), selfHosted(1))).toBe(
-      '203.0.113.7',
-    );
-    expect(clientKey(headers(forged), selfHosted(1))).toBe(UNKNOWN_CLIENT_KEY);
-  });
-
-  it('behind two proxies takes the second entry from the right; with fewer entries, the leftmost', () => {
-    // client-written, the visitor as the CDN saw them, the CDN as nginx saw it
-    expect(clientKey(headers({ 'x-forwarded-for': '198.51.100.1, 203.0.113.7, 10.0.0.2' }), selfHosted(2))).toBe(
-      '203.0.113.7',
-    );
-    expect(clientKey(headers({ 'x-forwarded-for': '203.0.113.7,10.0.0.2' }), selfHosted(2))).toBe('203.0.113.7');
-    expect(clientKey(headers({ 'x-forwarded-for': '203.0.113.7' }), selfHosted(2))).toBe('203.0.113.7');
-    expect(clientKey(headers({ 'x-forwarded-for': '198.51.100.1, 203.0.113.7, 10.0.0.2' }), selfHosted(1))).toBe(
-      '10.0.0.2',
-    );
-  });
-
-  it('with no proxy of yours takes the last entry, the one Next.js writes when the client wrote none', () => {
-    expect(clientKey(headers({ 'x-forwarded-for': '198.51.100.1, 203.0.113.7' }), selfHosted(0))).toBe('203.0.113.7');
-    expect(clientKey(headers({ 'x-forwarded-for': '203.0.113.7' }), selfHosted(0))).toBe('203.0.113.7');
-  });
-
-  it('counts an IPv4 client on a dual-stack socket (::ffff:a.b.c.d) as that IPv4 address', () => {
-    for (const mapped of [
-      '::ffff:198.51.100.7',
-      '::FFFF:198.51.100.7',
-      '::ffff:c633:6407',
-      '0:0:0:0:0:ffff:198.51.100.7',
-      '[::ffff:198.51.100.7]:443',
-    ]) {
-      expect(addressKey(mapped)).toBe('198.51.100.7');
-    }
-    expect(clientKey(headers({ 'x-forwarded-for': '198.51.100.1, ::ffff:198.51.100.7' }), selfHosted(1))).toBe(
-      clientKey(headers({ 'x-forwarded-for': '198.51.100.1, 198.51.100.7' }), selfHosted(1)),
-    );
-  });
-
-  it('reads an address with a port, brackets or a zone id as the address itself', () => {
-    expect(addressKey('198.51.100.7:51234')).toBe('198.51.100.7');
-    expect(addressKey('[2001:db8:1:2::1]:443')).toBe('2001:db8:1:2::/64');
-    expect(addressKey('[2001:db8:1:2::1]')).toBe('2001:db8:1:2::/64');
-    expect(addressKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
-    expect(addressKey('::')).toBe('0:0:0:0::/64');
   });
 });
 
@@ -235,8 +99,8 @@ describe('abuse limit, in Redis (shared by every instance)', () => {
   it('counts across two instances sharing one Redis', async () => {
     const [a, b] = [connect(), connect()];
     await Promise.all([a.connect(), b.connect()]);
-    const instanceA = createContactLimiter({ ...config, redisUrl: `redis://127.0.0.1:${port}` }, a);
-    const instanceB = createContactLimiter({ ...config, redisUrl: `redis://127.0.0.1:${port}` }, b);
+    const instanceA = createLimiter('contacto', { ...config, redisUrl: `redis://127.0.0.1:${port}` }, a);
+    const instanceB = createLimiter('contacto', { ...config, redisUrl: `redis://127.0.0.1:${port}` }, b);
     const ip = `198.51.100.${Math.floor(Math.random() * 200)}`;
     // consume() reaches the shared store: what instance A counted, B's client reads.
     await untilShared(instanceA, ip);
@@ -252,7 +116,7 @@ describe('abuse limit, in Redis (shared by every instance)', () => {
   it('keeps limiting in memory when Redis goes away', async () => {
     const client = connect();
     await client.connect();
-    const limiter = createContactLimiter({ ...config, max: 2, redisUrl: `redis://127.0.0.1:${port}` }, client);
+    const limiter = createLimiter('contacto', { ...config, max: 2, redisUrl: `redis://127.0.0.1:${port}` }, client);
     client.disconnect();
     expect((await consume(limiter, 'x')).allowed).toBe(true);
     expect((await consume(limiter, 'x')).allowed).toBe(true);
@@ -266,7 +130,7 @@ describe('abuse limit, with a Redis that answers the handshake and nothing more'
     const logs: string[] = [];
     jest.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logs.push(args.join(' ')));
     jest.spyOn(console, 'info').mockImplementation(() => {});
-    const limiter = createContactLimiter({ ...config, max: 2, redisUrl: stuck.url });
+    const limiter = createLimiter('contacto', { ...config, max: 2, redisUrl: stuck.url });
     try {
       const waits: number[] = [];
       const verdicts: boolean[] = [];
@@ -298,8 +162,8 @@ describe("abuse limit, in the Postgres world's database (self-hosted on several 
   it('counts across two instances sharing one PostgreSQL, in its own table', async () => {
     const url = postgres?.url ?? '';
     const [a, b] = [
-      createContactLimiter({ ...config, postgresUrl: url }),
-      createContactLimiter({ ...config, postgresUrl: url }),
+      createLimiter('contacto', { ...config, postgresUrl: url }),
+      createLimiter('contacto', { ...config, postgresUrl: url }),
     ];
     try {
       const ip = `198.51.100.${Math.floor(Math.random() * 200)}`;
@@ -337,7 +201,7 @@ describe("abuse limit, in the Postgres world's database (self-hosted on several 
     const logs: string[] = [];
     jest.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logs.push(args.join(' ')));
     /** A visitor's enquiry, until PostgreSQL rather than this server's memory answers it (3 s at most). */
-    const countedInStore = async (shared: ContactLimiter, server: string, round: number) => {
+    const countedInStore = async (shared: SharedLimiter, server: string, round: number) => {
       for (
         const began = Date.now();
         Date.now() - began < 3000;
@@ -355,8 +219,8 @@ describe("abuse limit, in the Postgres world's database (self-hosted on several 
         const url = await emptySchema(`carrera_${round}`);
         logs.length = 0;
         const [a, b] = [
-          createContactLimiter({ ...config, postgresUrl: url }),
-          createContactLimiter({ ...config, postgresUrl: url }),
+          createLimiter('contacto', { ...config, postgresUrl: url }),
+          createLimiter('contacto', { ...config, postgresUrl: url }),
         ];
         try {
           await Promise.all([countedInStore(a, 'A', round), countedInStore(b, 'B', round)]);
@@ -393,7 +257,7 @@ describe("abuse limit, in the Postgres world's database (self-hosted on several 
       }
     };
     const oursUrl = await emptySchema('tabla_nuestra');
-    const ours = createContactLimiter({ ...config, postgresUrl: oursUrl });
+    const ours = createLimiter('contacto', { ...config, postgresUrl: oursUrl });
     const theirsUrl = await emptySchema('tabla_de_la_biblioteca');
     const pool = new Pool({ connectionString: theirsUrl, max: 1 });
     // As the product's pools: an idle client's error (the test's PostgreSQL stopping) is the pool's, never the process's.
@@ -423,7 +287,11 @@ describe("abuse limit, in the Postgres world's database (self-hosted on several 
   });
 
   it('answers from memory within its wait when PostgreSQL is away', async () => {
-    const limiter = createContactLimiter({ ...config, max: 1, postgresUrl: 'postgres://nadie:nada@127.0.0.1:9/nada' });
+    const limiter = createLimiter('contacto', {
+      ...config,
+      max: 1,
+      postgresUrl: 'postgres://nadie:nada@127.0.0.1:9/nada',
+    });
     try {
       const began = Date.now();
       expect((await consume(limiter, '192.0.2.77')).allowed).toBe(true);
