@@ -7,7 +7,7 @@
 export async function register() {
   // The contact modules need Node (files, SMTP, the engine); Next sets NEXT_RUNTIME for each runtime it starts.
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { describeContactConfig } = await import('./lib/contact/startup');
+  const { describeContactConfig } = await import('./lib/startup-report');
   const { startWorkflowWorld } = await import('./lib/engine/start');
   // The engine's rescue restarts our runs a crash or the engine interrupted; what each needs is ours to say.
   const { OUR_WORKFLOWS } = await import('./lib/contact/lead/resume');

@@ -2,8 +2,9 @@ import { dialable } from '../phone';
 import { touchLines } from '@/lib/source';
 import type { Lead } from './lead';
 
-/** The e-mails to the agency: the only place a lead's details go; logs never carry them. */
-export type Mail = { subject: string; text: string };
+import type { Mail } from '@/lib/mail';
+
+// The e-mails to the agency: the only place a lead's details go; logs never carry them.
 const when = new Intl.DateTimeFormat('es-MX', {
   dateStyle: 'full',
   timeStyle: 'short',

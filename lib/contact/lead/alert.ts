@@ -1,36 +1,12 @@
 import 'server-only';
-import nodemailer, { type Transporter } from 'nodemailer';
 import type { AlertConfig } from '@/lib/env/server';
-import { errorName } from '@/lib/error-name';
-import { withTimeout } from '@/lib/with-timeout';
-import { alertMessage, digestMessage, KIND_WORDS, type AlertKind, type DeadDetail, type Mail } from './alert-message';
+import { sendMail } from '@/lib/mail';
+import { alertMessage, digestMessage, KIND_WORDS, type AlertKind, type DeadDetail } from './alert-message';
 import type { Lead } from './lead';
 
 /** A busy day's outage gives the agency the first leads one by one, then one digest, not a flood. */
 export const ALERTS_PER_HOUR = 20;
-export const ALERT_TIMEOUT_MS = 12_000;
 const HOUR_MS = 60 * 60 * 1000;
-
-const transports = new Map<string, Transporter>();
-async function sendMail(config: AlertConfig, mail: Mail): Promise<{ sent: true } | { sent: false; why: string }> {
-  let transport = transports.get(config.smtpUrl);
-  if (!transport) {
-    // Short timeouts: a mail server that hangs must not hold the step.
-    transport = nodemailer.createTransport({
-      url: config.smtpUrl,
-      connectionTimeout: 3000,
-      greetingTimeout: 3000,
-      socketTimeout: 5000,
-    });
-    transports.set(config.smtpUrl, transport);
-  }
-  try {
-    await withTimeout(transport.sendMail({ from: config.from, to: config.to, ...mail }), ALERT_TIMEOUT_MS);
-    return { sent: true };
-  } catch (error) {
-    return { sent: false, why: errorName(error) };
-  }
-}
 
 /** The hour begun by its first e-mail (a clock set back begins a new one), and the keys a digest covers. */
 type AlertWindow = { startedAt: number; sent: number; heldKeys: string[]; digest?: Promise<boolean> };

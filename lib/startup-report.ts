@@ -6,7 +6,7 @@ import {
   getRateLimitConfig,
   getWorkflowWorld,
 } from '@/lib/env/server';
-import { formKeySource } from './signature-store';
+import { formKeySource } from './contact/signature-store';
 
 // Off Vercel with no proxy, the client writes X-Forwarded-For and Next keeps it.
 const CLIENT_PICKS_ADDRESS =

@@ -45,7 +45,7 @@ function report(env: Record<string, string>): Line[] {
       .mockImplementation((...args: unknown[]) => void lines.push({ level, text: args.join(' ') }));
   }
   jest.isolateModules(() => {
-    const { describeContactConfig } = jest.requireActual('./startup') as typeof import('./startup');
+    const { describeContactConfig } = jest.requireActual('./startup-report') as typeof import('./startup-report');
     describeContactConfig();
   });
   return lines;
