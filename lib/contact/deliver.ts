@@ -4,6 +4,7 @@ import { after } from 'next/server';
 import { start } from 'workflow/api';
 import { getContactConfig, getDeliveryConfig } from '@/lib/env/server';
 import { errorName } from '@/lib/error-name';
+import type { LeadSource } from '@/lib/source';
 import { withTimeout } from '@/lib/with-timeout';
 import { saveToInbox } from './inbox';
 import type { Visitor } from './lead/forward';
@@ -12,82 +13,64 @@ import { forwardOf, startForwarding } from './lead/forward-start';
 import { maxRetryAfterMs, type Lead } from './lead/lead';
 import { leadWorkflow } from './lead/workflow';
 import type { ContactEnquiry } from './schema';
-import type { LeadSource } from '@/lib/source';
 import type { ContactState } from './state';
 import { postEnquiry } from './upstream';
 
-/**
- * The live attempt's limit: room under the form's 4 s to hand the enquiry to the engine, and a slow API (2 s) still
- * gets its one 2.5 s attempt.
- */
+/** The live try's limit: room under the form's 4 s to hand over to the engine; a slow API (2 s) gets its 2.5 s. */
 export const LIVE_DEADLINE_MS = 2700;
 /** The action answers within this of its start, whatever the API or the engine does (the form promises 4 s). */
 export const ANSWER_WITHIN_MS = 3600;
 /** The engine must hold the enquiry within this, or the visitor is asked to try again. */
 const HOLD_WAIT_MS = 800;
 
+type Known = { answerBy: number; source?: LeadSource; visitor?: Visitor };
+
 /**
- * Delivers live (contact API or inbox) or hands over to the lead's workflow with the same key, by `answerBy` (ms);
- * thanks only if delivered or held. Logs never carry what was typed.
+ * Delivers live (contact API or inbox) or has the lead's workflow deliver it later with the same key, by `answerBy`
+ * (ms); thanks only once delivered or held. Logs never carry what was typed.
  */
-export async function deliverEnquiry(
-  enquiry: ContactEnquiry,
-  { answerBy, source, visitor }: { answerBy: number; source?: LeadSource; visitor?: Visitor },
-): Promise<ContactState> {
+export async function deliverEnquiry(enquiry: ContactEnquiry, known: Known): Promise<ContactState> {
   const config = getContactConfig();
+  const { answerBy, source, visitor } = known;
+  const { backoffSeconds, keepMs } = getDeliveryConfig();
   const key = randomUUID();
+  const lead: Lead = { key, enquiry, receivedAt: Date.now(), backoffSeconds, keepMs, ...(source && { source }) };
+  if (visitor) lead.visitor = visitor;
   if (config.mode === 'misconfigured') {
     console.error(`[contacto] Solicitud no entregada (${key}): ${config.problem}`);
     return { status: 'failed' };
   }
-  const receivedAt = Date.now();
-  const { backoffSeconds, keepMs } = getDeliveryConfig();
-  let retryAfterMs: number | undefined;
   if (config.mode === 'inbox') {
     try {
       const file = await saveToInbox(enquiry, config.dir, key, keepMs, source);
       console.info(`[contacto] Sin CONTACT_API_BASE_URL: solicitud ${key} guardada en la bandeja local ${file}`);
-      afterAnswer(() =>
-        Promise.all([
-          forgetInboxLater(keepMs),
-          startForwarding(forwardOf({ key, enquiry, receivedAt, source, visitor })),
-        ]),
-      );
+      afterAnswer(() => Promise.all([forgetInboxLater(keepMs), startForwarding(forwardOf(lead))]));
       return { status: 'sent', key };
     } catch (error) {
       console.error(`[contacto] No se pudo guardar la solicitud ${key} en la bandeja local (${errorName(error)})`);
     }
   } else {
     const deadlineMs = Math.min(LIVE_DEADLINE_MS, Math.max(0, answerBy - Date.now() - HOLD_WAIT_MS));
+    const { siteKey, baseUrl } = config;
     const report = await postEnquiry(enquiry, {
-      baseUrl: config.baseUrl,
-      siteKey: config.siteKey,
-      idempotencyKey: key,
+      ...{ baseUrl, siteKey, idempotencyKey: key, deadlineMs },
       maxRetryAfterMs: maxRetryAfterMs(backoffSeconds),
-      deadlineMs,
     });
-    const summary = `${key}: ${report.attempts} intento(s) en ${Date.now() - receivedAt} ms`;
-    if (report.result.outcome === 'delivered') {
-      if (report.failures.length)
-        console.warn(`[contacto] Entregada tras fallos (${report.failures.join(', ')}) ${summary}`);
-      afterAnswer(() => startForwarding(forwardOf({ key, enquiry, receivedAt, source, visitor })));
+    const { result, failures } = report;
+    const summary = `${key}: ${report.attempts} intento(s) en ${Date.now() - lead.receivedAt} ms`;
+    if (result.outcome === 'delivered') {
+      if (failures.length) console.warn(`[contacto] Entregada tras fallos (${failures.join(', ')}) ${summary}`);
+      afterAnswer(() => startForwarding(forwardOf(lead)));
       return { status: 'sent', key };
     }
-    if (report.result.outcome === 'refused') {
+    if (result.outcome === 'refused') {
       console.warn(`[contacto] La API rechazó la solicitud ${summary}`);
-      return { status: 'failed', mes: report.result.refusal };
+      return { status: 'failed', mes: result.refusal };
     }
-    console.warn(`[contacto] La API no respondió bien (${report.failures.join(', ')}) ${summary}`);
-    retryAfterMs = report.retryAfterMs;
+    console.warn(`[contacto] La API no respondió bien (${failures.join(', ')}) ${summary}`);
+    if (report.retryAfterMs !== undefined) lead.retryAfterMs = report.retryAfterMs;
   }
-  const known = {
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    ...(source ? { source } : {}),
-    ...(visitor ? { visitor } : {}),
-  };
-  return (await hold({ key, enquiry, receivedAt, backoffSeconds, keepMs, ...known }, answerBy))
-    ? { status: 'sent', key }
-    : { status: 'failed' };
+  return (await hold(lead, answerBy)) ? { status: 'sent', key } : { status: 'failed' };
 }
 
 /**
@@ -97,33 +80,26 @@ export async function deliverEnquiry(
 export async function quarantineEnquiry(
   enquiry: ContactEnquiry,
   rule: string,
-  { answerBy, source }: { answerBy: number; source?: LeadSource },
+  { answerBy, source }: Omit<Known, 'visitor'>,
 ): Promise<ContactState> {
   const { backoffSeconds, keepMs } = getDeliveryConfig();
-  const lead: Lead = {
-    key: randomUUID(),
-    enquiry,
-    receivedAt: Date.now(),
-    backoffSeconds,
-    keepMs,
-    spamRule: rule,
-    ...(source ? { source } : {}),
-  };
+  const key = randomUUID();
+  const lead: Lead = { key, enquiry, receivedAt: Date.now(), backoffSeconds, keepMs, spamRule: rule };
+  if (source) lead.source = source;
   if (await hold(lead, answerBy))
-    console.warn(`[contacto] Posible spam (${rule}) apartado: ${lead.key}; npm run leads -- spam lo lista`);
-  else console.warn(`[contacto] Posible spam (${rule}) descartado: ${lead.key} (el motor de entregas no lo guardó)`);
+    console.warn(`[contacto] Posible spam (${rule}) apartado: ${key}; npm run leads -- spam lo lista`);
+  else console.warn(`[contacto] Posible spam (${rule}) descartado: ${key} (el motor de entregas no lo guardó)`);
   return { status: 'sent' };
 }
 
 /**
  * Runs started after the answer (sending on, forgetting): starting one costs up to 0.5 s; on Vercel `after` keeps the
- * function alive. A crash loses the copy, never the lead.
+ * function alive. A crash loses the copy, never the lead. Outside a request (a script, a test): at once.
  */
 function afterAnswer(work: () => Promise<unknown>): void {
   try {
     after(work);
   } catch {
-    // Outside a request (a script, a unit test): at once, without waiting.
     void work();
   }
 }
@@ -133,11 +109,9 @@ async function hold(lead: Lead, answerBy: number): Promise<boolean> {
   const wait = Math.max(HOLD_WAIT_MS, answerBy - Date.now());
   const began = Date.now();
   try {
-    const run = await withTimeout(start(leadWorkflow, [lead]), wait);
-    console.info(
-      `[contacto] Solicitud ${lead.key} en manos del motor de entregas en ${Date.now() - began} ms (ejecución ` +
-        `${run.runId})`,
-    );
+    const { runId } = await withTimeout(start(leadWorkflow, [lead]), wait);
+    const ms = Date.now() - began;
+    console.info(`[contacto] Solicitud ${lead.key} en manos del motor de entregas en ${ms} ms (ejecución ${runId})`);
     return true;
   } catch (error) {
     // A start that answers later still runs: the API stores the key once, and the visitor was told to retry.

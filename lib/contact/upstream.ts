@@ -18,33 +18,26 @@ export type UpstreamReport = {
   retryAfterMs?: number;
 };
 
-export type UpstreamOptions = {
+export type UpstreamOptions = Partial<typeof UPSTREAM_DEFAULTS> & {
   baseUrl: string;
   siteKey: string;
   idempotencyKey: string;
   fetchImpl?: typeof fetch;
-  attemptTimeoutMs?: number;
-  /** The whole call ends by then, retries included. */
-  deadlineMs?: number;
-  /** Wait before retry n (the last value repeats). */
-  backoffMs?: readonly number[];
-  maxResponseBytes?: number;
-  /** A Retry-After longer than this counts as this long (the caller passes its longest wait between rounds). */
-  maxRetryAfterMs?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
 };
 
 export const UPSTREAM_DEFAULTS = {
-  // The spec: up to 3 retries.
-  maxAttempts: 4,
   attemptTimeoutMs: 2500,
+  /** The whole call ends by then, retries included. */
   deadlineMs: 7500,
-  backoffMs: [200, 400, 800],
+  /** Wait before retry n (the last value repeats): the spec's 3 retries. */
+  backoffMs: [200, 400, 800] as readonly number[],
   maxResponseBytes: 64 * 1024,
-  // The longest default wait between rounds: a later Retry-After would not change when the lead is tried.
+  /** A longer Retry-After counts as this long: the longest default wait between the workflow's rounds. */
   maxRetryAfterMs: 3 * 60 * 60 * 1000,
-} as const;
+};
+const MAX_ATTEMPTS = 4;
 // Below this much time left another attempt cannot finish: stop instead.
 const MIN_ATTEMPT_MS = 250;
 
@@ -53,65 +46,38 @@ const MIN_ATTEMPT_MS = 250;
  * Retry-After asks.
  */
 export async function postEnquiry(enquiry: ContactEnquiry, options: UpstreamOptions): Promise<UpstreamReport> {
-  const {
-    fetchImpl = fetch,
-    attemptTimeoutMs = UPSTREAM_DEFAULTS.attemptTimeoutMs,
-    deadlineMs = UPSTREAM_DEFAULTS.deadlineMs,
-    backoffMs = UPSTREAM_DEFAULTS.backoffMs,
-    maxResponseBytes = UPSTREAM_DEFAULTS.maxResponseBytes,
-    maxRetryAfterMs = UPSTREAM_DEFAULTS.maxRetryAfterMs,
-    sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
-    now = Date.now,
-  } = options;
+  const D = UPSTREAM_DEFAULTS;
+  const { attemptTimeoutMs = D.attemptTimeoutMs, deadlineMs = D.deadlineMs, backoffMs = D.backoffMs } = options;
+  const { maxResponseBytes = D.maxResponseBytes, maxRetryAfterMs = D.maxRetryAfterMs } = options;
+  const { fetchImpl = fetch, now = Date.now } = options;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const url = new URL('contact', options.baseUrl);
   url.searchParams.set('siteKey', options.siteKey);
-  const body = JSON.stringify({
-    name: enquiry.name,
-    mail: enquiry.mail,
-    reason: enquiry.reason,
-    phone: enquiry.phone,
-    captcha: enquiry.captcha,
-  });
+  const { name, mail, reason, phone, captcha } = enquiry;
+  const body = JSON.stringify({ name, mail, reason, phone, captcha });
   const started = now();
   const timeLeft = () => deadlineMs - (now() - started);
-  const failures: AttemptFailure[] = [];
-  let attempts = 0;
-  let retryAfterMs: number | undefined;
-  const report = (result: UpstreamReport['result']): UpstreamReport =>
-    retryAfterMs === undefined ? { result, attempts, failures } : { result, attempts, failures, retryAfterMs };
-  while (attempts < UPSTREAM_DEFAULTS.maxAttempts) {
-    const wait = attempts === 0 ? 0 : backoffBefore(attempts, backoffMs);
+  const backoffAfter = (n: number) => backoffMs[Math.min(n - 1, backoffMs.length - 1)] ?? 0;
+  const report: UpstreamReport = { result: { outcome: 'unavailable' }, attempts: 0, failures: [] };
+  while (report.attempts < MAX_ATTEMPTS) {
+    const wait = report.attempts === 0 ? 0 : backoffAfter(report.attempts);
     if (timeLeft() - wait < MIN_ATTEMPT_MS) break;
-    if (attempts > 0) await sleep(wait);
+    if (wait) await sleep(wait);
     const remaining = timeLeft();
     if (remaining < MIN_ATTEMPT_MS) break;
-    attempts += 1;
-    const attempt = await attemptOnce(fetchImpl, url, body, options.idempotencyKey, {
-      timeoutMs: Math.min(attemptTimeoutMs, remaining),
-      maxResponseBytes,
-      maxRetryAfterMs,
-      now,
-    });
-    if (attempt.kind === 'answer') return report(attempt.result);
-    failures.push(attempt.failure);
-    if (attempt.retryAfterMs !== undefined) retryAfterMs = attempt.retryAfterMs;
-    if (
-      attempt.kind === 'final-failure' ||
-      !worthRetrying(attempt.retryAfterMs, backoffBefore(attempts, backoffMs), timeLeft())
-    )
-      break;
+    report.attempts += 1;
+    const limits = { timeoutMs: Math.min(attemptTimeoutMs, remaining), maxResponseBytes, maxRetryAfterMs, now };
+    const attempt = await attemptOnce(fetchImpl, url, body, options.idempotencyKey, limits);
+    if (attempt.kind === 'answer') return { ...report, result: attempt.result };
+    report.failures.push(attempt.failure);
+    const asked = attempt.retryAfterMs;
+    if (asked !== undefined) report.retryAfterMs = asked;
+    // No retry in this call when the API asks for a longer wait than it would make: the lead's workflow honours it.
+    const worthIt = asked === undefined || (asked <= backoffAfter(report.attempts) && asked <= timeLeft());
+    if (attempt.kind === 'final-failure' || !worthIt) break;
   }
-  return report({ outcome: 'unavailable' });
+  return report;
 }
-
-const backoffBefore = (attempts: number, backoffMs: readonly number[]): number =>
-  backoffMs[Math.min(attempts - 1, backoffMs.length - 1)] ?? 0;
-/**
- * No retry in this call when the API asked for a longer wait than it would make or has left: the lead's workflow
- * honours that instead.
- */
-const worthRetrying = (retryAfterMs: number | undefined, nextWaitMs: number, timeLeftMs: number): boolean =>
-  retryAfterMs === undefined || (retryAfterMs <= nextWaitMs && retryAfterMs <= timeLeftMs);
 
 async function attemptOnce(
   fetchImpl: typeof fetch,
