@@ -7,10 +7,7 @@ import { forgetRun } from '@/lib/engine/forget-run';
 import { forgetOlderThan } from '../inbox';
 import { INBOX } from './lead';
 
-/**
- * Waits until `at` (ms), then deletes everything the engine keeps of run `runId` once it has ended; for INBOX, the
- * inbox's lines past their period.
- */
+/** Waits until `at` (ms), then deletes all the engine keeps of run `runId` once ended; for INBOX, its old lines. */
 export async function forgetWorkflow(runId: string, at: number): Promise<void> {
   'use workflow';
   if (at > Date.now()) await sleep(new Date(at));
@@ -31,12 +28,10 @@ async function forgetEndedRun(runId: string): Promise<'forgotten' | 'gone' | 'ke
   // failing again.
   if (getWorkflowWorld().kind === 'vercel') return 'kept-by-vercel';
   // The lead's run records its own end just after starting this one: never delete a run still being written.
-  const status = await getWorld()
-    .runs.get(runId)
-    .then(
-      (run) => run.status,
-      (error: Error) => (/not ?found/i.test(`${error.name} ${error.message}`) ? 'forgotten' : Promise.reject(error)),
-    );
+  const gone = (error: Error) =>
+    /not ?found/i.test(`${error.name} ${error.message}`) ? 'forgotten' : Promise.reject(error);
+  const { runs } = getWorld();
+  const status = await runs.get(runId).then((run) => run.status, gone);
   // Already gone: `npm run leads -- purge` got there first.
   if (status === 'forgotten') return 'gone';
   if (!ENDED.has(status)) throw new RetryableError('la ejecución de la solicitud sigue abierta', { retryAfter: '5s' });
@@ -49,10 +44,7 @@ forgetEndedRun.maxRetries = 20;
 /** What became of a run's forgetting, kept as the step's output: scheduled here, or left to Vercel's retention. */
 export type ForgetPlan = 'scheduled' | 'kept-by-vercel';
 
-/**
- * Forgets the lead's run at `at` (ms) in a workflow of its own: the engine is the scheduler (no cron), and it carries
- * only the run's id.
- */
+/** Forgets the run at `at` (ms) in a workflow of its own, carrying only the run's id: the engine schedules (no cron). */
 export async function forgetAfter(runId: string, at: number): Promise<ForgetPlan> {
   'use step';
   // The SDK cannot delete a run on Vercel (forget.ts), so a forgetting run would only fail 21 times for every lead.
@@ -62,10 +54,7 @@ export async function forgetAfter(runId: string, at: number): Promise<ForgetPlan
   return 'scheduled';
 }
 
-/**
- * Has the engine forget the inbox's line saved now once `keepMs` is over (a second on, so the line is past it). Never
- * throws.
- */
+/** Has the engine forget the inbox's line saved now once `keepMs` is over (a second on: past it). Never throws. */
 export const forgetInboxLater = (keepMs: number) =>
   start(forgetWorkflow, [INBOX, Date.now() + keepMs + 1000]).catch((error: unknown) =>
     console.error(

@@ -64,8 +64,8 @@ export async function continueForwarding(
   from: number,
 ): Promise<void> {
   'use step';
-  const run = await start(forwardWorkflow, [forward, target, backoffSeconds, from]);
-  console.info(`[contacto] Envío de ${forward.key} al ${NAMES[target]}: sigue en la ejecución ${run.runId}`);
+  const { runId } = await start(forwardWorkflow, [forward, target, backoffSeconds, from]);
+  console.info(`[contacto] Envío de ${forward.key} al ${NAMES[target]}: sigue en la ejecución ${runId}`);
 }
 
 export const GRAPH_API_VERSION = 'v24.0';
@@ -91,11 +91,8 @@ export async function sendForward(forward: Forward, target: Target): Promise<Try
     }
     if (!config.capi) return { outcome: 'delivered' };
     const { pixelId, accessToken, graphUrl, testEventCode } = config.capi;
-    const body = JSON.stringify({
-      data: [capiEvent(forward)],
-      access_token: accessToken,
-      ...(testEventCode ? { test_event_code: testEventCode } : {}),
-    });
+    const event = { data: [capiEvent(forward)], access_token: accessToken };
+    const body = JSON.stringify(testEventCode ? { ...event, test_event_code: testEventCode } : event);
     return await post(`${graphUrl}/${GRAPH_API_VERSION}/${pixelId}/events`, body, {});
   } catch (error) {
     return { outcome: 'unavailable', failures: errorName(error) };
@@ -103,12 +100,14 @@ export async function sendForward(forward: Forward, target: Target): Promise<Try
 }
 
 async function post(url: string, body: string, headers: Record<string, string>): Promise<Try> {
+  const signal = AbortSignal.timeout(SEND_TIMEOUT_MS);
+  const json = { 'Content-Type': 'application/json' };
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...headers },
+    headers: { ...json, ...headers },
     body,
     redirect: 'error',
-    signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+    signal,
   });
   // The answer is not needed: release the connection without reading what a receiver might stream.
   await response.body?.cancel().catch(() => undefined);
@@ -117,9 +116,5 @@ async function post(url: string, body: string, headers: Record<string, string>):
   if (status >= 400 && status < 500 && ![408, 425, 429].includes(status))
     return { outcome: 'refused', refusal: `HTTP ${status}` };
   const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
-  return {
-    outcome: 'unavailable',
-    failures: `http-${status}`,
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-  };
+  return { outcome: 'unavailable', failures: `http-${status}`, ...(retryAfterMs !== undefined && { retryAfterMs }) };
 }

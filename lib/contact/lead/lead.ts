@@ -3,10 +3,7 @@ import type { LeadSource } from '@/lib/source';
 import type { CutVerdict } from '@/lib/engine/cut-off';
 import type { Visitor } from './forward';
 
-/**
- * One enquiry as the lead's workflow carries it: stored by the engine with the run, so never a secret (steps read the
- * settings where they run).
- */
+/** One enquiry as the lead's workflow carries it: stored with the run, so never a secret (steps read those). */
 export type Lead = {
   /** The Idempotency-Key of every attempt, live or later: the API stores it once. */
   key: string;
@@ -24,10 +21,7 @@ export type Lead = {
   visitor?: Visitor;
   /** Set when the spam filter held it back: the run waits to be released. */
   spamRule?: string;
-  /**
-   * Carried to a fresh run (see ROUNDS_PER_RUN): its next round, whether the agency was told, whether it was sent on
-   * already.
-   */
+  /** Carried to a fresh run (ROUNDS_PER_RUN): its next round, whether the agency was told, and the lead sent on. */
   round?: number;
   alerted?: boolean;
   forwarded?: boolean;
@@ -36,7 +30,7 @@ export type Lead = {
 // One vocabulary for what became of a lead, from the contact API's client to `npm run leads`. A try is 'delivered'
 // (the receiver took it), 'refused' (its final no) or 'unavailable' (not now: the workflow tries again). A run ends
 // 'delivered', 'dead' (refused, or expired: 24 hours undelivered), 'continued' in a fresh run, or, for a suspected spam
-// never released, 'spam-expired'. Builds before 2026-11-27 stored 'accepted' and 'sent' for delivered: see delivered().
+// never released, 'spam-expired'. Builds before 2026-11-27 stored 'accepted' and 'sent' for delivered: see DELIVERED.
 
 /** What one try came to (the contact API, the inbox, a webhook): no personal data, safe to keep and log. */
 export type Try =
@@ -51,9 +45,8 @@ export type RunEnd =
   | { outcome: 'continued' };
 export type LeadOutcome = RunEnd | { outcome: 'spam-expired' };
 
-/** A stored try's outcome, as this build or an older one wrote it. */
-const delivered = (output: unknown) =>
-  ['delivered', 'accepted', 'sent'].includes(String((output as { outcome?: unknown } | undefined)?.outcome));
+/** A delivered try, as this build or an older one stored it. */
+const DELIVERED = ['delivered', 'accepted', 'sent'];
 
 // Rounds before a fresh run takes over: the engine gives a queue message 48 deliveries, and locally every wake and
 // every failed delivery (5 s apart: a full disk) spends one, so a long run would lose its lead at the next fault. This
@@ -61,10 +54,7 @@ const delivered = (output: unknown) =>
 export const ROUNDS_PER_RUN = 6;
 /** Undelivered this long: a dead letter, given up and kept for the agency. */
 export const DEAD_AFTER_MS = 24 * 60 * 60 * 1000;
-/**
- * forgetWorkflow's name for the local inbox: a saved line is forgotten when its period is over, even if nothing is
- * written again.
- */
+/** forgetWorkflow's name for the local inbox's lines past their period (runs scheduled before a lead's own). */
 export const INBOX = 'bandeja-local';
 /** forgetWorkflow's id in the engine's manifest, for `npm run leads`, which runs without the SDK's compiler. */
 export const FORGET_WORKFLOW_ID = 'workflow//./lib/contact/lead/forget-workflow//forgetWorkflow';
@@ -80,16 +70,14 @@ export function waitBeforeRound(
   backoffSeconds: readonly number[],
   retryAfterMs: number,
   random: number,
-): number {
+) {
   const base = (backoffSeconds[Math.min(round - 1, backoffSeconds.length - 1)] ?? 60) * 1000;
   const jittered = Math.round(base * (1 + 0.2 * random));
   return Math.max(jittered, Math.min(retryAfterMs, maxRetryAfterMs(backoffSeconds)));
 }
 
 /** A Retry-After is honoured up to the longest wait between rounds (at least a minute), never longer. */
-export function maxRetryAfterMs(backoffSeconds: readonly number[]): number {
-  return Math.max(60, ...backoffSeconds) * 1000;
-}
+export const maxRetryAfterMs = (backoffSeconds: readonly number[]) => Math.max(60, ...backoffSeconds) * 1000;
 
 /**
  * What a lead's or forwarding run cut off at step `shortName` needs, from its step's result (none when abandoned):
@@ -97,16 +85,12 @@ export function maxRetryAfterMs(backoffSeconds: readonly number[]): number {
  * (forgetAfter scheduled it, as the privacy notice says). Never 'again' once the step says delivered: this pass sends
  * no lead twice.
  */
-export function leadNeeds(
-  shortName: string | undefined,
-  verdict: CutVerdict,
-  output: unknown,
-): 'again' | 'forget' | 'keep' {
+export function leadNeeds(shortName: string | undefined, verdict: CutVerdict, output: unknown) {
+  const outcome = String((output as { outcome?: unknown } | undefined)?.outcome);
   if (shortName === 'forgetAfter') return 'keep';
   if (verdict === 'abandoned') return 'again';
   if (shortName === 'continueInNewRun' || shortName === 'continueForwarding') return 'forget';
-  if (shortName === 'deliverRound' && delivered(output)) return 'forget';
-  const refused = (output as { outcome?: unknown } | undefined)?.outcome === 'refused';
-  if (shortName === 'sendForward' && (delivered(output) || refused)) return 'forget';
+  if (shortName === 'deliverRound' && DELIVERED.includes(outcome)) return 'forget';
+  if (shortName === 'sendForward' && [...DELIVERED, 'refused'].includes(outcome)) return 'forget';
   return 'again';
 }

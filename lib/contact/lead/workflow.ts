@@ -76,62 +76,48 @@ async function deliverLead(lead: Lead): Promise<LeadOutcome> {
   }
 }
 
-/**
- * One round to the contact API (4 attempts with the lead's key, within 7.5 s) or the inbox. Never throws: the workflow
- * decides when to try again.
- */
+/** One round to the contact API (4 attempts with the lead's key, within 7.5 s) or the inbox. Never throws. */
 export async function deliverRound(lead: Lead): Promise<Try> {
   'use step';
   const config = getContactConfig();
+  const { key, enquiry, keepMs } = lead;
   try {
     if (config.mode === 'misconfigured') return { outcome: 'unavailable', failures: 'misconfigured' };
     if (config.mode === 'inbox') {
-      await saveToInbox(lead.enquiry, config.dir, lead.key, lead.keepMs, lead.source);
-      await forgetInboxLater(lead.keepMs);
-      console.info(`[contacto] Solicitud pendiente ${lead.key} guardada en la bandeja local`);
+      await saveToInbox(enquiry, config.dir, key, keepMs, lead.source);
+      await forgetInboxLater(keepMs);
+      console.info(`[contacto] Solicitud pendiente ${key} guardada en la bandeja local`);
       return { outcome: 'delivered' };
     }
-    const report = await postEnquiry(lead.enquiry, {
-      baseUrl: config.baseUrl,
-      siteKey: config.siteKey,
-      idempotencyKey: lead.key,
-      maxRetryAfterMs: maxRetryAfterMs(lead.backoffSeconds),
-    });
-    const { result } = report;
+    const { baseUrl, siteKey } = config;
+    const options = { baseUrl, siteKey, idempotencyKey: key, maxRetryAfterMs: maxRetryAfterMs(lead.backoffSeconds) };
+    const { result, attempts, retryAfterMs, ...report } = await postEnquiry(enquiry, options);
     const failures = report.failures.join(',') || 'unavailable';
+    const refused = result.outcome === 'refused' ? 'la API la rechazó' : `sin entregar (${failures})`;
     if (result.outcome === 'delivered')
-      console.info(`[contacto] Solicitud pendiente ${lead.key} entregada (${report.attempts} intento(s))`);
-    else
-      console.warn(
-        `[contacto] Solicitud pendiente ${lead.key}: ` +
-          `${result.outcome === 'refused' ? 'la API la rechazó' : `sin entregar (${failures})`}`,
-      );
+      console.info(`[contacto] Solicitud pendiente ${key} entregada (${attempts} intento(s))`);
+    else console.warn(`[contacto] Solicitud pendiente ${key}: ${refused}`);
     if (result.outcome !== 'unavailable') return result;
-    return report.retryAfterMs === undefined
-      ? { outcome: 'unavailable', failures }
-      : { outcome: 'unavailable', failures, retryAfterMs: report.retryAfterMs };
+    return { outcome: 'unavailable', failures, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
   } catch (error) {
-    console.error(`[contacto] Falló la entrega de la solicitud pendiente ${lead.key} (${errorName(error)})`);
+    console.error(`[contacto] Falló la entrega de la solicitud pendiente ${key} (${errorName(error)})`);
     return { outcome: 'unavailable', failures: errorName(error) };
   }
 }
 
-/**
- * True once there is nothing more to tell (sent, in the hour's digest, or alerts not configured); false: the workflow
- * owes it still.
- */
+/** True once there is nothing more to tell (sent, in the hour's digest, or no alerts); false: owed still. */
 export async function alertAgency(kind: AlertKind, lead: Lead, detail: DeadDetail): Promise<boolean> {
   'use step';
   const { alert } = getDeliveryConfig();
   const onVercel = getWorkflowWorld().kind === 'vercel';
-  return alert ? sendLeadAlert(kind, lead, { ...detail, ...(onVercel ? { onVercel } : {}) }, alert) : true;
+  return alert ? sendLeadAlert(kind, lead, { ...detail, ...(onVercel && { onVercel }) }, alert) : true;
 }
 
 /** Starts a fresh run of the lead's workflow that goes on from `lead.round` (see ROUNDS_PER_RUN). */
 export async function continueInNewRun(lead: Lead): Promise<void> {
   'use step';
-  const run = await start(leadWorkflow, [lead]);
-  console.info(`[contacto] Solicitud pendiente ${lead.key}: sigue en la ejecución ${run.runId}`);
+  const { runId } = await start(leadWorkflow, [lead]);
+  console.info(`[contacto] Solicitud pendiente ${lead.key}: sigue en la ejecución ${runId}`);
 }
 
 /** The lead's workflow, for a lead it holds confirmed: sends it on, as a step so a replay does not start it twice. */
