@@ -4,8 +4,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { forgetAfter } from './forget-workflow';
-import { forgetWorkflow } from './forget-workflow';
+import { writeFileSync } from 'node:fs';
+import { forgetAfter, forgetInboxLater, forgetInboxWorkflow, forgetWorkflow } from './forget-workflow';
 import { FORGET_WORKFLOW_ID } from './lead';
 
 /*
@@ -71,6 +71,35 @@ describe('a lead’s run ending on our own server', () => {
     expect(info).toHaveBeenCalledWith(
       `[contacto] Datos de la ejecución ${RUN} borrados, como dice el aviso de privacidad`,
     );
+  });
+});
+
+describe('the local inbox’s forgetting', () => {
+  // One folder for the describe: the env module reads CONTACT_INBOX_DIR once.
+  const dir = mkdtempSync(path.join(tmpdir(), 'forget-inbox-'));
+  const old = { receivedAt: new Date(Date.now() - KEEP_MS - 60_000).toISOString(), mail: 'vieja@example.com' };
+  const recent = { receivedAt: new Date().toISOString(), mail: 'reciente@example.com' };
+  const lines = () => readFileSync(path.join(dir, 'enquiries.jsonl'), 'utf8');
+  beforeEach(() => {
+    writeFileSync(path.join(dir, 'enquiries.jsonl'), `${JSON.stringify(old)}\n${JSON.stringify(recent)}\n`);
+    const noApi = { CONTACT_API_BASE_URL: '', CONTACT_SITE_KEY: '', VERCEL: '' };
+    Object.assign(process.env, { ...noApi, CONTACT_INBOX_DIR: dir, CONTACT_KEEP_DAYS: '30' });
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is a workflow of its own, forgetting only the lines past their period', async () => {
+    await forgetInboxLater(KEEP_MS);
+    expect(mockStart).toHaveBeenCalledWith(forgetInboxWorkflow, [expect.any(Number)]);
+    await forgetInboxWorkflow(Date.now() - 1);
+    expect(lines()).not.toContain(old.mail);
+    expect(lines()).toContain(recent.mail);
+  });
+
+  it('still runs from a forgetting scheduled by an older build under the name bandeja-local', async () => {
+    await forgetWorkflow('bandeja-local', Date.now() - 1);
+    expect(mockGetRun).not.toHaveBeenCalled();
+    expect(lines()).not.toContain(old.mail);
+    expect(lines()).toContain(recent.mail);
   });
 });
 

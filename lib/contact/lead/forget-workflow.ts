@@ -5,14 +5,22 @@ import { getContactConfig, getDeliveryConfig, getWorkflowWorld } from '@/lib/env
 import { errorName } from '@/lib/error-name';
 import { forgetRun } from '@/lib/engine/forget-run';
 import { forgetOlderThan } from '../inbox';
-import { INBOX } from './lead';
 
-/** Waits until `at` (ms), then deletes all the engine keeps of run `runId` once ended; for INBOX, its old lines. */
+/** Waits until `at` (ms), then deletes everything the engine keeps of run `runId` once it has ended. */
 export async function forgetWorkflow(runId: string, at: number): Promise<void> {
   'use workflow';
   if (at > Date.now()) await sleep(new Date(at));
-  if (runId === INBOX) await forgetInboxLines();
+  // Builds before 2026-11-27 scheduled the inbox's forgetting here, under this name; their runs sleep up to 30 days.
+  if (runId === OLD_INBOX_NAME) await forgetInboxLines();
   else await forgetEndedRun(runId);
+}
+const OLD_INBOX_NAME = 'bandeja-local';
+
+/** Waits until `at` (ms), then forgets the local inbox's lines past their period, even if nothing is written again. */
+export async function forgetInboxWorkflow(at: number): Promise<void> {
+  'use workflow';
+  if (at > Date.now()) await sleep(new Date(at));
+  await forgetInboxLines();
 }
 
 async function forgetInboxLines(): Promise<void> {
@@ -56,7 +64,7 @@ export async function forgetAfter(runId: string, at: number): Promise<ForgetPlan
 
 /** Has the engine forget the inbox's line saved now once `keepMs` is over (a second on: past it). Never throws. */
 export const forgetInboxLater = (keepMs: number) =>
-  start(forgetWorkflow, [INBOX, Date.now() + keepMs + 1000]).catch((error: unknown) =>
+  start(forgetInboxWorkflow, [Date.now() + keepMs + 1000]).catch((error: unknown) =>
     console.error(
       `[contacto] No se programó el borrado de la bandeja local (${errorName(error)}); se borra al guardar la ` +
         `siguiente`,

@@ -1,6 +1,6 @@
 import { start } from 'workflow/api';
 import type { Cut, OurWorkflows } from '@/lib/engine/rescue';
-import { forgetWorkflow } from './forget-workflow';
+import { forgetInboxWorkflow, forgetWorkflow } from './forget-workflow';
 import type { Forward, Target } from './forward';
 import { forwardWorkflow } from './forward-workflow';
 import { leadNeeds, type Lead } from './lead';
@@ -51,6 +51,15 @@ export const OUR_WORKFLOWS: OurWorkflows = {
         const [what, at] = args;
         if (typeof what !== 'string' || typeof at !== 'number') return undefined;
         return { needs: 'again', again: await runId(start(forgetWorkflow, [what, at])) };
+      },
+    },
+    forgetInboxWorkflow: {
+      about: () => 'el borrado de la bandeja local',
+      againAfterEngineFailure: false,
+      async resume([at]: unknown[]) {
+        return typeof at === 'number'
+          ? { needs: 'again', again: await runId(start(forgetInboxWorkflow, [at])) }
+          : undefined;
       },
     },
   },
