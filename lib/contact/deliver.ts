@@ -70,7 +70,7 @@ export async function deliverEnquiry(enquiry: ContactEnquiry, known: Known): Pro
     console.warn(`[contacto] La API no respondió bien (${failures.join(', ')}) ${summary}`);
     if (report.retryAfterMs !== undefined) lead.retryAfterMs = report.retryAfterMs;
   }
-  return (await hold(lead, answerBy)) ? { status: 'sent', key } : { status: 'failed' };
+  return (await startLead(lead, answerBy)) ? { status: 'sent', key } : { status: 'failed' };
 }
 
 /**
@@ -86,7 +86,7 @@ export async function quarantineEnquiry(
   const key = randomUUID();
   const lead: Lead = { key, enquiry, receivedAt: Date.now(), backoffSeconds, keepMs, spamRule: rule };
   if (source) lead.source = source;
-  if (await hold(lead, answerBy))
+  if (await startLead(lead, answerBy))
     console.warn(`[contacto] Posible spam (${rule}) apartado: ${key}; npm run leads -- spam lo lista`);
   else console.warn(`[contacto] Posible spam (${rule}) descartado: ${key} (el motor de entregas no lo guardó)`);
   return { status: 'sent' };
@@ -105,7 +105,7 @@ function afterAnswer(work: () => Promise<unknown>): void {
 }
 
 /** Hands the lead to the engine by `answerBy`; true once it is durably held (the run started). */
-async function hold(lead: Lead, answerBy: number): Promise<boolean> {
+async function startLead(lead: Lead, answerBy: number): Promise<boolean> {
   const wait = Math.max(HOLD_WAIT_MS, answerBy - Date.now());
   const began = Date.now();
   try {
