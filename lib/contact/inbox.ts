@@ -4,13 +4,10 @@ import path from 'node:path';
 import type { ContactEnquiry } from './schema';
 import type { LeadSource } from '@/lib/source';
 
-/**
- * The inbox used without a contact API: one JSON line per enquiry. Personal data, so the folder we make and the file
- * are the owner's alone; an existing folder is left as it is (the operator may share it on purpose). A full inbox
- * (INBOX_MAX_FILES files) refuses an enquiry (the visitor sees WhatsApp and the phone) rather than delete a kept one.
- * What is older than `keepMs` (the privacy notice's period) is forgotten at each save, and by the engine once a saved
- * line's period is over (forget-workflow.ts).
- */
+// The inbox without a contact API, one JSON line per enquiry. Personal data: the folder we make and the file are the
+// owner's alone (an existing folder is left as it is: the operator may share it). A full inbox refuses an enquiry (the
+// visitor sees WhatsApp and the phone) rather than delete a kept one. Past `keepMs` (the privacy notice's period) a
+// line is forgotten at each save, and by the engine (forget-workflow.ts).
 export const INBOX_FILE_MAX_BYTES = 5 * 1024 * 1024;
 export const INBOX_MAX_FILES = 20;
 const CURRENT = 'enquiries.jsonl';
@@ -22,10 +19,7 @@ export class InboxFullError extends Error {
   }
 }
 
-/**
- * One write at a time in this process (on globalThis: the action and the engine's steps are bundled apart), so a line
- * appended while the file is rewritten is never lost.
- */
+// One write at a time per process, so no append is lost to a rewrite (globalThis: action and steps are bundled apart).
 const WRITES = Symbol.for('contacto.bandeja');
 function serially<T>(work: () => Promise<T>): Promise<T> {
   const chain = globalThis as { [WRITES]?: Promise<unknown> };
@@ -34,34 +28,15 @@ function serially<T>(work: () => Promise<T>): Promise<T> {
   return done;
 }
 
-export const saveToInbox = (
-  enquiry: ContactEnquiry,
-  dir: string,
-  idempotencyKey: string,
-  keepMs: number,
-  source?: LeadSource,
-) => serially(() => save(enquiry, dir, idempotencyKey, keepMs, source));
-
-async function save(
-  enquiry: ContactEnquiry,
-  dir: string,
-  idempotencyKey: string,
-  keepMs: number,
-  source?: LeadSource,
-): Promise<string> {
+export const saveToInbox = (...args: Parameters<typeof save>) => serially(() => save(...args));
+async function save(enquiry: ContactEnquiry, dir: string, idempotencyKey: string, keepMs: number, source?: LeadSource) {
   const folder = path.resolve(/* turbopackIgnore: true */ process.cwd(), dir);
   const file = path.join(folder, CURRENT);
   await mkdir(folder, { recursive: true, mode: 0o700 });
   await forget(folder, Date.now() - keepMs);
   const { captcha, ...fields } = enquiry;
-  const entry = {
-    receivedAt: new Date().toISOString(),
-    idempotencyKey,
-    ...fields,
-    captcha: Boolean(captcha),
-    ...(source ? { source } : {}),
-  };
-  const line = `${JSON.stringify(entry)}\n`;
+  const entry = { receivedAt: new Date().toISOString(), idempotencyKey, ...fields, captcha: Boolean(captcha) };
+  const line = `${JSON.stringify(source ? { ...entry, source } : entry)}\n`;
   await makeRoom(folder, file, Buffer.byteLength(line));
   const handle = await open(file, 'a', 0o600);
   try {
@@ -75,15 +50,9 @@ async function save(
   return file;
 }
 
-/**
- * Sets the current file aside when `bytes` more would take it past its size; throws InboxFullError when no file may be
- * added.
- */
+/** Sets the current file aside when `bytes` more would pass its size; InboxFullError when no file may be added. */
 async function makeRoom(folder: string, file: string, bytes: number): Promise<void> {
-  const size = await stat(file).then(
-    (info) => info.size,
-    () => 0,
-  );
+  const size = (await stat(file).catch(() => undefined))?.size ?? 0;
   if (size === 0 || size + bytes <= INBOX_FILE_MAX_BYTES) return;
   const setAside = (await readdir(folder)).filter((name) => SET_ASIDE.test(name)).length;
   if (setAside + 1 >= INBOX_MAX_FILES) throw new InboxFullError();

@@ -1,13 +1,9 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 
-// Mexico dropped the mobile "1" after +52 in 2019; phones and autofill still write it, and libphonenumber-js rightly
-// finds it impossible.
+// Mexico dropped the mobile "1" after +52 in 2019, which phones and autofill still write and libphonenumber-js rejects.
 const OLD_MOBILE_PREFIX = /^\+521(\d{10})$/;
 
-/**
- * E.164 and a WhatsApp link (Mexico by default), or undefined when not possible: the schema checks length only, as the
- * spec says.
- */
+/** E.164 and a WhatsApp link (Mexico by default), or undefined if impossible (the schema, per spec, checks length). */
 export function dialable(phone: string): { e164: string; whatsapp: string } | undefined {
   const parsed = parsePhoneNumberFromString(phone.replace(OLD_MOBILE_PREFIX, '+52$1'), 'MX');
   if (!parsed?.isPossible()) return undefined;

@@ -29,14 +29,11 @@ const countLetters = (text: string) => text.match(LETTERS)?.length ?? 0;
 
 // The TLDs spam and Mexican businesses use, not "any 2 to 24 letters", which would read 'Ma.Guadalupe' or 'lic.juan' as
 // addresses; .de, .es and .la are left out ('Ma.de la Luz'): a bare domain missed here only costs a phone call.
-const COMMON_TLDS = new Set(
-  (
-    'com net org info biz pro mobi xyz top site online shop store club live vip win bet casino poker click link ' +
-    'fun space website tech ' +
-    'icu buzz app dev io ai me co cc tv ws ly gg pw tk ml ga cf gq mx us ca uk eu ru su ua cn in br ar cl pe fr ' +
-    'it nl pl'
-  ).split(' '),
-);
+const TLDS =
+  'com net org info biz pro mobi xyz top site online shop store club live vip win bet casino poker click link fun ' +
+  'space website tech icu buzz app dev io ai me co cc tv ws ly gg pw tk ml ga cf gq mx us ca uk eu ru su ua cn in br ' +
+  'ar cl pe fr it nl pl';
+const COMMON_TLDS = new Set(TLDS.split(' '));
 
 /** The first rule an enquiry breaks, or null. */
 export function spamRule(enquiry: Enquiry): SpamRule | null {
@@ -56,23 +53,16 @@ function isOnlyLinks(text: string): boolean {
   let letters = 0;
   for (const token of text.split(WHITESPACE)) {
     const linkAt = token.search(SCHEME_OR_WWW);
-    if (linkAt >= 0) {
-      addresses++;
-      // What comes before the link in the same word ('Sitio:https://…') still counts as text.
-      letters += countLetters(token.slice(0, linkAt));
-    } else if (isBareDomain(token)) {
-      addresses++;
-    } else {
-      letters += countLetters(token);
-    }
+    const isAddress = linkAt >= 0 || isBareDomain(token);
+    if (isAddress) addresses++;
+    // What comes before a link in the same word ('Sitio:https://…') still counts as text; a bare domain has none.
+    letters += countLetters(isAddress ? token.slice(0, Math.max(linkAt, 0)) : token);
   }
   return addresses > 0 && letters < 3;
 }
 
-/**
- * 'promo.ru', 'cheap-seo.com/x', '(mitaller.com.mx),': labels of letters, digits or '-', the first of 2 or more, ending
- * in a common TLD; an e-mail address is not one.
- */
+// 'promo.ru', 'cheap-seo.com/x', '(mitaller.com.mx),': labels of letters, digits or '-', the first of 2 or more, ending
+// in a common TLD; an e-mail address is not one.
 function isBareDomain(token: string): boolean {
   let start = 0;
   while (start < token.length && !WORD_CHAR.test(token.charAt(start))) start++;

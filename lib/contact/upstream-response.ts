@@ -54,10 +54,7 @@ export async function classifyResponse(
   return { kind: 'answer', result: { outcome: 'refused', refusal } };
 }
 
-/**
- * A Retry-After in ms from `now`: delta-seconds or an HTTP-date (RFC 9110's three forms); anything else, or a past
- * date, is none.
- */
+/** Retry-After in ms from `now`: delta-seconds or an HTTP-date (RFC 9110's three forms); else, or a past date, none. */
 export function parseRetryAfter(value: string | null, now: number): number | undefined {
   const text = value?.trim() ?? '';
   if (/^\d+$/.test(text)) return Number(text) * 1000;
@@ -97,7 +94,6 @@ const discard = (response: Response) => void response.body?.cancel().catch(() =>
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
 function readMes(payload: unknown): string | undefined {
-  if (!isRecord(payload) || typeof payload.mes !== 'string') return undefined;
-  const mes = payload.mes.trim().slice(0, MAX_MES_LENGTH);
+  const mes = isRecord(payload) && typeof payload.mes === 'string' ? payload.mes.trim().slice(0, MAX_MES_LENGTH) : '';
   return mes || undefined;
 }

@@ -13,10 +13,8 @@ type AlertWindow = { startedAt: number; sent: number; heldKeys: string[]; digest
 let alertWindow: AlertWindow = { startedAt: 0, sent: 0, heldKeys: [] };
 const isOver = (window: AlertWindow, now: number) => now - window.startedAt >= HOUR_MS || now < window.startedAt;
 
-/**
- * The agency's one e-mail about a lead (pending, so a person calls within minutes, or dead); true once told, by it or
- * the digest. Logs carry the key only.
- */
+// The agency's one e-mail about a lead (pending, so a person calls within minutes, or dead); true once told, by it or
+// the digest. Logs carry the key only.
 export async function sendLeadAlert(
   kind: AlertKind,
   lead: Lead,

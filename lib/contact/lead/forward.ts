@@ -4,15 +4,9 @@ import { dialable } from '../phone';
 import type { ContactEnquiry } from '../schema';
 import type { LeadSource } from '@/lib/source';
 
-/**
- * A confirmed lead as sent to the agency's webhook and Meta's Conversions API. Carried by a workflow, so no secret: the
- * steps read those where they run.
- */
+/** A confirmed lead for the webhook and Meta's Conversions API; in a workflow, so no secret (its steps read those). */
 export type Forward = {
-  /**
-   * The lead's Idempotency-Key, in every round: the webhook's `webhook-id`, Meta's `event_id` and the browser's
-   * `eventID`, so a receiver can tell a repeat.
-   */
+  /** The Idempotency-Key, the same in every round so a receiver tells a repeat: `webhook-id`, `event_id`, `eventID`. */
   key: string;
   enquiry: ContactEnquiry;
   receivedAt: number;
@@ -25,19 +19,12 @@ export type Target = 'webhook' | 'capi';
 /** Each target's name in the log. */
 export const NAMES: Record<Target, string> = { webhook: 'webhook', capi: 'API de Conversiones de Meta' };
 
-export const targetsOf = (config: ForwardConfig): Target[] => [
-  ...(config.webhook ? (['webhook'] as const) : []),
-  ...(config.capi ? (['capi'] as const) : []),
-];
+export const targetsOf = (config: ForwardConfig): Target[] => (['webhook', 'capi'] as const).filter((to) => config[to]);
 
+type WebhookBody = { type: 'lead.received'; timestamp: string; data: Record<string, unknown> };
 /** Standard Webhooks' shape ({type, timestamp, data}); the phone also in E.164 with a WhatsApp link. */
-export function webhookBody(forward: Forward): {
-  type: 'lead.received';
-  timestamp: string;
-  data: Record<string, unknown>;
-} {
+export function webhookBody(forward: Forward): WebhookBody {
   const { key, enquiry, receivedAt, source } = forward;
-  const phone = dialable(enquiry.phone);
   return {
     type: 'lead.received',
     timestamp: new Date(receivedAt).toISOString(),
@@ -45,17 +32,15 @@ export function webhookBody(forward: Forward): {
       key,
       receivedAt: new Date(receivedAt).toISOString(),
       enquiry: { name: enquiry.name, mail: enquiry.mail, phone: enquiry.phone, reason: enquiry.reason },
-      phone: phone ? { e164: phone.e164, whatsapp: phone.whatsapp } : null,
+      phone: dialable(enquiry.phone) ?? null,
       source: { first: source?.first ?? null, last: source?.last ?? null },
     },
   };
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-/**
- * The browser's `eventID` as `event_id`, so Meta counts one `Lead`; e-mail and phone hashed as Meta asks; the click id
- * from `_fbc`, else the source's `fbclid`.
- */
+// The browser's `eventID` as `event_id`, so Meta counts one `Lead`; e-mail and phone hashed as Meta asks; the click id
+// from `_fbc`, else the source's `fbclid`.
 export function capiEvent(forward: Forward): Record<string, unknown> {
   const { key, enquiry, receivedAt, source, visitor = {} } = forward;
   const phone = dialable(enquiry.phone);
@@ -79,18 +64,9 @@ export function capiEvent(forward: Forward): Record<string, unknown> {
 }
 
 const FB_COOKIE = /^fb\.\d\.\d{1,16}\.[\w-]{1,255}$/;
-/**
- * Each value checked and bounded, anything else left out (Meta matches less, the visitor never notices). `ip`: the one
- * the abuse limit trusts.
- */
-export function visitorOf(request: {
-  ip?: string;
-  userAgent?: string | null;
-  fbp?: string;
-  fbc?: string;
-  referer?: string | null;
-  siteOrigin?: string;
-}): Visitor {
+type FromRequest = { ip?: string; userAgent?: string | null; fbp?: string; fbc?: string; referer?: string | null };
+/** Each value checked and bounded, else left out (Meta matches less; no visitor notices); `ip`: the abuse limit's. */
+export function visitorOf(request: FromRequest & { siteOrigin?: string }): Visitor {
   const visitor: Visitor = {};
   if (request.ip) visitor.ip = request.ip;
   const userAgent = request.userAgent?.trim();
