@@ -1,7 +1,6 @@
 'use client';
 
-import { useActionState, useRef, type ReactNode } from 'react';
-import { submitContact } from '@/lib/contact/actions';
+import { useRef, type ReactNode } from 'react';
 import { CONTACT_FIELDS, EDITION_FIELD, TOKEN_FIELD } from '@/lib/contact/fields';
 import { INITIAL_CONTACT_STATE, type ContactState } from '@/lib/contact/state';
 import { contactForm as copy } from '@/lib/island-copy';
@@ -33,15 +32,11 @@ type Props = {
   whatsappUrl: string;
 };
 
-/** Where a form sent without JavaScript is answered (the form card's anchor). */
-const ANSWER_URL = '/#contacto';
-
 /**
- * The contact form. Its `action` is the Server Action itself, so the server
- * HTML is a real multipart POST form that the browser sends on its own before
- * or without JavaScript, and the page comes back rendered from the action's
- * state. Once this island runs it sends instead (onSubmit), adding what
- * scripts can add: validation while typing, the mask, reCAPTCHA, the conversion.
+ * The contact form, on useActionState's one state (use-sending.ts). In the server HTML its `action` is the Server
+ * Action itself: a real multipart POST form the browser sends on its own before or without JavaScript, answered with a
+ * page rendered from that state. Once this island runs it sends into the same state (onSubmit), adding what scripts can
+ * add: validation while typing, the mask, reCAPTCHA, the automatic confirmation, the conversion.
  */
 export function ContactForm({
   initialState = INITIAL_CONTACT_STATE,
@@ -52,25 +47,21 @@ export function ContactForm({
   whatsappUrl,
   edition = '',
 }: Props) {
-  // The permalink names the answer page whichever page the form was on: the home page, scrolled to the form.
-  const [answered, formAction] = useActionState(submitContact, initialState, ANSWER_URL);
   const formRef = useRef<HTMLFormElement>(null);
   const rules = useContactRules();
   const reloadKeepingValues = useReloadKeepingValues(formRef);
   const readyToken = useFormToken(formRef);
   const { island, invalid, errorOf, onChange, show, checkBeforeSend } = useFieldMessages(formRef, rules);
-  const { state, contact, browserAnswered, sending, onSubmit } = useSending({
-    answered,
+  const { state, formAction, contact, browserAnswered, sending, onSubmit } = useSending({
+    initialState,
+    island,
     checkBeforeSend,
     readyToken,
     recaptchaSiteKey,
   });
   const thanksRef = useThanksRedirect(state, thankYouUrl, contact);
 
-  const posted =
-    answered.status === 'invalid' || answered.status === 'failed' || answered.status === 'confirm'
-      ? answered.values
-      : undefined;
+  const posted = 'values' in state ? state.values : undefined;
   // The server's signature in its answer: the next press is accepted without asking again.
   const answerToken = 'token' in state ? state.token : undefined;
 

@@ -5,9 +5,9 @@ import { reloadPage } from '@/lib/navigation';
 /** Where the typed values wait while the page reloads after a new deployment. */
 const DRAFT_KEY = 'contacto-borrador';
 
-/** What the form's fields hold now (typed, autofilled, or restored). */
-export function readValues(form: HTMLFormElement): ContactValues {
-  const data = new FormData(form);
+/** What the form's fields hold now (typed, autofilled, or restored), or what was posted. */
+export function readValues(form: HTMLFormElement | FormData): ContactValues {
+  const data = form instanceof FormData ? form : new FormData(form);
   return Object.fromEntries(CONTACT_FIELDS.map((field) => [field, String(data.get(field) ?? '')])) as ContactValues;
 }
 

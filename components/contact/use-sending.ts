@@ -1,23 +1,32 @@
 import { unstable_isUnrecognizedActionError as isUnrecognizedActionError } from 'next/navigation';
-import { startTransition, useEffect, useRef, useState, useTransition, type FormEvent } from 'react';
+import { startTransition, useActionState, useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { trackEvent } from '@/lib/analytics';
 import { submitContact } from '@/lib/contact/actions';
 import { CONFIRM_MIN_MS, TOKEN_FIELD } from '@/lib/contact/fields';
 import { INITIAL_CONTACT_STATE, type ContactState } from '@/lib/contact/state';
 import type { LeadContact } from '@/lib/lead';
 import { getRecaptchaToken } from '@/lib/recaptcha';
+import { readValues } from './use-draft';
 
-/** The island's own send: transport failures become states, and a page from an older deployment is told to reload. */
-async function send(formData: FormData): Promise<ContactState> {
-  try {
-    return await submitContact(INITIAL_CONTACT_STATE, formData);
-  } catch (error) {
-    return { status: 'failed', reason: isUnrecognizedActionError(error) ? 'stale' : undefined };
-  }
-}
+/** Where a form sent without JavaScript is answered (the form card's anchor). */
+const ANSWER_URL = '/#contacto';
 
 /** Two instances' clocks may differ a little: a confirmation waits this much past its threshold. */
 const CONFIRM_MARGIN_MS = 250;
+
+/**
+ * One post from the island. A rejected action would reach an error boundary: transport failures become states (values
+ * kept, like the server's), and a page from an older deployment is told to reload.
+ */
+async function post(formData: FormData): Promise<ContactState> {
+  try {
+    // The action ignores the previous state: none is sent (it would double the body with the values).
+    return await submitContact(INITIAL_CONTACT_STATE, formData);
+  } catch (error) {
+    const reason = isUnrecognizedActionError(error) ? 'stale' : undefined;
+    return { status: 'failed', reason, values: readValues(formData) };
+  }
+}
 
 /**
  * Resolves once the next frame is painted, or after 100 ms where no frame comes (a hidden tab): a send never waits on a
@@ -30,8 +39,10 @@ const afterNextPaint = () =>
   });
 
 type Options = {
-  /** The state of a form the browser posted itself: the page is rendered from it. */
-  answered: ContactState;
+  /** The state the page was rendered from (a post the browser sent itself, or the retry page's). */
+  initialState: ContactState;
+  /** False until the island runs: the form posts to the Server Action itself. */
+  island: boolean;
   /** Resolves to false when a field fails its rules: nothing is sent. */
   checkBeforeSend: (form: HTMLFormElement) => Promise<boolean>;
   /** The server's signature of the form's time on screen (use-form-token.ts). */
@@ -40,24 +51,50 @@ type Options = {
 };
 
 /**
- * The island's send, in place of the browser's: one at a time, with the
- * signature and reCAPTCHA token added. `state` is its last answer, or the
- * browser's until it has one (`browserAnswered`); `contact`, the e-mail and
- * phone that answer is about.
+ * The form's one state, useActionState's. The server HTML posts to the Server Action itself; once the island runs, its
+ * send takes the action's place (React keeps the newest action), so the browser's answers and the island's are the
+ * same state. The island sends one at a time, adds the signature and reCAPTCHA token, and confirms by itself when
+ * asked. `contact`: the e-mail and phone a thanked send was about.
  */
-export function useSending({ answered, checkBeforeSend, readyToken, recaptchaSiteKey }: Options) {
-  const [latest, setLatest] = useState<ContactState | null>(null);
-  const [contact, setContact] = useState<LeadContact>();
-  const state = latest ?? answered;
-  const [isPending, startSending] = useTransition();
-  const [preparing, setPreparing] = useState(false);
+export function useSending({ initialState, island, checkBeforeSend, readyToken, recaptchaSiteKey }: Options) {
+  const contact = useRef<LeadContact>(undefined);
+  const send = useCallback(
+    async (_previous: ContactState, formData: FormData) => {
+      // The spinner is painted before Next's action call begins: the click is answered at once.
+      await afterNextPaint();
+      // The signature is the state's, in the hidden input; with none, the island's own, and a send sooner than a person
+      // could have filled the form waits here, silently, under the spinner.
+      const answered = formData.get(TOKEN_FIELD);
+      const [token, captcha] = await Promise.all([
+        typeof answered === 'string' && answered ? answered : readyToken(),
+        recaptchaSiteKey ? getRecaptchaToken(recaptchaSiteKey, 'formSubmit') : '',
+      ]);
+      formData.set(TOKEN_FIELD, token);
+      formData.set('captcha', captcha);
+      let next = await post(formData);
+      // Asked to confirm (no signature could be had, or it was refused): the island confirms, once, itself,
+      // as late as a person would (the server holds a confirmation to that pace), still under the spinner.
+      if (next.status === 'confirm') {
+        formData.set(TOKEN_FIELD, next.token);
+        await new Promise((resolve) => setTimeout(resolve, CONFIRM_MIN_MS + CONFIRM_MARGIN_MS));
+        next = await post(formData);
+      }
+      if (next.status === 'sent')
+        contact.current = { mail: String(formData.get('mail')), phone: String(formData.get('phone')) };
+      return next;
+    },
+    [readyToken, recaptchaSiteKey],
+  );
+  // The permalink names the answer page whichever page the form was on: the home page, scrolled to the form.
+  const [state, formAction, sending] = useActionState(island ? send : submitContact, initialState, ANSWER_URL);
+  const [rendered] = useState(state);
   // Set synchronously on submit, so a double click or a held Enter sends once.
   const inFlight = useRef(false);
 
   // Released once the answer is in; a thanked form stays locked.
   useEffect(() => {
-    if (state.status !== 'sent' && !isPending) inFlight.current = false;
-  }, [state, isPending]);
+    if (state.status !== 'sent' && !sending) inFlight.current = false;
+  }, [state, sending]);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -68,35 +105,9 @@ export function useSending({ answered, checkBeforeSend, readyToken, recaptchaSit
       inFlight.current = false;
       return;
     }
-    setPreparing(true);
     trackEvent('formulario');
-    const formData = new FormData(form);
-    // The spinner is painted before Next's action call begins: the click is answered at once.
-    await afterNextPaint();
-    // A send sooner than a person could have filled the form waits here, silently, under the spinner.
-    const answeredToken = formData.get(TOKEN_FIELD);
-    const [token, captcha] = await Promise.all([
-      typeof answeredToken === 'string' && answeredToken ? answeredToken : readyToken(),
-      recaptchaSiteKey ? getRecaptchaToken(recaptchaSiteKey, 'formSubmit') : '',
-    ]);
-    formData.set(TOKEN_FIELD, token);
-    formData.set('captcha', captcha);
-    startSending(async () => {
-      setPreparing(false);
-      let next = await send(formData);
-      // Asked to confirm (no signature could be had, or it was refused): the island confirms, once, itself,
-      // as late as a person would (the server holds a confirmation to that pace), still under the spinner.
-      if (next.status === 'confirm') {
-        formData.set(TOKEN_FIELD, next.token);
-        await new Promise((resolve) => setTimeout(resolve, CONFIRM_MIN_MS + CONFIRM_MARGIN_MS));
-        next = await send(formData);
-      }
-      startTransition(() => {
-        setLatest(next);
-        setContact({ mail: String(formData.get('mail')), phone: String(formData.get('phone')) });
-      });
-    });
+    startTransition(() => formAction(new FormData(form)));
   }
 
-  return { state, contact, browserAnswered: latest === null, sending: preparing || isPending, onSubmit };
+  return { state, formAction, contact, browserAnswered: state === rendered, sending, onSubmit };
 }

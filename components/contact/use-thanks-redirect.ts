@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
 import type { ContactState } from '@/lib/contact/state';
 import { leaveAfterLead, type LeadContact } from '@/lib/lead';
 import { navigateTo } from '@/lib/navigation';
@@ -8,9 +8,9 @@ export const REDIRECT_DELAY_MS = 2000;
 
 /**
  * Once thanked: focuses the thanks (returned ref, for its heading) and leaves for the thank-you page.
- * `contact`: the e-mail and phone the island sent, handed to the tags with a confirmed lead.
+ * `lead`: the e-mail and phone the island sent, handed to the tags with a confirmed lead.
  */
-export function useThanksRedirect(state: ContactState, thankYouUrl: string, contact?: LeadContact) {
+export function useThanksRedirect(state: ContactState, thankYouUrl: string, lead: RefObject<LeadContact | undefined>) {
   const thanksRef = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
@@ -18,10 +18,10 @@ export function useThanksRedirect(state: ContactState, thankYouUrl: string, cont
     thanksRef.current?.focus();
     const leave = () => navigateTo(thankYouUrl);
     // The redirect waits up to 1 s more for the lead's Ads, GA and Meta events (a suspected spam has none).
-    if (state.key) return leaveAfterLead(state.key, REDIRECT_DELAY_MS, leave, contact);
+    if (state.key) return leaveAfterLead(state.key, REDIRECT_DELAY_MS, leave, lead.current);
     const timer = setTimeout(leave, REDIRECT_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [state, thankYouUrl, contact]);
+  }, [state, thankYouUrl, lead]);
 
   return thanksRef;
 }
