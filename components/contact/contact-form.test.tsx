@@ -303,6 +303,21 @@ describe('ContactForm', () => {
     expect(field(/ayudarte/i)).toHaveValue('Quiero una página web.');
   });
 
+  it('a dropped connection says it did not go through, keeps every value, and the visitor can retry', async () => {
+    const user = userEvent.setup();
+    submitContact.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    render(<ContactForm {...props} />);
+    await fillValid(user);
+    await user.click(submitButton());
+    expect(await screen.findByText(/no pudimos enviar tu mensaje/i)).toBeInTheDocument();
+    expect(field(/nombre/i)).toHaveValue('Ana López');
+    expect(field(/ayudarte/i)).toHaveValue('Quiero una página web.');
+    submitContact.mockResolvedValueOnce({ status: 'sent', key: 'clave-4' });
+    await user.click(submitButton());
+    expect(await screen.findByRole('heading', { name: /gracias/i })).toBeInTheDocument();
+    expect((submitContact.mock.calls[1]?.[1] as FormData).get('mail')).toBe('ana@example.mx');
+  });
+
   it("shows the server's field messages when it finds the input invalid", async () => {
     const user = userEvent.setup();
     const action = deferredAction();
