@@ -1,4 +1,5 @@
 import 'server-only';
+import { discard, parseRetryAfter, readCapped, TooLargeError } from '@/lib/http';
 import type { Try } from './lead/lead';
 
 /** The API's answer: 'refused' is success: false or a 4xx, final; `refusal` is its `mes`. */
@@ -54,43 +55,6 @@ export async function classifyResponse(
   return { kind: 'answer', result: { outcome: 'refused', refusal } };
 }
 
-/** Retry-After in ms from `now`: delta-seconds or an HTTP-date (RFC 9110's three forms); else, or a past date, none. */
-export function parseRetryAfter(value: string | null, now: number): number | undefined {
-  const text = value?.trim() ?? '';
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  let date = NaN;
-  // IMF-fixdate and the obsolete RFC 850 form, both in GMT.
-  if (/^[A-Za-z]{3,9}, [\w -]+ \d\d:\d\d:\d\d GMT$/.test(text)) date = Date.parse(text);
-  // asctime, which carries no zone but means GMT as well.
-  else if (/^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d\d:\d\d:\d\d \d{4}$/.test(text)) date = Date.parse(`${text} GMT`);
-  return Number.isFinite(date) && date >= now ? date - now : undefined;
-}
-
-class TooLargeError extends Error {}
-async function readCapped(response: Response, maxBytes: number): Promise<string> {
-  if (Number(response.headers.get('content-length')) > maxBytes) {
-    discard(response);
-    throw new TooLargeError();
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      reader.cancel().catch(() => {});
-      throw new TooLargeError();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** Frees the connection without waiting for the other side. */
-const discard = (response: Response) => void response.body?.cancel().catch(() => {});
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
 function readMes(payload: unknown): string | undefined {

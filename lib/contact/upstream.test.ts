@@ -2,7 +2,7 @@
  * @jest-environment node
  */
 import { postEnquiry, UPSTREAM_DEFAULTS, type UpstreamOptions } from './upstream';
-import { parseRetryAfter } from './upstream-response';
+import { parseRetryAfter } from '@/lib/http';
 
 const enquiry = {
   name: 'Ana López',

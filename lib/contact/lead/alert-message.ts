@@ -1,4 +1,4 @@
-import { dialable } from '../phone';
+import { dialable } from '@/lib/phone';
 import { touchLines } from '@/lib/source';
 import type { Lead } from './lead';
 import type { Mail } from '@/lib/mail';

@@ -3,7 +3,7 @@ import { getWorkflowMetadata, sleep } from 'workflow';
 import { start } from 'workflow/api';
 import { getForwardConfig } from '@/lib/env/server';
 import { errorName } from '@/lib/error-name';
-import { parseRetryAfter } from '../upstream-response';
+import { parseRetryAfter } from '@/lib/http';
 import { forgetAfter } from './forget-workflow';
 import { capiEvent, NAMES, webhookBody, type Forward, type Target } from './forward';
 import { DEAD_AFTER_MS, ROUNDS_PER_RUN, waitBeforeRound, type RunEnd, type Try } from './lead';

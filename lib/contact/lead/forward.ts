@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ForwardConfig } from '@/lib/env/server-schema';
-import { dialable } from '../phone';
+import { dialable } from '@/lib/phone';
 import type { ContactEnquiry } from '../schema';
 import type { LeadSource } from '@/lib/source';
 

@@ -2,7 +2,7 @@
  * @jest-environment node
  */
 import { dialable } from './phone';
-import { barePhone, contactSchema } from './schema';
+import { barePhone, contactSchema } from '@/lib/contact/schema';
 
 describe('phones as Mexicans type them', () => {
   it.each([
