@@ -62,8 +62,7 @@ export async function submitContact(_previous: ContactState, formData: FormData)
   }
   if (nonce && !(await spendToken(nonce))) return { status: 'confirm', values, token: await confirmToken() };
 
-  const source = await sourceOf(requestHeaders);
-  const visitor = await visitorFor(requestHeaders);
+  const { source, visitor } = await leadContext(requestHeaders);
   const rule = trap ?? spamRule(parsed.data);
   let state: ContactState;
   if (isQaEnquiry(parsed.data))
@@ -73,38 +72,34 @@ export async function submitContact(_previous: ContactState, formData: FormData)
   return state.status === 'failed' ? { ...state, values, token: await confirmToken() } : state;
 }
 
-/** What Meta's Conversions API matches the visitor with: read only when it is configured. */
-async function visitorFor(requestHeaders: Pick<Headers, 'get'>): Promise<Visitor | undefined> {
-  try {
+/**
+ * Where the lead came from (the proxy's cookies, the page that posted) and, only when Meta's Conversions API is
+ * configured, what it matches the visitor with. The agency's to know, never the visitor's problem: none on a failure.
+ */
+async function leadContext(requestHeaders: Pick<Headers, 'get'>): Promise<{ source?: LeadSource; visitor?: Visitor }> {
+  const cookie = await cookies().then(
+    (jar) => (name: string) => jar.get(name)?.value,
+    () => () => undefined,
+  );
+  const referer = requestHeaders.get('referer');
+  const found = { first: cookie(FIRST_TOUCH_COOKIE), last: cookie(LAST_TOUCH_COOKIE) };
+  const source = attempt(() => leadSourceOf(found, referer, Date.now()));
+  const visitor = attempt(() => {
     if (!getForwardConfig().capi) return undefined;
-    const jar = await cookies();
-    return visitorOf({
-      ip: requestAddress(requestHeaders),
-      userAgent: requestHeaders.get('user-agent'),
-      fbp: jar.get('_fbp')?.value,
-      fbc: jar.get('_fbc')?.value,
-      referer: requestHeaders.get('referer'),
-      siteOrigin: requestHeaders.get('origin') ?? undefined,
-    });
-  } catch {
-    return undefined;
-  }
+    const [ip, userAgent] = [requestAddress(requestHeaders), requestHeaders.get('user-agent')];
+    const [fbp, fbc, siteOrigin] = [cookie('_fbp'), cookie('_fbc'), requestHeaders.get('origin') ?? undefined];
+    return visitorOf({ ip, userAgent, fbp, fbc, referer, siteOrigin });
+  });
+  return { source, visitor };
 }
 
-/** Where the lead came from: the proxy's cookies and the page that posted the form. */
-async function sourceOf(requestHeaders: Pick<Headers, 'get'>): Promise<LeadSource | undefined> {
+const attempt = <T>(read: () => T): T | undefined => {
   try {
-    const jar = await cookies();
-    return leadSourceOf(
-      { first: jar.get(FIRST_TOUCH_COOKIE)?.value, last: jar.get(LAST_TOUCH_COOKIE)?.value },
-      requestHeaders.get('referer'),
-      Date.now(),
-    );
+    return read();
   } catch {
-    // The agency's to know, never the visitor's problem.
     return undefined;
   }
-}
+};
 
 /** The posted fields as single strings (a missing one left out), or null if anything else was posted. */
 function readFields(formData: FormData): Partial<Record<string, string>> | null {

@@ -25,10 +25,7 @@ const HOLD_WAIT_MS = 800;
 
 type Known = { answerBy: number; source?: LeadSource; visitor?: Visitor };
 
-/**
- * Delivers live (contact API or inbox) or has the lead's workflow deliver it later with the same key, by `answerBy`
- * (ms); thanks only once delivered or held. Logs never carry what was typed.
- */
+/** Delivers live (API or inbox), else the lead's workflow does later with the same key; thanks once delivered or held. */
 export async function deliverEnquiry(enquiry: ContactEnquiry, known: Known): Promise<ContactState> {
   const config = getContactConfig();
   const { answerBy, source, visitor } = known;
@@ -73,15 +70,9 @@ export async function deliverEnquiry(enquiry: ContactEnquiry, known: Known): Pro
   return (await startLead(lead, answerBy)) ? { status: 'sent', key } : { status: 'failed' };
 }
 
-/**
- * A suspected spam is thanked like a person (a bot learns nothing), with no key (nothing to convert); its run waits for
- * `npm run leads -- release` or forgets it.
- */
-export async function quarantineEnquiry(
-  enquiry: ContactEnquiry,
-  rule: string,
-  { answerBy, source }: Omit<Known, 'visitor'>,
-): Promise<ContactState> {
+/** A suspected spam: thanked like a person, with no key (nothing to convert); its run waits to be released. */
+export async function quarantineEnquiry(enquiry: ContactEnquiry, rule: string, known: Known): Promise<ContactState> {
+  const { answerBy, source } = known;
   const { backoffSeconds, keepMs } = getDeliveryConfig();
   const key = randomUUID();
   const lead: Lead = { key, enquiry, receivedAt: Date.now(), backoffSeconds, keepMs, spamRule: rule };
@@ -92,10 +83,8 @@ export async function quarantineEnquiry(
   return { status: 'sent' };
 }
 
-/**
- * Runs started after the answer (sending on, forgetting): starting one costs up to 0.5 s; on Vercel `after` keeps the
- * function alive. A crash loses the copy, never the lead. Outside a request (a script, a test): at once.
- */
+// Runs started after the answer (sending on, forgetting) cost up to 0.5 s each; on Vercel `after` keeps the function
+// alive. A crash loses the copy, never the lead. Outside a request (a script, a test): at once.
 function afterAnswer(work: () => Promise<unknown>): void {
   try {
     after(work);

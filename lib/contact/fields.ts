@@ -5,10 +5,8 @@ export type ContactField = (typeof CONTACT_FIELDS)[number];
 export type ContactValues = Record<ContactField, string>;
 export type FieldErrors = Partial<Record<ContactField, string>>;
 
-/**
- * Each field's maxLength: far above its rule, only so a form posted without JavaScript stays under the action's 32 kB
- * body limit (over it, Next answers a bare error page).
- */
+// Each field's maxLength: far above its rule, only so a form posted without JavaScript stays under the action's 32 kB
+// body limit (over it, Next answers a bare error page).
 export const FIELD_MAX_CHARS: Record<ContactField, number> = { name: 300, mail: 300, phone: 100, reason: 3000 };
 
 /**

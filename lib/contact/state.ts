@@ -9,10 +9,7 @@ export type ContactState =
   | { status: 'invalid'; fieldErrors: FieldErrors; values?: Partial<ContactValues>; token?: string }
   /** `mes` is the contact API's own words, when it gave any; `reason` picks our own message when it did not. */
   | { status: 'failed'; mes?: string; reason?: FailureReason; values?: Partial<ContactValues>; token?: string }
-  /**
-   * No valid signature (no JavaScript, or before hydration): nothing was stored; the next press, with `token`, is
-   * accepted.
-   */
+  /** No valid signature (no JavaScript, or before hydration): nothing stored; the next press, with `token`, counts. */
   | { status: 'confirm'; values: ContactValues; token: string };
 
 /** rate-limited: too many enquiries from this IP; stale: the page is from an older deployment. */

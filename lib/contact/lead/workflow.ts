@@ -19,15 +19,13 @@ import {
   type Try,
 } from './lead';
 
-// The lead's life in one file: the workflow, then its steps (a round to the API, the alert, the fresh run, sending
-// on). Who retries what: our loop, not the engine's step retries. A round's outcome decides the next wait, honours
-// Retry-After and counts the 24 hours, which the engine's fixed retries cannot; so these steps never throw, and the
-// engine retries only what it alone sees fail: a delivery it lost, a step cut off by a crash (lib/engine/rescue.ts).
+// The lead's life in one file: the workflow, then its steps. Our loop, not the engine's step retries, decides when to
+// try again: a round's outcome sets the next wait, honours Retry-After and counts the 24 hours, so the steps never
+// throw; the engine retries only what it alone sees fail (a lost delivery, a step cut off: lib/engine/rescue.ts).
 
 /**
- * The life of an enquiry the API did not take live, or that the spam filter held back (it waits for `npm run leads --
- * release`); the engine keeps each step's outcome, so a restart or another machine resumes it here. A dead letter's
- * data is forgotten CONTACT_KEEP_DAYS later, the others' at once.
+ * An enquiry the API did not take live, or a spam held back until `npm run leads -- release`. A restart or another
+ * machine resumes it here; a dead letter is forgotten CONTACT_KEEP_DAYS later, the others at once.
  */
 export async function leadWorkflow(lead: Lead): Promise<LeadOutcome> {
   'use workflow';
