@@ -1,12 +1,12 @@
 import { e164, leadEvents, sendLeadEvents } from './conversion';
-import type { Lead } from './lead';
+import type { ConfirmedLead } from './confirmed-lead';
 
 const KEY = '4f9c2a51-8d1e-4c3b-9a7f-2e6d8b0c1a55';
 const ALL = { gaMeasurementId: 'G-ABC123', googleAdsId: 'AW-123456789', googleAdsConversionLabel: 'AbC-D_efG-h12' };
 const CONTACT = { mail: '  Ana.Lopez@Example.MX ', phone: '+52 1 55 1234 5678' };
 
 const queued = () => (window.dataLayer ?? []).map((entry) => Array.from(entry as IArguments));
-const lead = (sent: () => void, contact?: Lead['contact']): Lead => ({ key: KEY, contact, sent });
+const lead = (sent: () => void, contact?: ConfirmedLead['contact']): ConfirmedLead => ({ key: KEY, contact, sent });
 
 describe('the events of a confirmed enquiry', () => {
   beforeEach(() => {

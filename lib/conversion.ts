@@ -1,5 +1,5 @@
 import { fbq, gtag } from './analytics';
-import type { Lead, LeadContact } from './lead';
+import type { ConfirmedLead, LeadContact } from './confirmed-lead';
 
 /**
  * The events of a confirmed enquiry: the Google Ads conversion, GA4's
@@ -74,7 +74,7 @@ export function userData({ mail, phone }: LeadContact): Record<string, string> {
  * arrives). Its eventID is the key the server's Conversions API Lead carries,
  * so Meta counts the two as one.
  */
-export function sendLeadEvents(targets: LeadTargets, { key, contact, sent }: Lead): void {
+export function sendLeadEvents(targets: LeadTargets, { key, contact, sent }: ConfirmedLead): void {
   if (targets.metaPixelId) fbq('track', 'Lead', {}, { eventID: key });
   const events = leadEvents(targets, key);
   // Before the conversion: gtag attaches the user data set when the conversion is sent.

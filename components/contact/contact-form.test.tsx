@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { Profiler } from 'react';
 import { CONFIRM_MIN_MS } from '@/lib/contact/fields';
 import type { ContactState } from '@/lib/contact/state';
-import { useLeads } from '@/lib/lead';
+import { useLeads } from '@/lib/confirmed-lead';
 import { ContactForm, REDIRECT_DELAY_MS } from './contact-form';
 import { Honeypot } from './honeypot';
 

@@ -4,7 +4,7 @@ import { trackEvent } from '@/lib/analytics';
 import { submitContact } from '@/lib/contact/actions';
 import { CONFIRM_MIN_MS, TOKEN_FIELD } from '@/lib/contact/fields';
 import { INITIAL_CONTACT_STATE, type ContactState } from '@/lib/contact/state';
-import type { LeadContact } from '@/lib/lead';
+import type { LeadContact } from '@/lib/confirmed-lead';
 import { getRecaptchaToken } from '@/lib/recaptcha';
 import { readValues } from './use-draft';
 

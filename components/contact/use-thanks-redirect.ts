@@ -1,6 +1,6 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import type { ContactState } from '@/lib/contact/state';
-import { leaveAfterLead, type LeadContact } from '@/lib/lead';
+import { leaveAfterLead, type LeadContact } from '@/lib/confirmed-lead';
 import { navigateTo } from '@/lib/navigation';
 
 /** Spec: the browser leaves for the thank-you page 2000 ms after success. */

@@ -1,5 +1,5 @@
 import { act, render, waitFor } from '@testing-library/react';
-import { leaveAfterLead } from '@/lib/lead';
+import { leaveAfterLead } from '@/lib/confirmed-lead';
 import { META_PIXEL_SRC } from '@/lib/meta-pixel';
 import { LOADED_DELAY_MS, ThirdPartyScripts } from './third-party-scripts';
 

@@ -4,7 +4,7 @@ import { usePathname } from 'next/navigation';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { ErrorBoundary } from '@/components/error-boundary';
 import { ANALYTICS_EVENT_ATTRIBUTE, trackEvent, type AnalyticsEvent } from '@/lib/analytics';
-import { useLeads, type Lead } from '@/lib/lead';
+import { useLeads, type ConfirmedLead } from '@/lib/confirmed-lead';
 import type { ThirdPartyTagsProps } from './third-party-tags';
 
 // Their code (and @next/third-parties') is fetched only when the flag turns
@@ -62,7 +62,7 @@ export function ThirdPartyScripts(props: Props) {
 }
 
 /** Without the tags no lead's events will ever be sent: its redirect need not wait up to 1 s for them. */
-function NoTags({ leads }: { leads: readonly Lead[] }) {
+function NoTags({ leads }: { leads: readonly ConfirmedLead[] }) {
   useEffect(() => leads.forEach((lead) => lead.sent()), [leads]);
   return null;
 }

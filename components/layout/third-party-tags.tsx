@@ -6,7 +6,7 @@ import { useEffect, useRef } from 'react';
 import { gtag } from '@/lib/analytics';
 import { queueConsentDefaults } from '@/lib/consent';
 import { sendLeadEvents } from '@/lib/conversion';
-import type { Lead } from '@/lib/lead';
+import type { ConfirmedLead } from '@/lib/confirmed-lead';
 import { startMetaPixel } from '@/lib/meta-pixel';
 import { reportWebVitals } from '@/lib/web-vitals';
 
@@ -28,7 +28,7 @@ export type ThirdPartyTagsProps = {
 
 type Props = ThirdPartyTagsProps & {
   /** Enquiries confirmed on this page: each sends its conversion events once. */
-  leads?: readonly Lead[];
+  leads?: readonly ConfirmedLead[];
 };
 
 /**
@@ -46,7 +46,7 @@ export default function ThirdPartyTags({
   chatWidgetSrc,
   leads = [],
 }: Props) {
-  const handled = useRef(new WeakSet<Lead>());
+  const handled = useRef(new WeakSet<ConfirmedLead>());
 
   // Effects run in order: the Ads config is queued before any lead's events.
   useEffect(() => {

@@ -15,14 +15,14 @@ import { useEffect, useState } from 'react';
 export type LeadContact = { mail: string; phone: string };
 
 /** A confirmed enquiry whose events the tags have to send; `sent` once they went. */
-export type Lead = { key: string; contact?: LeadContact; sent: () => void };
+export type ConfirmedLead = { key: string; contact?: LeadContact; sent: () => void };
 
 /** How much longer than the spec's 2 s the thanks may stay while gtag sends the lead's events. */
 export const MAX_HOLD_MS = 1000;
 
-let listener: ((lead: Lead) => void) | undefined;
+let listener: ((lead: ConfirmedLead) => void) | undefined;
 /** Leads confirmed before the tags' hook listened (a page rendered from a form sent without scripts). */
-const unheard: Lead[] = [];
+const unheard: ConfirmedLead[] = [];
 const leads = new Map<string, { sent: boolean; waiting: Array<() => void> }>();
 
 /** Calls `callback` once the lead's events were sent (at once when the tags have nothing to measure). */
@@ -80,10 +80,10 @@ export function leaveAfterLead(key: string, delayMs: number, leave: () => void, 
  * false (no GA, no Ads conversion and no Meta Pixel configured) a lead has
  * nothing to wait for.
  */
-export function useLeads(measured: boolean): readonly Lead[] {
-  const [confirmed, setConfirmed] = useState<readonly Lead[]>([]);
+export function useLeads(measured: boolean): readonly ConfirmedLead[] {
+  const [confirmed, setConfirmed] = useState<readonly ConfirmedLead[]>([]);
   useEffect(() => {
-    const current = (lead: Lead) => (measured ? setConfirmed((list) => [...list, lead]) : lead.sent());
+    const current = (lead: ConfirmedLead) => (measured ? setConfirmed((list) => [...list, lead]) : lead.sent());
     listener = current;
     unheard.splice(0).forEach(current);
     return () => {

@@ -1,5 +1,5 @@
 import { act, renderHook } from '@testing-library/react';
-import { leaveAfterLead, MAX_HOLD_MS, useLeads } from './lead';
+import { leaveAfterLead, MAX_HOLD_MS, useLeads } from './confirmed-lead';
 
 const DELAY = 2000;
 let keyCounter = 0;
