@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { NextConfig } from 'next';
 import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD } from 'next/constants';
 import { withWorkflow } from 'workflow/next';
-import { checkServerEnv, chooseWorkflowWorld } from './lib/env/build';
+import { chooseWorkflowWorld } from './lib/engine/choose-world';
 import { publicEnv } from './lib/env/public';
+import { assertServerEnv } from './lib/env/server';
 import { assertContentPictures, contentPictureProblems } from './lib/pictures/content-check';
 import { DEVICE_SIZES, IMAGE_SIZES } from './lib/pictures/widths';
 import { MAX_FORM_BODY_BYTES, PROXY_BODY_COPY_BYTES } from './lib/proxy/too-large';
@@ -18,7 +19,7 @@ export default withWorkflow(nextConfig);
 async function nextConfig(phase: string): Promise<NextConfig> {
   // Only at build: `next start` must not die of a typo the server can run without (it reports it at start-up).
   if (phase === PHASE_PRODUCTION_BUILD) {
-    checkServerEnv();
+    assertServerEnv();
     // A missing picture, a wrong format, a file over 5 MB or a missing alt text stops the build, saying which and why.
     await assertContentPictures(process.cwd());
   }

@@ -1,11 +1,6 @@
 import 'server-only';
-import {
-  configProblems,
-  getContactConfig,
-  getDeliveryConfig,
-  getRateLimitConfig,
-  getWorkflowWorld,
-} from '@/lib/env/server';
+import { getWorkflowWorld } from '@/lib/engine/choose-world';
+import { configProblems, getContactConfig, getDeliveryConfig, getRateLimitConfig } from '@/lib/env/server';
 import { formKeySource } from './contact/signature-store';
 
 // Off Vercel with no proxy, the client writes X-Forwarded-For and Next keeps it.

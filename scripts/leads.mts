@@ -10,10 +10,10 @@ import nextEnv from '@next/env';
 nextEnv.loadEnvConfig(process.cwd());
 
 // After the environment: the engine's modules read it when first used.
-const { chooseWorkflowWorld } = await import('../lib/env/build');
+const { chooseWorkflowWorld, deliverTo, getWorkflowServerUrl, getWorkflowWorld } =
+  await import('../lib/engine/choose-world');
 chooseWorkflowWorld();
-const { configProblems, getDeliveryConfig, getInboxDir, getWorkflowServerUrl, getWorkflowWorld } =
-  await import('../lib/env/server');
+const { configProblems, getDeliveryConfig, getInboxDir } = await import('../lib/env/server');
 const { getWorld } = await import('workflow/runtime');
 const { getRun, resumeHook, start } = await import('workflow/api');
 const { HookNotFoundError } = await import('workflow/errors');
@@ -106,7 +106,7 @@ const serverUrl =
   where.kind === 'postgres'
     ? 'http://127.0.0.1:9'
     : (where.kind === 'local' && readEngineDoor(where.dir)) || getWorkflowServerUrl();
-process.env.WORKFLOW_LOCAL_BASE_URL = serverUrl;
+deliverTo(serverUrl);
 
 const world = getWorld();
 

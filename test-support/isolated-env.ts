@@ -55,7 +55,7 @@ const ISOLATED: Record<string, string> = {
   WORKFLOW_LOCAL_DATA_DIR: '',
   WORKFLOW_LOCAL_BASE_URL: '',
   WORKFLOW_POSTGRES_URL: '',
-  // Set by lib/env/build.ts from the two above in the server's own process (the sealed world, the site's own address).
+  // Set by lib/engine/choose-world.ts from the two above in the server's own process (the sealed world, the site's own address).
   ENGINE_WORLD: '',
   ENGINE_SITE_URL: '',
   // Where the world's queue reaches this server's /.well-known/workflow/ routes: startNext() sets it to the server's port.
@@ -63,6 +63,11 @@ const ISOLATED: Record<string, string> = {
 };
 
 export const ISOLATED_KEYS = Object.keys(ISOLATED);
+/**
+ * Read by the site but left unset, never empty: the Workflow SDK's builder takes an empty VERCEL_DEPLOYMENT_ID for a
+ * Vercel build (@workflow/next's builder-eager checks `=== undefined`). Only Vercel sets it; no .env file should.
+ */
+export const LEFT_UNSET = ['VERCEL_DEPLOYMENT_ID'];
 
 /** The complete isolated set, with the launcher's own values on top. */
 export function isolatedEnv(overrides: Record<string, string> = {}): Record<string, string> {

@@ -2,8 +2,7 @@
  * @jest-environment node
  */
 import path from 'node:path';
-import { chooseWorkflowWorld, SEALED_WORLD_MODULE } from '@/lib/env/build';
-import { getWorkflowServerUrl, getWorkflowWorld } from '@/lib/env/server';
+import { chooseWorkflowWorld, getWorkflowServerUrl, getWorkflowWorld, SEALED_WORLD_MODULE } from './choose-world';
 
 const ENGINE_VARS = [
   'VERCEL',
@@ -18,7 +17,7 @@ const ENGINE_VARS = [
   'PORT',
 ];
 
-describe('the world each platform gets (lib/env/build.ts)', () => {
+describe('the world each platform gets (lib/engine/choose-world.ts)', () => {
   const saved = { ...process.env };
   beforeEach(() => {
     for (const name of ENGINE_VARS) delete process.env[name];

@@ -14,6 +14,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { deliverTo } from './choose-world';
 import { ENGINE_KEY, ENGINE_KEY_HEADER } from './delivery-key.mjs';
 
 /** The engine's two queue routes: nothing else passes the door. */
@@ -43,8 +44,7 @@ export async function openEngineDoor(site: string, localDir?: string): Promise<D
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
   server.unref();
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  process.env.ENGINE_SITE_URL ||= site;
-  process.env.WORKFLOW_LOCAL_BASE_URL = url;
+  deliverTo(url, site);
   if (localDir) writeDoorFile(localDir, url);
   return { url, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }

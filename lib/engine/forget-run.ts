@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from 'pg';
-import { getWorkflowWorld } from '@/lib/env/server';
+import { getWorkflowWorld } from './choose-world';
 
 /**
  * Deletes all the engine keeps of one ended run (its input is the lead). Upstream has no delete API for a run: this

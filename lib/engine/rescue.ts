@@ -5,7 +5,7 @@ import { getRun } from 'workflow/api';
 import { hydrateResourceIO, observabilityRevivers, parseStepName, parseWorkflowName } from 'workflow/observability';
 import { getWorld } from 'workflow/runtime';
 import { RUN_ERROR_CODES } from '@workflow/errors';
-import { getWorkflowWorld } from '@/lib/env/server';
+import { getWorkflowWorld } from './choose-world';
 import { errorName } from '@/lib/error-name';
 import { logEnd, verdictOf, type CutVerdict } from './cut-off';
 import { forgetRun } from './forget-run';

@@ -10,7 +10,7 @@
 // The check reads headers only, never the body, and answers a stranger as if nothing were there.
 //
 // Plain JavaScript because the Workflow SDK itself loads this file, with Node's require, at run
-// time (@workflow/core's createWorld: WORKFLOW_TARGET_WORLD names it, lib/env/build.ts): every world
+// time (@workflow/core's createWorld: WORKFLOW_TARGET_WORLD names it, lib/engine/choose-world.ts): every world
 // the SDK makes in this process, whenever and in whichever of Next's bundles, is this one.
 import { timingSafeEqual } from 'node:crypto';
 import { createRequire } from 'node:module';

@@ -2,7 +2,7 @@ import 'server-only';
 import { getWorld } from 'workflow/runtime';
 import { openEngineDoor } from './door';
 import { rescueCutOffRuns, rescueGivenUpLeads, type OurWorkflows } from './rescue';
-import { getWorkflowServerUrl, getWorkflowWorld } from '@/lib/env/server';
+import { getWorkflowServerUrl, getWorkflowWorld } from './choose-world';
 import { errorName } from '@/lib/error-name';
 import { prepareWorkflowPostgres, releaseStaleJobLocks } from './postgres';
 

@@ -26,7 +26,7 @@ const at = (share: number) => Math.floor(TRAFFIC.total * share);
 const WAITING_MS = 4000;
 const RETRY_AFTER_SECONDS = 3;
 
-/** The local world (the default): its files in `${CONTACT_INBOX_DIR}/workflow` (lib/env/build.ts). */
+/** The local world (the default): its files in `${CONTACT_INBOX_DIR}/workflow` (lib/engine/choose-world.ts). */
 const localWorld = (inbox: string) => ({ CONTACT_INBOX_DIR: inbox });
 const postgresWorld = (inbox: string, url: string) => ({
   CONTACT_INBOX_DIR: inbox,

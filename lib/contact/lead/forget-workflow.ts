@@ -1,7 +1,8 @@
 import { RetryableError, sleep } from 'workflow';
 import { start } from 'workflow/api';
 import { getWorld } from 'workflow/runtime';
-import { getContactConfig, getDeliveryConfig, getWorkflowWorld } from '@/lib/env/server';
+import { getWorkflowWorld } from '@/lib/engine/choose-world';
+import { getContactConfig, getDeliveryConfig } from '@/lib/env/server';
 import { errorName } from '@/lib/error-name';
 import { forgetRun } from '@/lib/engine/forget-run';
 import { forgetOlderThan } from '../inbox';

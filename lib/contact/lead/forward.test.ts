@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { parseForwardConfig } from '@/lib/env/forward-vars';
+import { parseForwardConfig } from '@/lib/env/server';
 import { capiEvent, visitorOf, webhookBody, type Forward } from './forward';
 import { GRAPH_API_VERSION, sendForward } from './forward-workflow';
 

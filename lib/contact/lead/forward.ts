@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ForwardConfig } from '@/lib/env/server-schema';
+import type { ForwardConfig } from '@/lib/env/server';
 import { dialable } from '@/lib/phone';
 import type { ContactEnquiry } from '../schema';
 import type { LeadSource } from '@/lib/source';

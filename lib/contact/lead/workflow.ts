@@ -1,6 +1,7 @@
 import { createHook, getWorkflowMetadata, sleep } from 'workflow';
 import { start } from 'workflow/api';
-import { getContactConfig, getDeliveryConfig, getWorkflowWorld } from '@/lib/env/server';
+import { getWorkflowWorld } from '@/lib/engine/choose-world';
+import { getContactConfig, getDeliveryConfig } from '@/lib/env/server';
 import { errorName } from '@/lib/error-name';
 import { saveToInbox } from '../inbox';
 import { postEnquiry } from '../upstream';

@@ -1,113 +1,9 @@
-import { parsePublicEnv } from './public';
+/**
+ * @jest-environment node
+ */
+import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD, PHASE_PRODUCTION_SERVER } from 'next/constants';
+import nextConfig from '@/next.config';
 import { assertServerEnv, parseContactConfig, parseDeliveryConfig, parseRateLimitConfig } from './server';
-
-describe('public environment', () => {
-  it('has working defaults with no variables at all (a fresh clone)', () => {
-    expect(parsePublicEnv({})).toEqual({
-      siteUrl: 'http://localhost:3000',
-      whatsappUrl: 'https://wa.me/525512345678',
-      privacyNoticeUrl: '/aviso-de-privacidad',
-      thankYouUrl: '/gracias',
-      gaMeasurementId: undefined,
-      googleAdsId: undefined,
-      googleAdsConversionLabel: undefined,
-      googleAdsEnhancedConversions: false,
-      metaPixelId: undefined,
-      chatWidgetSrc: undefined,
-      recaptchaSiteKey: undefined,
-    });
-  });
-
-  it('treats empty strings, as Vercel stores them, like unset variables', () => {
-    const env = parsePublicEnv({
-      NEXT_PUBLIC_WHATSAPP_URL: '',
-      NEXT_PUBLIC_GA_MEASUREMENT_ID: '  ',
-      NEXT_PUBLIC_CHAT_WIDGET_SRC: '',
-    });
-    expect(env.whatsappUrl).toBe('https://wa.me/525512345678');
-    expect(env.gaMeasurementId).toBeUndefined();
-    expect(env.chatWidgetSrc).toBeUndefined();
-  });
-
-  it('reads every configured value', () => {
-    const env = parsePublicEnv({
-      NEXT_PUBLIC_SITE_URL: 'https://www.example.mx/',
-      NEXT_PUBLIC_WHATSAPP_URL: 'https://wa.me/5215511112222',
-      NEXT_PUBLIC_PRIVACY_NOTICE_URL: 'https://www.example.mx/privacidad',
-      NEXT_PUBLIC_THANK_YOU_URL: 'https://www.example.mx/gracias',
-      NEXT_PUBLIC_GA_MEASUREMENT_ID: 'G-ABC123',
-      NEXT_PUBLIC_GOOGLE_ADS_ID: 'AW-123456789',
-      NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL: 'AbC-D_efG-h12',
-      NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: '1',
-      NEXT_PUBLIC_META_PIXEL_ID: '123456789012345',
-      NEXT_PUBLIC_CHAT_WIDGET_SRC: 'https://chat.example.com/widget.js',
-    });
-    expect(env).toEqual({
-      siteUrl: 'https://www.example.mx',
-      whatsappUrl: 'https://wa.me/5215511112222',
-      privacyNoticeUrl: 'https://www.example.mx/privacidad',
-      thankYouUrl: 'https://www.example.mx/gracias',
-      gaMeasurementId: 'G-ABC123',
-      googleAdsId: 'AW-123456789',
-      googleAdsConversionLabel: 'AbC-D_efG-h12',
-      googleAdsEnhancedConversions: true,
-      metaPixelId: '123456789012345',
-      chatWidgetSrc: 'https://chat.example.com/widget.js',
-      recaptchaSiteKey: undefined,
-    });
-  });
-
-  it("derives the site URL from Vercel's production domain when none is set", () => {
-    expect(parsePublicEnv({ VERCEL_PROJECT_PRODUCTION_URL: 'agencia.vercel.app' }).siteUrl).toBe(
-      'https://agencia.vercel.app',
-    );
-  });
-
-  it('fails with the name of every malformed variable', () => {
-    expect(() =>
-      parsePublicEnv({
-        NEXT_PUBLIC_WHATSAPP_URL: 'wa.me/123',
-        NEXT_PUBLIC_GA_MEASUREMENT_ID: 'UA-1234',
-        NEXT_PUBLIC_CHAT_WIDGET_SRC: 'http://chat.example.com/widget.js',
-        NEXT_PUBLIC_PRIVACY_NOTICE_URL: 'javascript:alert(1)',
-      }),
-    ).toThrow(
-      /NEXT_PUBLIC_WHATSAPP_URL[\s\S]*NEXT_PUBLIC_PRIVACY_NOTICE_URL[\s\S]*NEXT_PUBLIC_GA_MEASUREMENT_ID[\s\S]*NEXT_PUBLIC_CHAT_WIDGET_SRC/,
-    );
-  });
-
-  it('takes only the label of the Ads conversion, not the whole send_to', () => {
-    expect(() => parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL: 'AW-123456789/AbC-D_efG-h12' })).toThrow(
-      /NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL/,
-    );
-  });
-
-  it('takes only the digits of a Meta Pixel ID, and says so in Spanish', () => {
-    expect(() => parsePublicEnv({ NEXT_PUBLIC_META_PIXEL_ID: 'fb-123456789012345' })).toThrow(
-      /NEXT_PUBLIC_META_PIXEL_ID: debe ser solo el número del píxel de Meta/,
-    );
-    expect(parsePublicEnv({ NEXT_PUBLIC_META_PIXEL_ID: ' 123456789012345 ' }).metaPixelId).toBe('123456789012345');
-  });
-
-  it('turns enhanced conversions on with 1 only; 0 or empty is off, anything else a mistake', () => {
-    expect(parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: '1' }).googleAdsEnhancedConversions).toBe(
-      true,
-    );
-    expect(parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: '0' }).googleAdsEnhancedConversions).toBe(
-      false,
-    );
-    expect(parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: '' }).googleAdsEnhancedConversions).toBe(
-      false,
-    );
-    expect(() => parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: 'true' })).toThrow(
-      /NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: debe ser 1/,
-    );
-  });
-
-  it('rejects protocol-relative paths that would leave the site', () => {
-    expect(() => parsePublicEnv({ NEXT_PUBLIC_THANK_YOU_URL: '//evil.example' })).toThrow(/NEXT_PUBLIC_THANK_YOU_URL/);
-  });
-});
 
 describe('contact API configuration', () => {
   it('uses the local inbox when no API is configured (a fresh clone)', () => {
@@ -313,5 +209,45 @@ describe('the build check of the server variables (next build)', () => {
       expect(message.split(`- ${variable}:`)).toHaveLength(2);
     }
     expect(message).not.toMatch(/Invalid|expected/);
+  });
+});
+
+describe('next.config.ts checks the server variables at build', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    process.env = { ...saved };
+  });
+
+  it('fails `next build` naming a malformed variable, so the previous deployment stays online', async () => {
+    process.env.ALERT_SMTP_URL = 'foo';
+    await expect(nextConfig(PHASE_PRODUCTION_BUILD, { defaultConfig: {} })).rejects.toThrow(
+      /ALERT_SMTP_URL: debe ser una URL smtp:\/\/ o smtps:\/\//,
+    );
+  });
+
+  it('fails `next build` on a contact API base without its site key', async () => {
+    process.env.CONTACT_API_BASE_URL = 'https://api.example.mx/api/';
+    delete process.env.CONTACT_SITE_KEY;
+    await expect(nextConfig(PHASE_PRODUCTION_BUILD, { defaultConfig: {} })).rejects.toThrow(/CONTACT_SITE_KEY/);
+  });
+
+  it('builds with no contact API at all', async () => {
+    delete process.env.CONTACT_API_BASE_URL;
+    delete process.env.CONTACT_SITE_KEY;
+    await expect(nextConfig(PHASE_PRODUCTION_BUILD, { defaultConfig: {} })).resolves.toBeDefined();
+  });
+
+  it('lets `next start` and `next dev` run with it: the server falls back and reports it at start-up', async () => {
+    process.env.ALERT_SMTP_URL = 'foo';
+    await expect(nextConfig(PHASE_PRODUCTION_SERVER, { defaultConfig: {} })).resolves.toBeDefined();
+    await expect(nextConfig(PHASE_DEVELOPMENT_SERVER, { defaultConfig: {} })).resolves.toBeDefined();
+  });
+
+  it('sends raster pictures as AVIF or WebP, at the widths the pictures are drawn at', async () => {
+    const { images } = await nextConfig(PHASE_PRODUCTION_SERVER, { defaultConfig: {} });
+    expect(images?.formats).toEqual(['image/avif', 'image/webp']);
+    expect(images?.deviceSizes).toContain(700);
+    expect(images?.imageSizes).toContain(224);
+    expect(images?.unoptimized).toBeUndefined();
   });
 });
