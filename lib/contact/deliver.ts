@@ -25,7 +25,7 @@ const HOLD_WAIT_MS = 800;
 
 type Known = { answerBy: number; source?: LeadSource; visitor?: Visitor };
 
-/** Delivers live (API or inbox), else the lead's workflow does later with the same key; thanks once delivered or held. */
+/** Delivers live (API or inbox), else the lead's workflow does, same key; thanks once delivered or held. */
 export async function deliverEnquiry(enquiry: ContactEnquiry, known: Known): Promise<ContactState> {
   const config = getContactConfig();
   const { answerBy, source, visitor } = known;

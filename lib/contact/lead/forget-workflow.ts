@@ -53,7 +53,7 @@ forgetEndedRun.maxRetries = 20;
 /** What became of a run's forgetting, kept as the step's output: scheduled here, or left to Vercel's retention. */
 export type ForgetPlan = 'scheduled' | 'kept-by-vercel';
 
-/** Forgets the run at `at` (ms) in a workflow of its own, carrying only the run's id: the engine schedules (no cron). */
+/** Forgets the run at `at` (ms) in a workflow of its own that carries only its id: the engine schedules, no cron. */
 export async function forgetAfter(runId: string, at: number): Promise<ForgetPlan> {
   'use step';
   // The SDK cannot delete a run on Vercel (forget.ts), so a forgetting run would only fail 21 times for every lead.
