@@ -22,7 +22,10 @@ export function exportRefusal(file: string, projectDir: string): string | null {
   // Exit 0: ignored; 1: not ignored (a commit could carry it); anything else: git could not tell.
   const ignored = spawnSync('git', ['check-ignore', '-q', '--', inside], { cwd: repo });
   if (ignored.status === 0) return null;
-  return `${target} está dentro del repositorio y git no lo ignora: con nombres, correos y teléfonos, un commit podría llevárselo. Elige un archivo fuera de ${repo} o en una carpeta ignorada (.inbox/, por ejemplo).`;
+  return (
+    `${target} está dentro del repositorio y git no lo ignora: con nombres, correos y teléfonos, un commit podría ` +
+    `llevárselo. Elige un archivo fuera de ${repo} o en una carpeta ignorada (.inbox/, por ejemplo).`
+  );
 }
 
 /**
@@ -49,7 +52,7 @@ export function writePrivateFile(file: string, text: string): void {
   }
 }
 
-/** The folder with its links resolved (a link into the repository is the repository); as written while it does not exist. */
+/** The folder with its links resolved (a link into the repository is the repository); as written while missing. */
 function realDir(dir: string): string {
   try {
     return realpathSync(dir);

@@ -14,7 +14,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { defaultExportFile, exportRefusal, writePrivateFile } from './leads-export';
+import { defaultExportFile, exportRefusal, writePrivateFile } from './export-file';
 
 /*
  * `npm run leads -- export` writes names, e-mails and phones: never where a

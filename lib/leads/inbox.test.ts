@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { purgeInbox, withoutMail } from './leads-inbox';
+import { purgeInbox, withoutMail } from './inbox';
 
 const line = (name: string, mail: string) =>
   JSON.stringify({

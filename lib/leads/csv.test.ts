@@ -1,4 +1,4 @@
-import { deadLettersCsv, type DeadLetter } from './leads-csv';
+import { deadLettersCsv, type DeadLetter } from './csv';
 
 const ENQUIRY = {
   name: 'Ñoño Pérez',

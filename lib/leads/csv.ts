@@ -1,5 +1,5 @@
-import { touchLines } from '../lib/source';
-import type { Lead, LeadOutcome } from '../lib/contact/lead/lead';
+import { touchLines } from '@/lib/source';
+import type { Lead, LeadOutcome } from '@/lib/contact/lead/lead';
 
 /** A lead whose run ended undelivered: what the agency follows up by hand. */
 export type DeadLetter = { lead: Lead; outcome: Extract<LeadOutcome, { outcome: 'dead' }> };
