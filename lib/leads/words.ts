@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { SPAM_RULE_LABELS } from '@/lib/contact/spam-rules';
+import { touchLines } from '@/lib/source';
 import type { LeadOutcome } from '@/lib/contact/lead/lead';
 import type { WorkflowWorld } from '@/lib/engine/choose-world';
 import type { LeadRun } from './runs';
@@ -67,6 +68,20 @@ const STATE_WORDS: Record<LeadRun['state'], string> = {
   cancelled: 'cancelada',
   failed: 'con error del motor',
 };
+
+/** Where it came from: the visit that sent it (campaign, click id, landing page), then the first one if another. */
+export function origin({ lead: { source } }: Pick<LeadRun, 'lead'>): string {
+  const [last, first] = [touchLines(source?.last).join('; '), touchLines(source?.first).join('; ')];
+  return [last, first && first !== last ? `primera visita: ${first}` : ''].filter(Boolean).join(' · ');
+}
+
+/** When it leaves: a held lead is retried for 24 hours (then a dead letter); a dead letter or a spam is forgotten. */
+export function whenGone({ state, forgetAt, retriedUntil }: LeadRun): string | undefined {
+  if (retriedUntil !== undefined)
+    return `se reintenta hasta el ${isoDate(retriedUntil).slice(0, 16).replace('T', ' ')} UTC`;
+  if (forgetAt === undefined) return undefined;
+  return `${state === 'spam' ? 'se descarta' : 'se borra'} el ${isoDate(forgetAt).slice(0, 10)}`;
+}
 
 /** What the command says when a key cannot be released, by why. */
 export const RELEASE_SAID: Record<Exclude<ReleaseResult['result'], 'released' | 'server-down'>, string> = {
