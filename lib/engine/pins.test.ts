@@ -6,7 +6,7 @@ import path from 'node:path';
 
 // lib/engine/ reads the engine's internals (docs/operations.md, "Upgrading the engine"): its packages move only
 // when someone upgrades them on purpose, never with an `npm update`.
-const ENGINE = ['workflow', '@workflow/world-local', '@workflow/world-postgres', '@workflow/errors'];
+const ENGINE = ['workflow', '@workflow/core', '@workflow/world-local', '@workflow/world-postgres', '@workflow/errors'];
 const ROOT = path.join(__dirname, '..', '..');
 const read = (file: string) =>
   JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as {

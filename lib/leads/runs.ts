@@ -1,9 +1,8 @@
 import 'server-only';
-import { importKey } from '@workflow/core/encryption';
-import { hydrateDataWithKey, isEncryptedData } from '@workflow/core/serialization-format';
-import { observabilityRevivers, parseWorkflowName } from 'workflow/observability';
+import { parseWorkflowName } from 'workflow/observability';
 import { getWorld } from 'workflow/runtime';
 import { DEAD_AFTER_MS, releaseToken, type Lead, type LeadOutcome } from '@/lib/contact/lead/lead';
+import { runData } from '@/lib/engine/run-data';
 
 /** The engine's client: the local files, PostgreSQL, or Vercel's API (the SDK's World). */
 export type World = ReturnType<typeof getWorld>;
@@ -34,21 +33,6 @@ const isLead = (value: unknown): value is Lead => {
     typeof enquiry.phone === 'string'
   );
 };
-
-/**
- * A run's input and output as plain values. Vercel's world encrypts them per run: decrypted with the run's key, as
- * the SDK's own inspector does (workflow/observability re-exports only the keyless decoder, 4.8.9).
- */
-export async function runData(world: World, run: Run): Promise<{ input?: unknown; output?: unknown }> {
-  const { input, output } = run as { input?: unknown; output?: unknown };
-  const raw =
-    isEncryptedData(input) || isEncryptedData(output) ? await world.getEncryptionKeyForRun?.(run as never) : null;
-  const key = raw ? await importKey(raw) : undefined;
-  // What cannot be read stays as it was, as the SDK's hydrateResourceIO leaves it: then it is no lead of ours.
-  const decode = (value: unknown) =>
-    value == null ? value : hydrateDataWithKey(value, observabilityRevivers, key).catch(() => value);
-  return { input: await decode(input), output: await decode(output) };
-}
 
 /** Whether a lead's run still waits on its release hook (a held-back spam), by the run's id. */
 export type HookCheck = (runId: string) => Promise<boolean>;
