@@ -2,6 +2,7 @@
  * @jest-environment node
  */
 import path from 'node:path';
+import { parseRateLimitConfig } from '@/lib/env/server';
 import { chooseWorkflowWorld, getWorkflowServerUrl, getWorkflowWorld, SEALED_WORLD_MODULE } from './choose-world';
 
 const ENGINE_VARS = [
@@ -59,5 +60,8 @@ describe('the world each platform gets (lib/engine/choose-world.ts)', () => {
     chooseWorkflowWorld();
     expect(process.env.ENGINE_WORLD).toBe('@workflow/world-postgres');
     expect(getWorkflowWorld()).toEqual({ kind: 'postgres', url: 'postgres://u:p@db/w' });
+    // What every instance shares there (the abuse limit, the form's key and spent signatures, the staff's spent links
+    // and ended sessions) still lives in that database once the world is sealed, never in each server's memory.
+    expect(parseRateLimitConfig(process.env).config.postgresUrl).toBe('postgres://u:p@db/w');
   });
 });

@@ -178,7 +178,9 @@ export type RateLimitConfig = {
 
 export function parseRateLimitConfig(source: Source): Parsed<RateLimitConfig> {
   const { env, problems } = parseEach(source, 'rateLimit');
-  const postgresUrl = env.WORKFLOW_TARGET_WORLD === '@workflow/world-postgres' ? env.WORKFLOW_POSTGRES_URL : undefined;
+  const sealed = env.WORKFLOW_TARGET_WORLD?.endsWith('sealed-world.mjs'); // then the world chosen is ENGINE_WORLD
+  const world = sealed ? env.ENGINE_WORLD : env.WORKFLOW_TARGET_WORLD;
+  const postgresUrl = world === '@workflow/world-postgres' ? env.WORKFLOW_POSTGRES_URL : undefined;
   const { CONTACT_RATE_LIMIT_MAX: max, CONTACT_RATE_LIMIT_WINDOW_SECONDS: windowSeconds, REDIS_URL: redisUrl } = env;
   const config = { max, windowSeconds, redisUrl, postgresUrl, trustedProxies: env.TRUST_PROXY_HEADERS ?? 0 };
   return { config: { ...config, onVercel: env.VERCEL === '1' }, problems };
@@ -190,12 +192,10 @@ export type AlertConfig = { smtpUrl: string; to: string; from: string };
 export function parseDeliveryConfig(source: Source) {
   const { env, problems } = parseEach(source, 'delivery');
   const { ALERT_SMTP_URL: smtpUrl, ALERT_EMAIL_TO: to, ALERT_EMAIL_FROM: from } = env;
-  // E-mail to the agency when an enquiry goes pending or dead; none without all three.
   const alert: AlertConfig | undefined = smtpUrl && to && from ? { smtpUrl, to, from } : undefined;
   // Some are there but not all, said at start-up (a malformed one is already said on its own).
   const partial = !alert && [smtpUrl, to, from].some(Boolean) && !problems.some((p) => p.variable.startsWith('ALERT_'));
   const alertProblem = partial ? ALERTS_TOGETHER : undefined;
-  // Wait before redelivery n, in seconds (the last value repeats).
   const backoffSeconds = env.CONTACT_OUTBOX_BACKOFF_SECONDS ?? DEFAULT_BACKOFF_SECONDS;
   // Dead letters and suspected spam are forgotten this long after they end (ms); a delivered lead at once.
   const keepMs = Math.round((env.CONTACT_KEEP_DAYS ?? DEFAULT_KEEP_DAYS) * 24 * 60 * 60 * 1000);
