@@ -12,7 +12,7 @@ import './globals.css';
 // weight, for headings only: 19 kB instead of the variable font's 38 kB, which
 // shows in LCP on a slow phone. Body text uses the system's sans-serif.
 const montserrat = localFont({
-  src: '../node_modules/@fontsource/montserrat/files/montserrat-latin-800-normal.woff2',
+  src: '../../node_modules/@fontsource/montserrat/files/montserrat-latin-800-normal.woff2',
   weight: '800',
   style: 'normal',
   display: 'swap',
