@@ -5,6 +5,8 @@ import { MAX_FORM_BODY_BYTES, tooLargeResponse } from './lib/proxy/too-large';
 
 /** Pages that exist besides `/` (which is static and never reaches the proxy on a page view). */
 const KNOWN_PATHS = new Set(['/aviso-de-privacidad', '/gracias']);
+/** The staff area answers for itself: a 404 when it is not configured, never a redirect that says it exists. */
+const STAFF_AREA = /^\/equipo(\/|$)/;
 
 /**
  * Where a request should be sent instead, or null to serve it as it is.
@@ -15,7 +17,8 @@ export function redirectTarget(method: string, url: URL): URL | null {
   if (method !== 'GET' && method !== 'HEAD') return null;
   const path = url.pathname.replace(/\/+$/, '') || '/';
   // Route handlers (the outbox flush) answer for themselves.
-  if (path === '/' || KNOWN_PATHS.has(path) || path === '/api' || path.startsWith('/api/')) return null;
+  if (path === '/' || KNOWN_PATHS.has(path) || STAFF_AREA.test(path) || path === '/api' || path.startsWith('/api/'))
+    return null;
   const target = new URL(url);
   target.pathname = '/';
   return target;

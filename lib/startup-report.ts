@@ -2,6 +2,7 @@ import 'server-only';
 import { getWorkflowWorld } from '@/lib/engine/choose-world';
 import { configProblems, getContactConfig, getDeliveryConfig, getRateLimitConfig } from '@/lib/env/server';
 import { formKeySource } from './contact/signature-store';
+import { getStaffConfig, staffAreaMissing } from './staff/config';
 
 // Off Vercel with no proxy, the client writes X-Forwarded-For and Next keeps it.
 const CLIENT_PICKS_ADDRESS =
@@ -47,6 +48,12 @@ export function describeContactConfig(): void {
       `${WORLD_WORDS[world.kind]}${world.kind === 'local' ? ` en ${world.dir}` : ''}): esperas de ` +
       `${backoffSeconds.join(', ')} s; a las 24 horas, no entregada.`,
   );
+  const staff = getStaffConfig();
+  if (staff) console.info(`[equipo] Área del equipo en /equipo: ${staff.emails.length} correo(s) pueden entrar.`);
+  else
+    console.info(
+      `[equipo] Área del equipo desactivada (/equipo responde 404): falta ${staffAreaMissing().join(', ')}.`,
+    );
   if (alert)
     console.info(`[contacto] Avisos por correo activados: solicitudes pendientes y no entregadas a ${alert.to}.`);
   else

@@ -21,7 +21,7 @@ const { release } = await import('../lib/leads/release');
 const { forget } = await import('../lib/leads/forget');
 const { deadLettersCsv } = await import('../lib/leads/csv');
 const { defaultExportFile, exportRefusal, writePrivateFile } = await import('../lib/leads/export-file');
-const { RELEASE_SAID, beyondReach, isoDate, oneLine, person, whyDead, whySpam, worldLine } =
+const { RELEASE_SAID, beyondReach, forgotLines, isoDate, oneLine, person, whyDead, whySpam, worldLine } =
   await import('../lib/leads/words');
 
 const USAGE =
@@ -129,17 +129,7 @@ try {
   } else if (command === 'purge' && argument?.includes('@')) {
     // A person's request to be forgotten: their runs (cancelled first if still running) and their inbox lines.
     const report = await forget(argument, world);
-    const { mail, leads, cancelled, forwards, inbox } = report;
-    if (report.runsDeleted) {
-      console.log(
-        `${mail}: ${leads} solicitud(es) borrada(s) del motor de entregas${cancelled ? ` (${cancelled} cancelada(s) antes: no se entregarán)` : ''}.`,
-      );
-      if (forwards) console.log(`${mail}: ${forwards} reenvío(s) al webhook o a Meta detenido(s) y borrado(s).`);
-    } else {
-      console.log(`${mail}: ${cancelled} solicitud(es) cancelada(s): no se entregarán.`);
-      if (forwards) console.log(`${mail}: ${forwards} reenvío(s) al webhook o a Meta detenido(s).`);
-    }
-    console.log(`Bandeja local (${inbox.dir}): ${inbox.lines} línea(s) borrada(s) en ${inbox.files} archivo(s).`);
+    for (const line of forgotLines(report)) console.log(line);
     for (const line of beyondReach(report)) console.log(line);
   } else {
     console.error(USAGE);

@@ -36,6 +36,8 @@ const ISOLATED: Record<string, string> = {
   CONTACT_OUTBOX_BACKOFF_SECONDS: '',
   CONTACT_KEEP_DAYS: '',
   REDIS_URL: '',
+  STAFF_EMAILS: '',
+  STAFF_SESSION_SECRET: '',
   ALERT_SMTP_URL: '',
   ALERT_EMAIL_TO: '',
   ALERT_EMAIL_FROM: '',

@@ -156,6 +156,34 @@ export async function consume(shared: SharedLimiter, key: string): Promise<Limit
   }
 }
 
+/**
+ * The points `key` has used in its window (0: none), counting what this instance's memory took while the store was
+ * away; throws when the shared store does not answer within `waitMs` (the caller decides what that means).
+ */
+export async function used(shared: SharedLimiter, key: string, waitMs = LIMIT_WAIT_MS): Promise<number> {
+  const read = async (limiter: RateLimiterAbstract) => (await limiter.get(key))?.consumedPoints ?? 0;
+  const here = shared.fallback ? await read(shared.fallback) : 0;
+  if (shared.redis) await whenReady(shared.redis, waitMs);
+  if (shared.ready) await withTimeout(shared.ready(), waitMs);
+  return Math.max(here, await withTimeout(read(shared.limiter), waitMs));
+}
+
+/**
+ * One point for `key` in the shared store itself, never only in memory: for what must hold on every instance (a link
+ * used once, a session ended), off a visitor's path, so it may wait `waitMs`. True: taken now; false: used up already.
+ * Throws when the store does not answer in time.
+ */
+export async function consumeInStore(shared: SharedLimiter, key: string, waitMs: number): Promise<boolean> {
+  if (shared.redis) await whenReady(shared.redis, waitMs);
+  if (shared.ready) await withTimeout(shared.ready(), waitMs);
+  await shared.fallback?.consume(key, 1).catch(() => undefined);
+  const taken = shared.limiter.consume(key, 1).then(
+    () => true,
+    (rejection) => (rejection instanceof RateLimiterRes ? false : Promise.reject(rejection)),
+  );
+  return withTimeout(taken, waitMs);
+}
+
 async function verdictOf(take: () => Promise<unknown>, { rethrow = false } = {}): Promise<LimitVerdict> {
   try {
     await take();

@@ -71,9 +71,6 @@ export function parsePublicEnv(source: Source) {
 
 export const publicEnv = parsePublicEnv(process.env);
 
-/**
- * This build's edition of the contact form (lib/proxy/stale-form.ts): made once per build by next.config.ts and
- * inlined by Next (its `env`), so it is read here by its literal name, not from the object above; empty where
- * nothing was built.
- */
+// This build's edition of the form (lib/proxy/stale-form.ts), made by next.config.ts and inlined by Next under its
+// literal name (so not from the object above); empty where nothing was built.
 export const formEdition: string = optional(z.string()).parse(process.env.CONTACT_FORM_EDITION) ?? '';

@@ -1,13 +1,10 @@
 import { z } from 'zod';
 import { httpUrl, optional, withDefault, type Source } from './public';
 
-/**
- * The server half of the env module: values that never reach the browser, read from process.env at first use. At
- * `next build`, next.config.ts runs the same rules (assertServerEnv): a malformed value fails the build naming it, and
- * Vercel keeps the deployment that works; at run time it turns off only its own feature, and the start-up report names
- * it. No `import 'server-only'`: next.config.ts loads this file in plain Node, where that package throws; no component
- * may import it (eslint.config.mjs), and Next inlines only NEXT_PUBLIC_ values in the browser's code.
- */
+// The server half of the env module: values that never reach the browser, read from process.env at first use. At
+// `next build`, next.config.ts runs the same rules (assertServerEnv): a malformed value fails the build naming it; at
+// run time it turns off only its own feature, and the start-up report names it. No `import 'server-only'`:
+// next.config.ts loads this file in plain Node, where it throws; no component may import it (eslint.config.mjs).
 
 /** One malformed variable: which, what is wrong, and what the server does instead. */
 export type EnvProblem = { variable: string; message: string; fallback: string };
@@ -57,6 +54,8 @@ const NO_ALERTS = 'avisos por correo desactivados';
 const NO_WEBHOOK = 'webhook de prospectos desactivado';
 const NO_CAPI = 'API de Conversiones de Meta desactivada';
 const NO_TEST = 'los eventos van como reales, sin código de prueba';
+const STAFF = 'debe ser una lista de hasta 50 correos separados por comas';
+const NO_STAFF = 'el área del equipo no existe';
 const ALERTS_TOGETHER = 'ALERT_SMTP_URL, ALERT_EMAIL_TO y ALERT_EMAIL_FROM van juntas: falta al menos una.';
 
 /** Every server variable, its meaning and its bounds, by the feature it serves. */
@@ -98,6 +97,11 @@ const serverSchema = {
     META_GRAPH_API_URL: v(optional(httpUrl), `se usa ${META_GRAPH_API_DEFAULT}`),
     META_TEST_EVENT_CODE: v(matching(/^\w{1,64}$/, 'debe ser el código de prueba de Meta, como TEST12345'), NO_TEST),
     NEXT_PUBLIC_META_PIXEL_ID: v(matching(/^\d{1,20}$/, PIXEL), NO_CAPI),
+  },
+  staff: {
+    // The staff area (/equipo): who may sign in, and the key sealing its links and sessions (lib/staff/config.ts).
+    STAFF_EMAILS: v(optional(z.string().refine((list) => /^[^,]+(,[^,]+){0,49}$/.test(list), STAFF)), NO_STAFF),
+    STAFF_SESSION_SECRET: v(optional(z.string().min(32, SECRET)), NO_STAFF),
   },
   // Read with every group: they cannot be malformed. The Workflow SDK reads its WORKFLOW_* itself too.
   shared: {
@@ -197,7 +201,6 @@ export function parseDeliveryConfig(source: Source) {
   const partial = !alert && [smtpUrl, to, from].some(Boolean) && !problems.some((p) => p.variable.startsWith('ALERT_'));
   const alertProblem = partial ? ALERTS_TOGETHER : undefined;
   const backoffSeconds = env.CONTACT_OUTBOX_BACKOFF_SECONDS ?? DEFAULT_BACKOFF_SECONDS;
-  // Dead letters and suspected spam are forgotten this long after they end (ms); a delivered lead at once.
   const keepMs = Math.round((env.CONTACT_KEEP_DAYS ?? DEFAULT_KEEP_DAYS) * 24 * 60 * 60 * 1000);
   return { config: { backoffSeconds, keepMs, alert, alertProblem }, problems };
 }
@@ -255,10 +258,13 @@ export const getRateLimitConfig = () => rateLimit().config;
 export const getDeliveryConfig = () => delivery().config;
 export const getForwardConfig = () => forward().config;
 export const formSecret = () => parseFormSecret(process.env).config;
+/** The staff area's variables, as they are (lib/staff/config.ts makes its configuration of them). */
+export const staffEnv = cached((source) => parseEach(source, 'staff'));
 
 /** The malformed optional variables this server runs without, for the start-up report (and the build's check). */
 export function configProblems(source: Source = process.env): EnvProblem[] {
-  const parsers = [parseRateLimitConfig, parseDeliveryConfig, parseForwardConfig, parseFormSecret];
+  const staff = (from: Source) => parseEach(from, 'staff');
+  const parsers = [parseRateLimitConfig, parseDeliveryConfig, parseForwardConfig, parseFormSecret, staff];
   return uniqueByVariable(parsers.flatMap((parse) => parse(source).problems));
 }
 

@@ -1,5 +1,7 @@
 import { touchLines } from '@/lib/source';
 import type { Lead, LeadOutcome } from '@/lib/contact/lead/lead';
+import type { LeadRun } from './runs';
+import { whenGone, whyHere } from './words';
 
 /** A lead whose run ended undelivered: what the agency follows up by hand. */
 export type DeadLetter = { lead: Lead; outcome: Extract<LeadOutcome, { outcome: 'dead' }> };
@@ -39,6 +41,32 @@ export function deadLettersCsv(letters: DeadLetter[]): string {
       touchLines(lead.source?.first).join('; '),
     ]);
   return `\uFEFF${[header, ...rows].map((row) => row.map(cell).join(',')).join('\r\n')}\r\n`;
+}
+
+/**
+ * Any list of leads as CSV, the same way (the staff page's export of held leads and suspected spam): when each came,
+ * why it is there, when it goes, the person and where they came from.
+ */
+export function leadsCsv(runs: readonly LeadRun[]): string {
+  const header = ['Clave', 'Recibida', 'Por qué', 'Plazo', 'Nombre', 'Correo', 'Teléfono', 'Motivo'];
+  const rows = runs.map((run) => {
+    const { key, receivedAt, enquiry, source } = run.lead;
+    const [why, until] = [whyHere(run), whenGone(run) ?? ''];
+    const origin = [touchLines(source?.last).join('; '), touchLines(source?.first).join('; ')];
+    return [
+      key,
+      new Date(receivedAt).toISOString(),
+      why,
+      until,
+      enquiry.name,
+      enquiry.mail,
+      enquiry.phone,
+      enquiry.reason,
+      ...origin,
+    ];
+  });
+  const all = [[...header, 'Origen (esta visita)', 'Origen (primera visita)'], ...rows];
+  return `\uFEFF${all.map((row) => row.map(cell).join(',')).join('\r\n')}\r\n`;
 }
 
 // Where Excel may start a formula: the cell's start, or after a ',' or ';' (either

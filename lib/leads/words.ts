@@ -92,6 +92,20 @@ export const RELEASE_SAID: Record<Exclude<ReleaseResult['result'], 'released' | 
   'already-released': 'ya fue liberada.',
 };
 
+/** What forgetting a person did, one line each: `npm run leads -- purge` prints them, the staff page shows them. */
+export function forgotLines({ mail, leads, cancelled, forwards, inbox, runsDeleted }: ForgetReport): string[] {
+  const before = cancelled ? ` (${cancelled} cancelada(s) antes: no se entregarán)` : '';
+  return [
+    runsDeleted
+      ? `${mail}: ${leads} solicitud(es) borrada(s) del motor de entregas${before}.`
+      : `${mail}: ${cancelled} solicitud(es) cancelada(s): no se entregarán.`,
+    ...(forwards
+      ? [`${mail}: ${forwards} reenvío(s) al webhook o a Meta detenido(s)${runsDeleted ? ' y borrado(s)' : ''}.`]
+      : []),
+    `Bandeja local (${inbox.dir}): ${inbox.lines} línea(s) borrada(s) en ${inbox.files} archivo(s).`,
+  ];
+}
+
 /** What forgetting a person could not reach, said plainly: one sentence a line. */
 export function beyondReach({ beyondReach: out, leads, forwards }: ForgetReport): string[] {
   return [

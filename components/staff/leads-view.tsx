@@ -1,0 +1,101 @@
+import Link from 'next/link';
+import { countLeads, listLeads } from '@/lib/leads/list';
+import { origin, whenGone, whyHere } from '@/lib/leads/words';
+import { dialable } from '@/lib/phone';
+import { deliverSpam, leave } from '@/lib/staff/actions';
+import { ForgetForm } from './forget-form';
+import styles from './staff.module.css';
+
+export type ListName = 'spam' | 'dead' | 'pending';
+const LISTS: Record<ListName, string> = { spam: 'Posible spam', dead: 'No entregadas', pending: 'Pendientes' };
+const when = new Intl.DateTimeFormat('es-MX', {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+  timeZone: 'America/Mexico_City',
+});
+
+/** The signed-in page: the counts `npm run leads -- status` prints, one list a page at a time, and the actions. */
+export async function LeadsView({
+  email,
+  list,
+  cursor,
+  notice,
+}: {
+  email: string;
+  list: ListName;
+  cursor?: string;
+  notice?: string;
+}) {
+  const [counts, page] = await Promise.all([countLeads(), listLeads({ states: [list], cursor })]);
+  return (
+    <>
+      <div className={styles.nav}>
+        <h1>Solicitudes</h1>
+        <span className={styles.muted}>{email}</span>
+        <form action={leave}>
+          <button type="submit">Salir</button>
+        </form>
+      </div>
+      <ul className={styles.counts} aria-label="Totales">
+        <li>Pendientes: {counts.pending}</li>
+        <li>No entregadas: {counts.dead}</li>
+        <li>Posible spam: {counts.spam}</li>
+        <li>Entregadas: {counts.delivered}</li>
+      </ul>
+      {notice ? <p role="status">{notice}</p> : null}
+      <nav className={styles.nav} aria-label="Listas">
+        {(Object.keys(LISTS) as ListName[]).map((name) => (
+          <Link key={name} href={`/equipo?lista=${name}`} aria-current={name === list ? 'page' : undefined}>
+            {LISTS[name]}
+          </Link>
+        ))}
+        <a href={`/equipo/exportar?lista=${list}`} download>
+          Exportar CSV
+        </a>
+      </nav>
+      <h2>{LISTS[list]}</h2>
+      {page.leads.length === 0 ? <p>Nada en esta lista{cursor ? ' en esta página' : ''}.</p> : null}
+      <ul className={styles.list}>
+        {page.leads.map((run) => {
+          const { lead } = run;
+          const phone = dialable(lead.enquiry.phone);
+          const source = origin(run);
+          const gone = whenGone(run);
+          return (
+            <li key={run.runId} className={styles.row}>
+              <strong>{lead.enquiry.name}</strong>
+              <span>
+                <a href={`mailto:${lead.enquiry.mail}`}>{lead.enquiry.mail}</a> · {lead.enquiry.phone}
+                {phone ? (
+                  <>
+                    {' '}
+                    · <a href={phone.whatsapp}>WhatsApp</a>
+                  </>
+                ) : null}
+              </span>
+              <p className={styles.reason}>{lead.enquiry.reason}</p>
+              <span className={styles.muted}>
+                Recibida el {when.format(lead.receivedAt)} · {whyHere(run)}
+                {gone ? ` · ${gone.charAt(0).toUpperCase()}${gone.slice(1)}` : ''}
+              </span>
+              <span className={styles.muted}>Origen: {source || 'sin datos de campaña'}</span>
+              {run.state === 'spam' ? (
+                <form action={deliverSpam}>
+                  <input type="hidden" name="clave" value={lead.key} />
+                  <button type="submit">Entregar</button>
+                </form>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+      {page.cursor ? (
+        <p>
+          <Link href={`/equipo?lista=${list}&desde=${encodeURIComponent(page.cursor)}`}>Siguientes</Link>
+        </p>
+      ) : null}
+      <h2>Olvidar a una persona</h2>
+      <ForgetForm />
+    </>
+  );
+}

@@ -1,0 +1,54 @@
+'use server';
+
+import { cookies, headers } from 'next/headers';
+import { redirect } from 'next/navigation';
+import { after } from 'next/server';
+import { forget } from '@/lib/leads/forget';
+import { release } from '@/lib/leads/release';
+import { beyondReach, forgotLines, RELEASE_SAID } from '@/lib/leads/words';
+import { requestLink, requireStaff, signOut, staffAddress, type LinkAnswer } from './sign-in';
+
+// The staff area's Server Actions. Each checks the session itself: an action is a door of its own, reachable by a
+// POST with its id whatever page shows it. Next takes them only from the site's own Origin, and the session cookie is
+// SameSite=Lax, so another site's form carries neither.
+
+export type LinkState = { answer?: LinkAnswer; email?: string };
+export type ForgetState = { mail?: string; lines?: string[] };
+const KEY = /^[0-9a-f-]{36}$/;
+
+/** Asks for a sign-in link: the same answer for every address (see requestLink). */
+export async function askForLink(_previous: LinkState, form: FormData): Promise<LinkState> {
+  const typed = form.get('correo');
+  const email = typeof typed === 'string' ? typed.slice(0, 254) : '';
+  const answer = await requestLink(email, await headers(), await cookies(), (send) => after(send));
+  return { answer, email };
+}
+
+/** Entregar: a suspected spam delivered like any lead, by resuming the hook its run waits on. */
+export async function deliverSpam(form: FormData): Promise<void> {
+  await requireStaff();
+  const key = String(form.get('clave') ?? '');
+  if (!KEY.test(key)) redirect('/equipo?lista=spam');
+  const answer = await release(key, { waitMs: 3000 });
+  const said =
+    answer.result === 'released'
+      ? `Solicitud ${key} liberada: se entrega como cualquier otra.`
+      : answer.result === 'server-down'
+        ? `Solicitud ${key}: el motor de entregas no responde; inténtalo en un momento.`
+        : `Solicitud ${key}: ${RELEASE_SAID[answer.result]}`;
+  redirect(`/equipo?lista=spam&aviso=${encodeURIComponent(said)}`);
+}
+
+/** Olvidar: everything the project holds about a person, and what it could not reach. */
+export async function forgetPerson(_previous: ForgetState, form: FormData): Promise<ForgetState> {
+  await requireStaff();
+  const mail = staffAddress(form.get('correo'));
+  if (!mail) return { lines: ['Escribe el correo completo de la persona.'] };
+  const report = await forget(mail);
+  return { mail, lines: [...forgotLines(report), ...beyondReach(report)] };
+}
+
+export async function leave(): Promise<void> {
+  await signOut(await cookies());
+  redirect('/equipo?salida=1');
+}

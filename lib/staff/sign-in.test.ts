@@ -1,0 +1,243 @@
+/**
+ * @jest-environment node
+ */
+import type { CookieJar } from './sign-in';
+
+/*
+ * The staff's sign-in, tried as an attacker would: the link and the session cookie are the only ways in. The mail
+ * sender is the one boundary faked; the stores are the real ones, in this process's memory.
+ */
+const mockSendMail = jest.fn(async (..._args: unknown[]) => ({ sent: true as const }));
+jest.mock('@/lib/mail', () => ({ sendMail: (...args: unknown[]) => mockSendMail(...args) }));
+
+type SignIn = typeof import('./sign-in');
+const STAFF = 'ventas@agencia.mx';
+const SECRET = 'una-clave-larga-de-prueba-para-las-sesiones-0123456789';
+const saved = { ...process.env };
+
+/** A browser's cookies, as Next's cookies() gives them to iron-session. */
+function browser(): CookieJar & { values: Map<string, string> } {
+  const values = new Map<string, string>();
+  const jar = {
+    values,
+    get: (name: string) => (values.has(name) ? { name, value: values.get(name) ?? '' } : undefined),
+    getAll: () => [...values].map(([name, value]) => ({ name, value })),
+    has: (name: string) => values.has(name),
+    set: (
+      name: string | { name: string; value: string; maxAge?: number },
+      value = '',
+      options: { maxAge?: number } = {},
+    ) => {
+      const [key, text, maxAge] =
+        typeof name === 'string' ? [name, value, options.maxAge] : [name.name, name.value, name.maxAge];
+      if (maxAge === 0) values.delete(key);
+      else values.set(key, text);
+      return jar;
+    },
+    delete: (name: string) => {
+      values.delete(name);
+      return jar;
+    },
+  };
+  return jar as unknown as CookieJar & { values: Map<string, string> };
+}
+
+let staff: SignIn;
+let mails: { to: string; text: string }[];
+let later: (() => Promise<void>)[];
+beforeEach(() => {
+  process.env = { ...saved, STAFF_EMAILS: `${STAFF}, jefa@agencia.mx`, STAFF_SESSION_SECRET: SECRET };
+  Object.assign(process.env, {
+    ALERT_SMTP_URL: 'smtp://127.0.0.1:2525',
+    ALERT_EMAIL_TO: 'avisos@agencia.mx',
+    ALERT_EMAIL_FROM: 'Formulario <avisos@agencia.mx>',
+    NEXT_PUBLIC_SITE_URL: 'https://www.agencia.mx',
+    REDIS_URL: '',
+    WORKFLOW_TARGET_WORLD: 'local',
+    TRUST_PROXY_HEADERS: '1',
+  });
+  jest.isolateModules(() => {
+    staff = jest.requireActual('./sign-in') as SignIn;
+  });
+  mails = [];
+  later = [];
+  mockSendMail.mockImplementation(async (config: unknown, mail: unknown) => {
+    mails.push({ to: (config as { to: string }).to, text: (mail as { text: string }).text });
+    return { sent: true };
+  });
+});
+afterEach(() => {
+  staff.closeStaffStores();
+  process.env = { ...saved };
+  jest.restoreAllMocks();
+});
+
+const from = (address: string) => new Headers({ 'x-forwarded-for': address });
+async function ask(email: string, jar = browser(), client = '203.0.113.10') {
+  const answer = await staff.requestLink(email, from(client), jar, (send) => void later.push(send));
+  await Promise.all(later.splice(0).map((send) => send()));
+  return { answer, jar };
+}
+const linkIn = (text: string) => new URL(text.match(/https:\S+/)?.[0] ?? 'https://x').searchParams.get('t');
+
+describe('asking for a link', () => {
+  it('mails a listed address its link, and answers an unlisted one the same, mailing nothing', async () => {
+    const listed = await ask(STAFF);
+    const unlisted = await ask('intruso@example.com');
+    expect(listed.answer).toBe('sent');
+    expect(unlisted.answer).toBe(listed.answer);
+    // Both browsers got the same kind of pending cookie: nothing in the answer tells the two apart.
+    expect(unlisted.jar.values.has(staff.PENDING_COOKIE)).toBe(true);
+    expect(mails).toEqual([{ to: STAFF, text: expect.stringContaining('https://www.agencia.mx/equipo/entrar?t=') }]);
+  });
+
+  it('never waits on the mail server: the link goes out after the answer', async () => {
+    mockSendMail.mockImplementation(() => new Promise(() => {}));
+    const jar = browser();
+    await expect(staff.requestLink(STAFF, from('203.0.113.11'), jar, (send) => void later.push(send))).resolves.toBe(
+      'sent',
+    );
+    expect(later).toHaveLength(1);
+  });
+
+  it('limits requests per address, whoever asks, and per client, whatever address it types', async () => {
+    const byAddress = [];
+    for (let i = 0; i < 4; i++) byAddress.push((await ask(STAFF, browser(), `198.51.100.${i}`)).answer);
+    expect(byAddress).toEqual(['sent', 'sent', 'sent', 'limited']);
+    const byClient = [];
+    for (let i = 0; i < 11; i++) byClient.push((await ask(`nadie${i}@example.com`, browser(), '192.0.2.7')).answer);
+    expect(byClient.slice(0, 10).every((answer) => answer === 'sent')).toBe(true);
+    expect(byClient[10]).toBe('limited');
+  });
+
+  it('counts the client by the trusted hop, not by what it writes in X-Forwarded-For', async () => {
+    const answers = [];
+    for (let i = 0; i < 11; i++) {
+      const spoofed = new Headers({ 'x-forwarded-for': `10.0.0.${i}, 192.0.2.8` });
+      answers.push(await staff.requestLink(`otro${i}@example.com`, spoofed, browser(), () => {}));
+    }
+    expect(answers[10]).toBe('limited');
+  });
+
+  it('refuses what is not an address, without a cookie or a mail', async () => {
+    for (const typed of ['', 'sin-arroba', `${'a'.repeat(250)}@agencia.mx`, 42]) {
+      const jar = browser();
+      expect(await staff.requestLink(typed, from('203.0.113.12'), jar, () => {})).toBe('invalid');
+      expect(jar.values.size).toBe(0);
+    }
+  });
+});
+
+describe('signing in with the link', () => {
+  it('works once, in the browser that asked for it', async () => {
+    const { jar } = await ask(STAFF);
+    const token = linkIn(mails[0]?.text ?? '');
+    const pending = jar.values.get(staff.PENDING_COOKIE) ?? '';
+    expect(await staff.signIn(token, jar)).toBe('signed-in');
+    expect(await staff.staffSession(jar)).toMatchObject({ email: STAFF });
+    // The same link again, even from that browser with its old cookie put back: spent.
+    const replay = browser();
+    replay.values.set(staff.PENDING_COOKIE, pending);
+    expect(await staff.signIn(token, replay)).toBe('used');
+    expect(await staff.staffSession(replay)).toBeUndefined();
+  });
+
+  it('does nothing in another browser (a forwarded mail, a mail scanner), and is still good where it was asked', async () => {
+    const { jar } = await ask(STAFF);
+    const token = linkIn(mails[0]?.text ?? '');
+    const other = browser();
+    expect(await staff.signIn(token, other)).toBe('other-browser');
+    other.values.set(staff.PENDING_COOKIE, 'una-cookie-inventada');
+    expect(await staff.signIn(token, other)).toBe('other-browser');
+    expect(await staff.staffSession(other)).toBeUndefined();
+    expect(await staff.signIn(token, jar)).toBe('signed-in');
+  });
+
+  it('expires after its minutes', async () => {
+    const { jar } = await ask(STAFF);
+    const token = linkIn(mails[0]?.text ?? '');
+    const now = Date.now();
+    jest.spyOn(Date, 'now').mockReturnValue(now + (staff.LINK_TTL_S + 120) * 1000);
+    expect(await staff.signIn(token, jar)).toBe('invalid');
+  });
+
+  it('refuses a tampered token, one sealed with another secret, and one for an address off the list', async () => {
+    const { jar } = await ask(STAFF);
+    const token = linkIn(mails[0]?.text ?? '') ?? '';
+    const flipped = token.slice(0, 40) + (token[40] === 'A' ? 'B' : 'A') + token.slice(41);
+    expect(await staff.signIn(flipped, jar)).toBe('invalid');
+    expect(await staff.signIn(`${token}x`.repeat(300), jar)).toBe('invalid');
+    const { sealData } = jest.requireActual('iron-session') as typeof import('iron-session');
+    const pending = jar.values.get(staff.PENDING_COOKIE) ?? '';
+    const { createHash } = jest.requireActual('node:crypto') as typeof import('node:crypto');
+    const forged = { email: STAFF, browser: createHash('sha256').update(pending).digest('base64url'), id: 'x' };
+    const otherSecret = await sealData(forged, { password: `otra-${SECRET}`, ttl: 600 });
+    expect(await staff.signIn(otherSecret, jar)).toBe('invalid');
+    const offList = await sealData({ ...forged, email: 'intruso@example.com' }, { password: SECRET, ttl: 600 });
+    expect(await staff.signIn(offList, jar)).toBe('invalid');
+  });
+});
+
+describe('the session cookie', () => {
+  async function signedIn() {
+    const { jar } = await ask(STAFF);
+    await staff.signIn(linkIn(mails[0]?.text ?? ''), jar);
+    return jar;
+  }
+
+  it('is refused when forged, tampered or sealed with another secret', async () => {
+    const jar = await signedIn();
+    const sealed = jar.values.get(staff.SESSION_COOKIE) ?? '';
+    const { sealData } = jest.requireActual('iron-session') as typeof import('iron-session');
+    const forgeries = [
+      'eyJlbWFpbCI6InZlbnRhc0BhZ2VuY2lhLm14In0',
+      sealed.slice(0, 30) + (sealed[30] === 'A' ? 'B' : 'A') + sealed.slice(31),
+      await sealData({ email: STAFF, sid: 'x', at: Date.now() }, { password: `otra-${SECRET}`, ttl: 3600 }),
+    ];
+    for (const value of forgeries) {
+      const forged = browser();
+      forged.values.set(staff.SESSION_COOKIE, value);
+      expect(await staff.staffSession(forged)).toBeUndefined();
+    }
+  });
+
+  it('ends after a working day', async () => {
+    const jar = await signedIn();
+    const now = Date.now();
+    jest.spyOn(Date, 'now').mockReturnValue(now + (staff.SESSION_TTL_S + 60) * 1000);
+    expect(await staff.staffSession(jar)).toBeUndefined();
+  });
+
+  it('ends when the address is taken off the list', async () => {
+    const jar = await signedIn();
+    process.env.STAFF_EMAILS = 'jefa@agencia.mx';
+    let fresh: SignIn | undefined;
+    jest.isolateModules(() => {
+      fresh = jest.requireActual('./sign-in') as SignIn;
+    });
+    expect(await fresh?.staffSession(jar)).toBeUndefined();
+  });
+
+  it('is ended by signing out, even if someone kept a copy of it', async () => {
+    const jar = await signedIn();
+    const copy = browser();
+    copy.values.set(staff.SESSION_COOKIE, jar.values.get(staff.SESSION_COOKIE) ?? '');
+    await staff.signOut(jar);
+    expect(jar.values.has(staff.SESSION_COOKIE)).toBe(false);
+    expect(await staff.staffSession(copy)).toBeUndefined();
+  });
+});
+
+describe('without its variables', () => {
+  it('the area does not exist: no link, no session', async () => {
+    process.env.STAFF_EMAILS = '';
+    let off: SignIn | undefined;
+    jest.isolateModules(() => {
+      off = jest.requireActual('./sign-in') as SignIn;
+    });
+    const jar = browser();
+    expect(await off?.requestLink(STAFF, from('203.0.113.13'), jar, () => {})).toBe('invalid');
+    expect(await off?.signIn('x', jar)).toBe('invalid');
+    expect(jar.values.size).toBe(0);
+  });
+});

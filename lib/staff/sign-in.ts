@@ -1,0 +1,185 @@
+import 'server-only';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { cookies } from 'next/headers';
+import { redirect } from 'next/navigation';
+import { getIronSession, sealData, unsealData } from 'iron-session';
+import { clientKey, limitConfigOrDefaults } from '@/lib/abuse/client';
+import { consume, consumeInStore, heldLimiter, used, type SharedLimiter } from '@/lib/abuse/limiter';
+import { getStaffConfig, type StaffConfig } from './config';
+import { errorName } from '@/lib/error-name';
+import { sendMail } from '@/lib/mail';
+
+// The staff's sign-in: a one-time link mailed through the alert SMTP, and a session in a sealed cookie (iron-session:
+// encrypted and signed with STAFF_SESSION_SECRET, nothing stored per session, so it works on Vercel with no database).
+// A link works once (the used-link store), for LINK_TTL_S, and only in the browser that asked for it (its pending
+// cookie's hash is sealed into the link). Ended sessions are remembered until they would have expired.
+
+export const SESSION_COOKIE = 'equipo_sesion';
+export const PENDING_COOKIE = 'equipo_pendiente';
+/** A working day: after this the staff member asks for a new link. */
+export const SESSION_TTL_S = 9 * 60 * 60;
+/** Minutes, not hours: a link left in an inbox is worth nothing soon. */
+export const LINK_TTL_S = 10 * 60;
+// Per address and per client (the abuse limit's trusted hops): a person asks once or twice; a bot gets nowhere.
+const PER_ADDRESS = { max: 3, windowSeconds: 15 * 60 };
+const PER_CLIENT = { max: 10, windowSeconds: 15 * 60 };
+const MAX_ADDRESS = 254;
+// A link spent or a session ended must hold on every server: the store gets seconds, and without it, no.
+const STORE_WAIT_MS = 3000;
+
+export type StaffSession = { email: string; sid: string; at: number };
+/** A request's cookies, as Next's cookies() gives them. */
+export type CookieJar = Awaited<ReturnType<typeof cookies>>;
+type Link = { email: string; browser: string; id: string };
+type Held = { limiter?: SharedLimiter };
+const held = { perAddress: {} as Held, perClient: {} as Held, usedLinks: {} as Held, ended: {} as Held };
+
+const sha = (text: string) => createHash('sha256').update(text).digest('base64url');
+const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const random = (bytes: number) => randomBytes(bytes).toString('base64url');
+const store = (limit: { max: number; windowSeconds: number }) => ({ ...limitConfigOrDefaults(), ...limit });
+const cookieOptions = (config: StaffConfig) => ({
+  httpOnly: true,
+  secure: config.siteUrl.startsWith('https:'),
+  sameSite: 'lax' as const,
+  path: '/equipo',
+});
+
+/** An address as typed, compared and limited in one form; undefined when it cannot be one. */
+export function staffAddress(typed: unknown): string | undefined {
+  const address = typeof typed === 'string' ? typed.trim().toLowerCase() : '';
+  return address.length <= MAX_ADDRESS && /^[^\s@]+@[^\s@]+$/.test(address) ? address : undefined;
+}
+
+export type LinkAnswer = 'sent' | 'limited' | 'invalid';
+
+/**
+ * Asks for a link for `typed`: the same answer, and the same work before it, whether or not the address is on the
+ * list; the mail goes out in `later` (after the answer), so no answer waits on SMTP either.
+ */
+export async function requestLink(
+  typed: unknown,
+  requestHeaders: Pick<Headers, 'get'>,
+  jar: CookieJar,
+  later: (send: () => Promise<void>) => void,
+): Promise<LinkAnswer> {
+  const config = getStaffConfig();
+  const email = staffAddress(typed);
+  if (!config || !email) return 'invalid';
+  const perClient = heldLimiter(held.perClient, 'equipo_enlace_cliente', 'el límite de enlaces', store(PER_CLIENT));
+  const perAddress = heldLimiter(held.perAddress, 'equipo_enlace_correo', 'el límite de enlaces', store(PER_ADDRESS));
+  const byClient = await consume(perClient, clientKey(requestHeaders, limitConfigOrDefaults()));
+  const byAddress = await consume(perAddress, sha(email));
+  if (!byClient.allowed || !byAddress.allowed) return 'limited';
+  const browser = random(32);
+  jar.set(PENDING_COOKIE, browser, { ...cookieOptions(config), maxAge: LINK_TTL_S });
+  const link: Link = { email, browser: sha(browser), id: random(16) };
+  const token = await sealData(link, { password: config.secret, ttl: LINK_TTL_S });
+  if (config.emails.includes(email)) later(() => mailLink(config, email, `${config.siteUrl}/equipo/entrar?t=${token}`));
+  return 'sent';
+}
+
+async function mailLink(config: StaffConfig, to: string, url: string): Promise<void> {
+  const text = [
+    'Para entrar al área del equipo, abre este enlace en el mismo navegador donde lo pediste.',
+    `Sirve una sola vez, durante ${LINK_TTL_S / 60} minutos:`,
+    '',
+    url,
+    '',
+    'Si no lo pediste, ignora este correo: sin ese navegador nadie puede usarlo.',
+  ].join('\n');
+  const sent = await sendMail({ ...config.mail, to }, { subject: 'Tu enlace para entrar al área del equipo', text });
+  if (!sent.sent) console.error(`[equipo] No se pudo enviar un enlace de acceso (${sent.why})`);
+}
+
+export type SignInAnswer = 'signed-in' | 'invalid' | 'other-browser' | 'used';
+
+/** Signs in with a link's token, in the browser that asked for it, once; the session cookie is set on `jar`. */
+export async function signIn(token: string | null, jar: CookieJar): Promise<SignInAnswer> {
+  const config = getStaffConfig();
+  if (!config || !token || token.length > 2048) return 'invalid';
+  const link = await unsealData<Partial<Link>>(token, { password: config.secret, ttl: LINK_TTL_S });
+  if (!link.email || !link.browser || !link.id || !config.emails.includes(link.email)) return 'invalid';
+  const browser = jar.get(PENDING_COOKIE)?.value;
+  // Checked before the link is spent: a mail scanner that opens it first (without the cookie) spends nothing.
+  if (!browser || !sameHash(sha(browser), link.browser)) return 'other-browser';
+  const once = heldLimiter(
+    held.usedLinks,
+    'equipo_enlace_usado',
+    'el registro de enlaces usados',
+    store({ max: 1, windowSeconds: LINK_TTL_S }),
+  );
+  const first = await consumeInStore(once, link.id, STORE_WAIT_MS).catch((error: unknown) => {
+    console.error(`[equipo] No se pudo anotar el enlace como usado (${errorName(error)}); se pide otro`);
+    return undefined;
+  });
+  if (first === undefined) return 'invalid';
+  if (!first) return 'used';
+  jar.set(PENDING_COOKIE, '', { ...cookieOptions(config), maxAge: 0 });
+  const session = await getIronSession<StaffSession>(jar, sessionOptions(config));
+  Object.assign(session, { email: link.email, sid: random(16), at: Date.now() } satisfies StaffSession);
+  await session.save();
+  console.info(`[equipo] Sesión iniciada (${sha(link.email).slice(0, 8)})`);
+  return 'signed-in';
+}
+
+const sessionOptions = (config: StaffConfig) => ({
+  cookieName: SESSION_COOKIE,
+  password: config.secret,
+  ttl: SESSION_TTL_S,
+  cookieOptions: cookieOptions(config),
+});
+const ended = () =>
+  heldLimiter(
+    held.ended,
+    'equipo_sesion_fin',
+    'el registro de sesiones cerradas',
+    store({ max: 1, windowSeconds: SESSION_TTL_S }),
+  );
+
+/**
+ * The staff member this request's cookie signs in, or undefined: no area, no cookie, a forged, tampered or expired
+ * one, an address taken off the list, or a session ended (also when the store that remembers that does not answer).
+ */
+export async function staffSession(jar: CookieJar): Promise<StaffSession | undefined> {
+  const config = getStaffConfig();
+  if (!config || !jar.get(SESSION_COOKIE)) return undefined;
+  const { email, sid, at } = await getIronSession<StaffSession>(jar, sessionOptions(config));
+  if (!email || !sid || typeof at !== 'number' || !config.emails.includes(email)) return undefined;
+  if (Date.now() - at > SESSION_TTL_S * 1000) return undefined;
+  try {
+    if (await used(ended(), sid, STORE_WAIT_MS)) return undefined;
+  } catch (error) {
+    console.error(`[equipo] No se pudo comprobar la sesión (${errorName(error)}); se pide entrar de nuevo`);
+    return undefined;
+  }
+  return { email, sid, at };
+}
+
+/** The signed-in staff member, or back to the sign-in page: every action and route of the area starts here. */
+export async function requireStaff(): Promise<StaffSession> {
+  const session = await staffSession(await cookies());
+  if (!session) redirect('/equipo');
+  return session;
+}
+
+/** Ends the session on every server (remembered until it would have expired) and drops its cookie. */
+export async function signOut(jar: CookieJar): Promise<void> {
+  const config = getStaffConfig();
+  if (!config) return;
+  const session = await getIronSession<StaffSession>(jar, sessionOptions(config));
+  const { sid } = session;
+  session.destroy();
+  if (!sid) return;
+  await consumeInStore(ended(), sid, STORE_WAIT_MS).catch((error: unknown) =>
+    console.error(`[equipo] La sesión se cerró en este navegador, no en el almacén compartido (${errorName(error)})`),
+  );
+}
+
+/** Drops the stores' clients (tests). */
+export function closeStaffStores(): void {
+  for (const one of Object.values(held)) {
+    one.limiter?.release?.();
+    one.limiter = undefined;
+  }
+}
