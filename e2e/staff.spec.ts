@@ -1,0 +1,230 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { ROOT } from '../test-support/harness';
+import { readRawMail } from '../test-support/raw-mail';
+import { startPostgres, type Postgres } from '../test-support/postgres';
+import { expect, test } from './support/fixtures';
+import { sendAsPersonWithoutScripts } from './support/form-post';
+import { runsFor } from './support/leads';
+import { startServer } from './support/server';
+import { records, uniqueMail } from './support/stub';
+import { DATA_DIR, E2E_BUILD_ENV, SMTP_URL, STAFF_PORTS } from './support/test-env';
+
+/*
+ * A staff member's day in /equipo, in a real browser, on the local world and on two servers sharing one PostgreSQL:
+ * sign in from the e-mailed link, find a person the spam filter held back, deliver them (the contact API receives
+ * them once), export the list, forget another person, sign out. The person waits between steps as people do.
+ */
+test.describe.configure({ mode: 'serial' });
+test.setTimeout(180_000);
+
+const SECRET = 'secreto-de-las-sesiones-del-equipo-e2e-0123456789';
+const staffOf = (world: string) => `equipo-${world}@agencia.e2e.test`;
+const STAFF_ENV = {
+  STAFF_EMAILS: ['local', 'pg'].map(staffOf).join(', '),
+  STAFF_SESSION_SECRET: SECRET,
+};
+
+let postgres: Postgres | undefined;
+const servers: Array<{ url: string; kill: () => void }> = [];
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  postgres = await startPostgres();
+  const env = (name: string, port: number) => ({
+    ...E2E_BUILD_ENV,
+    ...STAFF_ENV,
+    NEXT_PUBLIC_SITE_URL: `http://127.0.0.1:${port}`,
+    CONTACT_INBOX_DIR: `${DATA_DIR}/staff-${name}`,
+  });
+  const shared = {
+    WORKFLOW_TARGET_WORLD: '@workflow/world-postgres',
+    WORKFLOW_POSTGRES_URL: postgres.url,
+    CONTACT_FORM_SECRET: 'secreto-del-formulario-compartido-0123456789',
+  };
+  const [local, first, second] = STAFF_PORTS;
+  servers.push(
+    ...(await Promise.all([
+      startServer(local, env('local', local), 'e2e/.server-staff-local.log'),
+      startServer(first, { ...env('pg1', first), ...shared }, 'e2e/.server-staff-pg1.log'),
+      startServer(second, { ...env('pg2', second), ...shared }, 'e2e/.server-staff-pg2.log'),
+    ])),
+  );
+});
+test.afterAll(async () => {
+  for (const server of servers) server.kill();
+  await postgres?.stop();
+});
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A person the spam filter holds back: a web address in the name is one of its rules. */
+async function heldBack(request: APIRequestContext, site: string, tag: string) {
+  const person = {
+    name: `Ana ${tag} www.floreria-ana.mx`,
+    mail: uniqueMail(`equipo-${tag}`),
+    // A number of its own: the page shows the agency's, which a shared test number could match.
+    phone: `33${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`,
+    reason: `Quiero vender flores en línea (${tag}).`,
+  };
+  const answer = await sendAsPersonWithoutScripts(request, site, person);
+  expect(answer.kind).toBe('thanks');
+  return person;
+}
+
+/** The sign-in link mailed to `staff` that no step has used yet (the mail sink keeps every mail of the run). */
+const used = new Set<string>();
+async function newLinkFor(staff: string): Promise<string> {
+  const fresh = async () => {
+    const all = (await (await fetch(`${SMTP_URL}/__mails`)).json()) as Array<{ to: string[]; raw: string }>;
+    const links = all
+      .filter((mail) => mail.to.includes(staff))
+      .map((mail) => readRawMail(mail.raw).text.match(/https?:\/\/\S+\/equipo\/entrar\?t=\S+/)?.[0] ?? '');
+    return links.find((link) => link && !used.has(link)) ?? '';
+  };
+  await expect.poll(fresh, { timeout: 20_000 }).not.toBe('');
+  const link = await fresh();
+  used.add(link);
+  return link;
+}
+
+async function signIn(page: Page, site: string, staff: string) {
+  await page.goto(`${site}/equipo`);
+  await page.getByLabel('Correo del equipo').fill(staff);
+  await pause(1000);
+  await page.getByRole('button', { name: 'Enviarme un enlace' }).click();
+  await expect(page.getByRole('status')).toContainText('le enviamos un enlace');
+  await page.goto(await newLinkFor(staff));
+  await expect(page.getByRole('heading', { level: 1, name: 'Solicitudes' })).toBeVisible();
+}
+
+const WORLDS = [
+  { name: 'the local world', staff: staffOf('local'), signInAt: 0, workAt: 0 },
+  { name: 'two servers sharing one PostgreSQL', staff: staffOf('pg'), signInAt: 1, workAt: 2 },
+];
+
+for (const world of WORLDS) {
+  test(`a staff member's day on ${world.name}`, async ({ page, request }) => {
+    const signInSite = servers[world.signInAt]?.url ?? '';
+    const site = servers[world.workAt]?.url ?? '';
+    // These servers are the site under test, not third parties (the fixture answers those itself).
+    await page.context().route(
+      (url) => url.hostname === '127.0.0.1',
+      (route) => route.continue(),
+    );
+    const spam = await heldBack(request, site, 'entregar');
+    const other = await heldBack(request, site, 'olvidar');
+
+    await signIn(page, signInSite, world.staff);
+    // The session is the site's, not one server's: the other server of the pair reads the same cookie.
+    await page.goto(`${site}/equipo?lista=spam`);
+    const row = page.getByRole('listitem').filter({ hasText: spam.mail });
+    await expect(row).toContainText(spam.name);
+    await expect(row).toContainText('El nombre contiene una dirección web');
+    await expect(row).toContainText(/Se descarta el \d{4}-\d\d-\d\d/);
+
+    // Delivered once, as any lead. A run that has not reached its wait yet says so: the person tries again.
+    await pause(1500);
+    const said = page.getByRole('status').filter({ hasText: 'Solicitud' });
+    for (let tries = 1; ; tries += 1) {
+      await row.getByRole('button', { name: 'Entregar' }).click();
+      await expect(said).toContainText(/liberada|aún no empieza/);
+      if ((await said.textContent())?.includes('liberada')) break;
+      expect(tries).toBeLessThan(5);
+      await pause(2000);
+    }
+    await expect.poll(async () => (await records(spam.mail)).stored.length, { timeout: 30_000 }).toBe(1);
+
+    // The list as CSV, for Excel: UTF-8 with its BOM.
+    await page.goto(`${site}/equipo?lista=spam`);
+    await pause(1000);
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Exportar CSV' }).click();
+    const csv = readFileSync((await (await download).path()) ?? '', 'utf8');
+    expect(csv.charCodeAt(0)).toBe(0xfeff);
+    expect(csv).toContain(other.mail);
+
+    // Forgotten: gone from every list, and the page says what it could not reach.
+    await page.getByLabel('Correo de la persona').fill(other.mail);
+    await pause(1500);
+    await page.getByRole('button', { name: 'Olvidar' }).click();
+    await expect(page.getByRole('status').filter({ hasText: other.mail })).toContainText('borrada');
+    await page.goto(`${site}/equipo?lista=spam`);
+    await expect(page.getByText(other.mail)).toHaveCount(0);
+    expect((await records(spam.mail)).stored).toHaveLength(1);
+    expect((await records(other.mail)).attempts).toHaveLength(0);
+
+    // Signed out: that cookie opens nothing any more, on either server.
+    const cookies = await page.context().cookies();
+    await page.getByRole('button', { name: 'Salir' }).click();
+    await expect(page.getByLabel('Correo del equipo')).toBeVisible();
+    await page.context().addCookies(cookies);
+    for (const server of new Set([signInSite, site])) {
+      await page.goto(`${server}/equipo?lista=spam`);
+      await expect(page.getByLabel('Correo del equipo')).toBeVisible();
+      await expect(page.getByText(spam.mail)).toHaveCount(0);
+    }
+  });
+}
+
+/*
+ * Every door of the build, tried without a session, as a script would: each route the build serves (its own, the
+ * framework's, the engine's) with GET and POST, and each Server Action by its id on each page that has it. None may
+ * answer with any part of a seeded lead; and the actions that act on leads must not have acted.
+ */
+test('with no session, no route or action of the site gives away a held lead, or acts on it', async ({ request }) => {
+  const site = servers[0]?.url ?? '';
+  const person = await heldBack(request, site, 'puertas');
+  const secrets = [person.name, person.mail, person.phone, person.reason];
+  await expect.poll(() => runsFor(person.mail, 'staff-local').length, { timeout: 20_000 }).toBe(1);
+  const key = runsFor(person.mail, 'staff-local')[0]?.lead.key ?? '';
+
+  const routes = JSON.parse(readFileSync(path.join(ROOT, '.next/app-path-routes-manifest.json'), 'utf8')) as Record<
+    string,
+    string
+  >;
+  const paths = [...new Set(Object.values(routes))].map((route) => route.replace(/\[[^\]]+\]/g, 'x'));
+  paths.push('/equipo/exportar?lista=spam', '/equipo/exportar?lista=dead', '/equipo/exportar?lista=pending');
+  paths.push(`/equipo/entrar?t=${key}`, '/equipo?lista=spam', '/equipo?lista=dead', '/equipo?lista=pending');
+  const leaks: string[] = [];
+  const check = (what: string, body: string) => {
+    for (const secret of secrets) if (body.includes(secret)) leaks.push(`${what}: ${secret}`);
+  };
+  for (const route of paths) {
+    const get = await request.get(`${site}${route}`, { maxRedirects: 0 });
+    check(`GET ${route}`, await get.text());
+    const post = await request.post(`${site}${route}`, { form: { correo: person.mail, clave: key }, maxRedirects: 0 });
+    check(`POST ${route}`, await post.text());
+  }
+
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, '.next/server/server-reference-manifest.json'), 'utf8')) as {
+    node: Record<string, { workers: Record<string, unknown>; exportedName: string }>;
+  };
+  const pageOf = (worker: string) => routes[worker.replace(/^app/, '')] ?? '/';
+  let actions = 0;
+  for (const [id, { workers, exportedName }] of Object.entries(manifest.node)) {
+    for (const worker of Object.keys(workers)) {
+      const page = pageOf(worker);
+      const form = new FormData();
+      form.set('correo', person.mail);
+      form.set('clave', key);
+      const answer = await fetch(`${site}${page}`, {
+        method: 'POST',
+        headers: { 'Next-Action': id, Origin: site },
+        body: form,
+        redirect: 'manual',
+      });
+      check(`action ${exportedName} on ${page}`, await answer.text());
+      actions += 1;
+    }
+  }
+  expect(actions).toBeGreaterThanOrEqual(5);
+  expect(paths.length).toBeGreaterThanOrEqual(20);
+  expect(leaks).toEqual([]);
+  // Still held, neither released nor forgotten, and never sent to the contact API.
+  const [run] = runsFor(person.mail, 'staff-local');
+  expect(run?.lead.spamRule).toBeTruthy();
+  expect(['running', 'pending']).toContain(run?.status);
+  expect((await records(person.mail)).attempts).toHaveLength(0);
+});
