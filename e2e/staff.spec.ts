@@ -228,3 +228,39 @@ test('with no session, no route or action of the site gives away a held lead, or
   expect(['running', 'pending']).toContain(run?.status);
   expect((await records(person.mail)).attempts).toHaveLength(0);
 });
+
+/*
+ * A page of another site, open in a signed-in staff member's browser, posts the area's own action: Next refuses a
+ * Server Action whose Origin is not the site's, and the session cookie (SameSite=Lax) would not go with a cross-site
+ * post anyway. The same request from the site's own origin is the control: it does release.
+ */
+test('another site cannot make a signed-in browser act', async ({ page, request }) => {
+  const site = servers[0]?.url ?? '';
+  await page.context().route(
+    (url) => url.hostname === '127.0.0.1',
+    (route) => route.continue(),
+  );
+  const person = await heldBack(request, site, 'origen');
+  await expect.poll(() => runsFor(person.mail, 'staff-local')[0]?.status ?? '', { timeout: 20_000 }).toBe('running');
+  const key = runsFor(person.mail, 'staff-local')[0]?.lead.key ?? '';
+  await signIn(page, site, staffOf('local'));
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, '.next/server/server-reference-manifest.json'), 'utf8')) as {
+    node: Record<string, { exportedName: string }>;
+  };
+  const id = Object.entries(manifest.node).find(([, action]) => action.exportedName === 'deliverSpam')?.[0] ?? '';
+  // As the browser posts the area's form without scripts: the action's id as a field, the lead's key beside it.
+  const post = (origin: string) =>
+    page.request.post(`${site}/equipo`, {
+      headers: { Origin: origin },
+      multipart: { [`$ACTION_ID_${id}`]: '', clave: key },
+      maxRedirects: 0,
+    });
+  const foreign = await post('https://otro-sitio.example');
+  expect(foreign.status()).toBeGreaterThanOrEqual(400);
+  await pause(2000);
+  expect((await records(person.mail)).attempts).toHaveLength(0);
+  expect(runsFor(person.mail, 'staff-local')[0]?.lead.spamRule).toBeTruthy();
+  // The control: the site's own origin releases it.
+  await post(site);
+  await expect.poll(async () => (await records(person.mail)).stored.length, { timeout: 30_000 }).toBe(1);
+});
