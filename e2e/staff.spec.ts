@@ -203,22 +203,32 @@ test('with no session, no route or action of the site gives away a held lead, or
   };
   const pageOf = (worker: string) => routes[worker.replace(/^app/, '')] ?? '/';
   let actions = 0;
+  // Each action as a browser's own form post names it (the id as a field), so it runs, and by the header a script
+  // would use. The area's guarded actions must answer by sending back to sign-in: they ran, and stopped at the guard.
+  const guarded = ['deliverSpam', 'forgetPerson'];
+  const bounced: string[] = [];
   for (const [id, { workers, exportedName }] of Object.entries(manifest.node)) {
     for (const worker of Object.keys(workers)) {
       const page = pageOf(worker);
-      const form = new FormData();
-      form.set('correo', person.mail);
-      form.set('clave', key);
-      const answer = await fetch(`${site}${page}`, {
-        method: 'POST',
-        headers: { 'Next-Action': id, Origin: site },
-        body: form,
-        redirect: 'manual',
-      });
-      check(`action ${exportedName} on ${page}`, await answer.text());
-      actions += 1;
+      for (const asForm of [true, false]) {
+        const form = new FormData();
+        if (asForm) form.set(`$ACTION_ID_${id}`, '');
+        form.set('correo', person.mail);
+        form.set('clave', key);
+        const answer = await fetch(`${site}${page}`, {
+          method: 'POST',
+          headers: { Origin: site, ...(asForm ? {} : { 'Next-Action': id }) },
+          body: form,
+          redirect: 'manual',
+        });
+        check(`action ${exportedName} on ${page}`, await answer.text());
+        const to = answer.headers.get('location') ?? answer.headers.get('x-action-redirect') ?? '';
+        if (asForm && guarded.includes(exportedName) && to.startsWith('/equipo')) bounced.push(exportedName);
+        actions += 1;
+      }
     }
   }
+  expect([...new Set(bounced)].sort()).toEqual(guarded.sort());
   expect(actions).toBeGreaterThanOrEqual(5);
   expect(paths.length).toBeGreaterThanOrEqual(20);
   expect(leaks).toEqual([]);
