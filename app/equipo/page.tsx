@@ -4,6 +4,7 @@ import { LeadsView, type ListName } from '@/components/staff/leads-view';
 import { SignInForm } from '@/components/staff/sign-in-form';
 import styles from '@/components/staff/staff.module.css';
 import { getStaffConfig } from '@/lib/staff/config';
+import { noticeText } from '@/lib/staff/notices';
 import { staffSession } from '@/lib/staff/sign-in';
 
 // Per request, always: whether the area exists is read at run time (the build has no staff variables).
@@ -36,5 +37,6 @@ export default async function StaffPage({ searchParams }: { searchParams: Promis
     );
   }
   const list: ListName = (['spam', 'dead', 'pending'] as const).find((name) => name === one(params.lista)) ?? 'spam';
-  return <LeadsView email={session.email} list={list} cursor={one(params.desde)} notice={one(params.aviso)} />;
+  const notice = noticeText(one(params.aviso), one(params.clave));
+  return <LeadsView email={session.email} list={list} cursor={one(params.desde)} notice={notice} />;
 }

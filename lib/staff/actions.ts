@@ -5,7 +5,8 @@ import { redirect } from 'next/navigation';
 import { after } from 'next/server';
 import { forget } from '@/lib/leads/forget';
 import { release } from '@/lib/leads/release';
-import { beyondReach, forgotLines, RELEASE_SAID } from '@/lib/leads/words';
+import { beyondReach, forgotLines } from '@/lib/leads/words';
+import { LEAD_KEY, releaseNoticeUrl } from './notices';
 import { requestLink, requireStaff, signOut, staffAddress, type LinkAnswer } from './sign-in';
 
 // The staff area's Server Actions. Each checks the session itself: an action is a door of its own, reachable by a
@@ -14,7 +15,6 @@ import { requestLink, requireStaff, signOut, staffAddress, type LinkAnswer } fro
 
 export type LinkState = { answer?: LinkAnswer; email?: string };
 export type ForgetState = { mail?: string; lines?: string[] };
-const KEY = /^[0-9a-f-]{36}$/;
 
 /** Asks for a sign-in link: the same answer for every address (see requestLink). */
 export async function askForLink(_previous: LinkState, form: FormData): Promise<LinkState> {
@@ -28,15 +28,10 @@ export async function askForLink(_previous: LinkState, form: FormData): Promise<
 export async function deliverSpam(form: FormData): Promise<void> {
   await requireStaff();
   const key = String(form.get('clave') ?? '');
-  if (!KEY.test(key)) redirect('/equipo?lista=spam');
+  if (!LEAD_KEY.test(key)) redirect('/equipo?lista=spam');
   const answer = await release(key, { waitMs: 3000 });
-  const said =
-    answer.result === 'released'
-      ? `Solicitud ${key} liberada: se entrega como cualquier otra.`
-      : answer.result === 'server-down'
-        ? `Solicitud ${key}: el motor de entregas no responde; inténtalo en un momento.`
-        : `Solicitud ${key}: ${RELEASE_SAID[answer.result]}`;
-  redirect(`/equipo?lista=spam&aviso=${encodeURIComponent(said)}`);
+  // The answer as a code: the page says it in its own words (notices.ts).
+  redirect(releaseNoticeUrl(answer.result, key));
 }
 
 /** Olvidar: everything the project holds about a person, and what it could not reach. */
