@@ -12,12 +12,15 @@ export const dynamic = 'force-dynamic';
 
 type Search = Record<string, string | string[] | undefined>;
 const one = (value: string | string[] | undefined) => (typeof value === 'string' ? value.slice(0, 4096) : undefined);
+// The engines' own cursors (a date and an id, a run's id): anything else starts from the first page.
+const cursorOf = (value: string | undefined) => (value && /^[\w.:|+/=-]{1,512}$/.test(value) ? value : undefined);
 
-const LINK_TROUBLE: Record<string, string> = {
-  invalid: 'Ese enlace no sirve o ya caducó (dura 10 minutos). Pide otro.',
-  'other-browser': 'Abre el enlace en el mismo navegador donde lo pediste, o pide otro desde aquí.',
-  used: 'Ese enlace ya se usó. Pide otro.',
-};
+// A Map, not an object: a word from the address such as __proto__ or toString finds nothing.
+const LINK_TROUBLE = new Map([
+  ['invalid', 'Ese enlace no sirve o ya caducó (dura 10 minutos). Pide otro.'],
+  ['other-browser', 'Abre el enlace en el mismo navegador donde lo pediste, o pide otro desde aquí.'],
+  ['used', 'Ese enlace ya se usó. Pide otro.'],
+]);
 
 /** The staff area: the sign-in form, or the lists once signed in. Rendered per request; never cached, never indexed. */
 export default async function StaffPage({ searchParams }: { searchParams: Promise<Search> }) {
@@ -25,7 +28,7 @@ export default async function StaffPage({ searchParams }: { searchParams: Promis
   const params = await searchParams;
   const session = await staffSession(await cookies());
   if (!session) {
-    const trouble = LINK_TROUBLE[one(params.enlace) ?? ''];
+    const trouble = LINK_TROUBLE.get(one(params.enlace) ?? '');
     return (
       <>
         <h1>Área del equipo</h1>
@@ -38,5 +41,5 @@ export default async function StaffPage({ searchParams }: { searchParams: Promis
   }
   const list: ListName = (['spam', 'dead', 'pending'] as const).find((name) => name === one(params.lista)) ?? 'spam';
   const notice = noticeText(one(params.aviso), one(params.clave));
-  return <LeadsView email={session.email} list={list} cursor={one(params.desde)} notice={notice} />;
+  return <LeadsView email={session.email} list={list} cursor={cursorOf(one(params.desde))} notice={notice} />;
 }
