@@ -45,6 +45,17 @@ function browser(): CookieJar & { values: Map<string, string> } {
 let staff: SignIn;
 let mails: { to: string; text: string }[];
 let later: (() => Promise<void>)[];
+// Every server started in a test, so that each lets go of its stores' clients.
+const started: SignIn[] = [];
+/** A server started now with process.env as it is (its own modules: nothing in memory from another). */
+function startServer(): SignIn {
+  let server: SignIn | undefined;
+  jest.isolateModules(() => {
+    server = jest.requireActual('./sign-in') as SignIn;
+  });
+  started.push(server as SignIn);
+  return server as SignIn;
+}
 beforeEach(() => {
   process.env = { ...saved, STAFF_EMAILS: `${STAFF}, jefa@agencia.mx`, STAFF_SESSION_SECRET: SECRET };
   Object.assign(process.env, {
@@ -56,9 +67,7 @@ beforeEach(() => {
     WORKFLOW_TARGET_WORLD: 'local',
     TRUST_PROXY_HEADERS: '1',
   });
-  jest.isolateModules(() => {
-    staff = jest.requireActual('./sign-in') as SignIn;
-  });
+  staff = startServer();
   mails = [];
   later = [];
   mockSendMail.mockImplementation(async (config: unknown, mail: unknown) => {
@@ -67,18 +76,30 @@ beforeEach(() => {
   });
 });
 afterEach(() => {
-  staff.closeStaffStores();
+  for (const server of started.splice(0)) server.closeStaffStores();
   process.env = { ...saved };
   jest.restoreAllMocks();
 });
 
 const from = (address: string) => new Headers({ 'x-forwarded-for': address });
-async function ask(email: string, jar = browser(), client = '203.0.113.10') {
-  const answer = await staff.requestLink(email, from(client), jar, (send) => void later.push(send));
+async function ask(email: string, jar = browser(), client = '203.0.113.10', server = staff) {
+  const answer = await server.requestLink(email, from(client), jar, (send) => void later.push(send));
   await Promise.all(later.splice(0).map((send) => send()));
   return { answer, jar };
 }
 const linkIn = (text: string) => new URL(text.match(/https:\S+/)?.[0] ?? 'https://x').searchParams.get('t');
+const lastLink = () => linkIn(mails.at(-1)?.text ?? '');
+/** A browser signed in as `email` on `server`: it asked for its link there and opened it. */
+async function signedInOn(server: SignIn, email = STAFF, client = '203.0.113.10') {
+  const { jar } = await ask(email, browser(), client, server);
+  expect(await server.signIn(lastLink(), jar)).toBe('signed-in');
+  return jar;
+}
+const copyOf = (jar: ReturnType<typeof browser>) => {
+  const copy = browser();
+  for (const [name, value] of jar.values) copy.values.set(name, value);
+  return copy;
+};
 
 describe('asking for a link', () => {
   it('mails a listed address its link, and answers an unlisted one the same, mailing nothing', async () => {
@@ -170,7 +191,12 @@ describe('signing in with the link', () => {
     const { sealData } = jest.requireActual('iron-session') as typeof import('iron-session');
     const pending = jar.values.get(staff.PENDING_COOKIE) ?? '';
     const { createHash } = jest.requireActual('node:crypto') as typeof import('node:crypto');
-    const forged = { email: STAFF, browser: createHash('sha256').update(pending).digest('base64url'), id: 'x' };
+    const forged = {
+      p: 'enlace',
+      email: STAFF,
+      browser: createHash('sha256').update(pending).digest('base64url'),
+      id: 'x',
+    };
     const otherSecret = await sealData(forged, { password: `otra-${SECRET}`, ttl: 600 });
     expect(await staff.signIn(otherSecret, jar)).toBe('invalid');
     const offList = await sealData({ ...forged, email: 'intruso@example.com' }, { password: SECRET, ttl: 600 });
@@ -192,7 +218,10 @@ describe('the session cookie', () => {
     const forgeries = [
       'eyJlbWFpbCI6InZlbnRhc0BhZ2VuY2lhLm14In0',
       sealed.slice(0, 30) + (sealed[30] === 'A' ? 'B' : 'A') + sealed.slice(31),
-      await sealData({ email: STAFF, sid: 'x', at: Date.now() }, { password: `otra-${SECRET}`, ttl: 3600 }),
+      await sealData(
+        { p: 'sesion', email: STAFF, sid: 'x', at: Date.now() },
+        { password: `otra-${SECRET}`, ttl: 3600 },
+      ),
     ];
     for (const value of forgeries) {
       const forged = browser();
@@ -211,11 +240,7 @@ describe('the session cookie', () => {
   it('ends when the address is taken off the list', async () => {
     const jar = await signedIn();
     process.env.STAFF_EMAILS = 'jefa@agencia.mx';
-    let fresh: SignIn | undefined;
-    jest.isolateModules(() => {
-      fresh = jest.requireActual('./sign-in') as SignIn;
-    });
-    expect(await fresh?.staffSession(jar)).toBeUndefined();
+    expect(await startServer().staffSession(jar)).toBeUndefined();
   });
 
   it('is ended by signing out, even if someone kept a copy of it', async () => {
@@ -228,16 +253,75 @@ describe('the session cookie', () => {
   });
 });
 
+describe('cut, forged and foreign tokens and cookies', () => {
+  // Each of these once made iron-session throw (Wrong mac prefix, a bad version, no password id): a 500, not a refusal.
+  const garbage = [
+    'Fe26.1*a*b*c*d*e*f*g',
+    'Fe26.2*a*b*c*d*e*f*g',
+    'Fe26.2*1*b*c*d*e*f*g~2',
+    'Fe26.2**b*c*d*e*f*g',
+    '*******',
+    'Fe26.2*1*x*x*x*0*x*x~99',
+    '~',
+    '%FF',
+  ];
+
+  it('are refused as links: the sign-in page says the link does not work', async () => {
+    const { jar } = await ask(STAFF);
+    const token = lastLink() ?? '';
+    const cut = [10, 40, token.indexOf('*', 20), token.length - 3].map((at) => token.slice(0, at));
+    for (const bad of [...garbage, ...cut, token.replace('~2', ''), token.replace('~2', '~1')]) {
+      await expect(staff.signIn(bad, jar)).resolves.toBe('invalid');
+    }
+    expect(await staff.signIn(token, jar)).toBe('signed-in');
+  });
+
+  it('are refused as a session: signed out, and signing out with one is harmless', async () => {
+    const jar = await signedInOn(staff);
+    const sealed = jar.values.get(staff.SESSION_COOKIE) ?? '';
+    const cut = [10, 40, sealed.length - 3].map((at) => sealed.slice(0, at));
+    for (const bad of [...garbage, ...cut]) {
+      const forged = browser();
+      forged.values.set(staff.SESSION_COOKIE, bad);
+      await expect(staff.staffSession(forged)).resolves.toBeUndefined();
+      await expect(staff.signOut(forged)).resolves.toBeUndefined();
+      await expect(staff.requestLink(STAFF, from('203.0.113.20'), forged, () => {})).resolves.toMatch(/sent|limited/);
+    }
+    expect(await staff.staffSession(jar)).toMatchObject({ email: STAFF });
+  });
+
+  it('each seal opens only the door it was made for: a link is no session, a session no link', async () => {
+    const { jar } = await ask(STAFF);
+    const token = lastLink() ?? '';
+    const asSession = browser();
+    asSession.values.set(staff.SESSION_COOKIE, token);
+    expect(await staff.staffSession(asSession)).toBeUndefined();
+    expect(await staff.signIn(token, jar)).toBe('signed-in');
+    expect(await staff.signIn(jar.values.get(staff.SESSION_COOKIE) ?? '', copyOf(jar))).toBe('invalid');
+    // Even a seal of ours whose fields would fit another door: each names its own.
+    const { sealData } = jest.requireActual('iron-session') as typeof import('iron-session');
+    const fits = { email: STAFF, sid: 'x', at: Date.now(), browser: 'x', id: 'x' };
+    const otherDoor = browser();
+    otherDoor.values.set(
+      staff.SESSION_COOKIE,
+      await sealData({ ...fits, p: 'enlace' }, { password: SECRET, ttl: 600 }),
+    );
+    expect(await staff.staffSession(otherDoor)).toBeUndefined();
+    otherDoor.values.set(
+      staff.SESSION_COOKIE,
+      await sealData({ ...fits, p: 'sesion' }, { password: SECRET, ttl: 600 }),
+    );
+    expect(await staff.staffSession(otherDoor)).toMatchObject({ email: STAFF });
+  });
+});
+
 describe('without its variables', () => {
   it('the area does not exist: no link, no session', async () => {
     process.env.STAFF_EMAILS = '';
-    let off: SignIn | undefined;
-    jest.isolateModules(() => {
-      off = jest.requireActual('./sign-in') as SignIn;
-    });
+    const off = startServer();
     const jar = browser();
-    expect(await off?.requestLink(STAFF, from('203.0.113.13'), jar, () => {})).toBe('invalid');
-    expect(await off?.signIn('x', jar)).toBe('invalid');
+    expect(await off.requestLink(STAFF, from('203.0.113.13'), jar, () => {})).toBe('invalid');
+    expect(await off.signIn('x', jar)).toBe('invalid');
     expect(jar.values.size).toBe(0);
   });
 });

@@ -2,12 +2,13 @@ import 'server-only';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { getIronSession, sealData, unsealData } from 'iron-session';
+import { z } from 'zod';
 import { clientKey, limitConfigOrDefaults } from '@/lib/abuse/client';
 import { consume, consumeInStore, heldLimiter, used, type SharedLimiter } from '@/lib/abuse/limiter';
-import { getStaffConfig, type StaffConfig } from './config';
 import { errorName } from '@/lib/error-name';
 import { sendMail } from '@/lib/mail';
+import { getStaffConfig, type StaffConfig } from './config';
+import { seal, unseal } from './seal';
 
 // The staff's sign-in: a one-time link mailed through the alert SMTP, and a session in a sealed cookie (iron-session:
 // encrypted and signed with STAFF_SESSION_SECRET, nothing stored per session, so it works on Vercel with no database).
@@ -30,12 +31,20 @@ const STORE_WAIT_MS = 3000;
 export type StaffSession = { email: string; sid: string; at: number };
 /** A request's cookies, as Next's cookies() gives them. */
 export type CookieJar = Awaited<ReturnType<typeof cookies>>;
-type Link = { email: string; browser: string; id: string };
+
+// What each seal holds; `p` says which door it is for.
+const text = z.string().max(MAX_ADDRESS);
+const LinkSeal = z.object({ p: z.literal('enlace'), email: text, browser: text, id: text });
+const SessionSeal = z.object({ p: z.literal('sesion'), email: text, sid: text, at: z.number() });
+
 type Held = { limiter?: SharedLimiter };
 const held = { perAddress: {} as Held, perClient: {} as Held, usedLinks: {} as Held, ended: {} as Held };
 
 const sha = (text: string) => createHash('sha256').update(text).digest('base64url');
-const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+function sameHash(a: string, b: string): boolean {
+  const [left, right] = [Buffer.from(a), Buffer.from(b)];
+  return left.length === right.length && timingSafeEqual(left, right);
+}
 const random = (bytes: number) => randomBytes(bytes).toString('base64url');
 const store = (limit: { max: number; windowSeconds: number }) => ({ ...limitConfigOrDefaults(), ...limit });
 const cookieOptions = (config: StaffConfig) => ({
@@ -73,8 +82,8 @@ export async function requestLink(
   if (!byClient.allowed || !byAddress.allowed) return 'limited';
   const browser = random(32);
   jar.set(PENDING_COOKIE, browser, { ...cookieOptions(config), maxAge: LINK_TTL_S });
-  const link: Link = { email, browser: sha(browser), id: random(16) };
-  const token = await sealData(link, { password: config.secret, ttl: LINK_TTL_S });
+  const link = { p: 'enlace', email, browser: sha(browser), id: random(16) } satisfies z.infer<typeof LinkSeal>;
+  const token = await seal(link, config.secret, LINK_TTL_S);
   if (config.emails.includes(email)) later(() => mailLink(config, email, `${config.siteUrl}/equipo/entrar?t=${token}`));
   return 'sent';
 }
@@ -98,8 +107,8 @@ export type SignInAnswer = 'signed-in' | 'invalid' | 'other-browser' | 'used';
 export async function signIn(token: string | null, jar: CookieJar): Promise<SignInAnswer> {
   const config = getStaffConfig();
   if (!config || !token || token.length > 2048) return 'invalid';
-  const link = await unsealData<Partial<Link>>(token, { password: config.secret, ttl: LINK_TTL_S });
-  if (!link.email || !link.browser || !link.id || !config.emails.includes(link.email)) return 'invalid';
+  const link = await unseal(LinkSeal, token, config.secret, LINK_TTL_S);
+  if (!link || !config.emails.includes(link.email)) return 'invalid';
   const browser = jar.get(PENDING_COOKIE)?.value;
   // Checked before the link is spent: a mail scanner that opens it first (without the cookie) spends nothing.
   if (!browser || !sameHash(sha(browser), link.browser)) return 'other-browser';
@@ -115,20 +124,18 @@ export async function signIn(token: string | null, jar: CookieJar): Promise<Sign
   });
   if (first === undefined) return 'invalid';
   if (!first) return 'used';
-  jar.set(PENDING_COOKIE, '', { ...cookieOptions(config), maxAge: 0 });
-  const session = await getIronSession<StaffSession>(jar, sessionOptions(config));
-  Object.assign(session, { email: link.email, sid: random(16), at: Date.now() } satisfies StaffSession);
-  await session.save();
+  const options = cookieOptions(config);
+  jar.set(PENDING_COOKIE, '', { ...options, maxAge: 0 });
+  const session = { p: 'sesion', email: link.email, sid: random(16), at: Date.now() } as const;
+  // A minute short of the seal, as iron-session's own cookies: the browser drops it before the server would refuse it.
+  jar.set(SESSION_COOKIE, await seal(session, config.secret, SESSION_TTL_S), {
+    ...options,
+    maxAge: SESSION_TTL_S - 60,
+  });
   console.info(`[equipo] Sesión iniciada (${sha(link.email).slice(0, 8)})`);
   return 'signed-in';
 }
 
-const sessionOptions = (config: StaffConfig) => ({
-  cookieName: SESSION_COOKIE,
-  password: config.secret,
-  ttl: SESSION_TTL_S,
-  cookieOptions: cookieOptions(config),
-});
 const ended = () =>
   heldLimiter(
     held.ended,
@@ -138,22 +145,23 @@ const ended = () =>
   );
 
 /**
- * The staff member this request's cookie signs in, or undefined: no area, no cookie, a forged, tampered or expired
- * one, an address taken off the list, or a session ended (also when the store that remembers that does not answer).
+ * The staff member this request's cookie signs in, or undefined: no area, no cookie, a cut, forged, tampered or
+ * expired one, an address taken off the list, or a session ended (also when the store that remembers that does not
+ * answer).
  */
 export async function staffSession(jar: CookieJar): Promise<StaffSession | undefined> {
   const config = getStaffConfig();
-  if (!config || !jar.get(SESSION_COOKIE)) return undefined;
-  const { email, sid, at } = await getIronSession<StaffSession>(jar, sessionOptions(config));
-  if (!email || !sid || typeof at !== 'number' || !config.emails.includes(email)) return undefined;
-  if (Date.now() - at > SESSION_TTL_S * 1000) return undefined;
+  if (!config) return undefined;
+  const session = await unseal(SessionSeal, jar.get(SESSION_COOKIE)?.value, config.secret, SESSION_TTL_S);
+  if (!session || !config.emails.includes(session.email)) return undefined;
+  if (Date.now() - session.at > SESSION_TTL_S * 1000) return undefined;
   try {
-    if (await used(ended(), sid, STORE_WAIT_MS)) return undefined;
+    if (await used(ended(), session.sid, STORE_WAIT_MS)) return undefined;
   } catch (error) {
     console.error(`[equipo] No se pudo comprobar la sesión (${errorName(error)}); se pide entrar de nuevo`);
     return undefined;
   }
-  return { email, sid, at };
+  return { email: session.email, sid: session.sid, at: session.at };
 }
 
 /** The signed-in staff member, or back to the sign-in page: every action and route of the area starts here. */
@@ -167,11 +175,10 @@ export async function requireStaff(): Promise<StaffSession> {
 export async function signOut(jar: CookieJar): Promise<void> {
   const config = getStaffConfig();
   if (!config) return;
-  const session = await getIronSession<StaffSession>(jar, sessionOptions(config));
-  const { sid } = session;
-  session.destroy();
-  if (!sid) return;
-  await consumeInStore(ended(), sid, STORE_WAIT_MS).catch((error: unknown) =>
+  const session = await unseal(SessionSeal, jar.get(SESSION_COOKIE)?.value, config.secret, SESSION_TTL_S);
+  jar.set(SESSION_COOKIE, '', { ...cookieOptions(config), maxAge: 0 });
+  if (!session) return;
+  await consumeInStore(ended(), session.sid, STORE_WAIT_MS).catch((error: unknown) =>
     console.error(`[equipo] La sesión se cerró en este navegador, no en el almacén compartido (${errorName(error)})`),
   );
 }
