@@ -24,6 +24,9 @@ const SERVER_VARIABLES = [
   'CONTACT_FORM_SECRET',
   'WORKFLOW_TARGET_WORLD',
   'WORKFLOW_LOCAL_DATA_DIR',
+  'WORKFLOW_POSTGRES_URL',
+  'STAFF_EMAILS',
+  'STAFF_SESSION_SECRET',
   ...Object.keys(ALERTS),
 ];
 
@@ -157,5 +160,19 @@ describe('the start-up report', () => {
     const lines = report({ ...API, CONTACT_FORM_SECRET: 'corta' });
     expect(errors(lines)).toEqual([expect.stringMatching(/CONTACT_FORM_SECRET debe tener al menos 32 caracteres/)]);
     expect(lines.map((line) => line.text).join('\n')).toMatch(/clave aleatoria de este proceso/);
+  });
+
+  it('opens the staff area only where its spent links and ended sessions are shared, and says where, or why not', () => {
+    const STAFF = { STAFF_EMAILS: 'ventas@agencia.mx', STAFF_SESSION_SECRET: 'x'.repeat(32), ...ALERTS };
+    const staffLine = (env: Record<string, string>) =>
+      report({ ...API, ...STAFF, ...env })
+        .map((line) => line.text)
+        .find((text) => text.startsWith('[equipo]'));
+    expect(staffLine({ VERCEL: '1' })).toMatch(
+      /^\[equipo\] Área del equipo desactivada \(\/equipo responde 404\):.*REDIS_URL/,
+    );
+    expect(staffLine({ VERCEL: '1', REDIS_URL: 'redis://127.0.0.1:9' })).toMatch(/Área del equipo en \/equipo.*Redis/);
+    expect(staffLine({})).toMatch(/Área del equipo en \/equipo.*archivos/);
+    expect(staffLine({ WORKFLOW_TARGET_WORLD: 'otro-mundo' })).toMatch(/desactivada.*REDIS_URL/);
   });
 });

@@ -49,7 +49,12 @@ export function describeContactConfig(): void {
       `${backoffSeconds.join(', ')} s; a las 24 horas, no entregada.`,
   );
   const staff = getStaffConfig();
-  if (staff) console.info(`[equipo] Área del equipo en /equipo: ${staff.emails.length} correo(s) pueden entrar.`);
+  if (staff)
+    console.info(
+      `[equipo] Área del equipo en /equipo: ${staff.emails.length} correo(s) pueden entrar; los enlaces usados y las ` +
+        `sesiones cerradas se anotan ${LEDGER_WORDS[staff.ledger.kind]}` +
+        `${staff.ledger.kind === 'files' ? ` en ${staff.ledger.dir} (un solo servidor)` : ''}.`,
+    );
   else
     console.info(
       `[equipo] Área del equipo desactivada (/equipo responde 404): falta ${staffAreaMissing().join(', ')}.`,
@@ -63,6 +68,11 @@ export function describeContactConfig(): void {
     );
 }
 
+const LEDGER_WORDS = {
+  redis: 'en Redis, para todas las instancias',
+  postgres: 'en PostgreSQL, para todas las instancias',
+  files: 'en archivos',
+} as const;
 const WORLD_WORDS = { local: 'archivos locales', postgres: 'PostgreSQL', vercel: 'Vercel', other: 'otro' } as const;
 const KEY_SOURCES = {
   secret: 'con CONTACT_FORM_SECRET',

@@ -1,11 +1,16 @@
 /**
  * @jest-environment node
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startPostgres, type Postgres } from '@/test-support/postgres';
+import { startRedisServer } from '@/test-support/redis-server';
 import type { CookieJar } from './sign-in';
 
 /*
  * The staff's sign-in, tried as an attacker would: the link and the session cookie are the only ways in. The mail
- * sender is the one boundary faked; the stores are the real ones, in this process's memory.
+ * sender is the one boundary faked; the stores are the real ones: the local world's folder, Redis, PostgreSQL.
  */
 const mockSendMail = jest.fn(async (..._args: unknown[]) => ({ sent: true as const }));
 jest.mock('@/lib/mail', () => ({ sendMail: (...args: unknown[]) => mockSendMail(...args) }));
@@ -66,6 +71,8 @@ beforeEach(() => {
     REDIS_URL: '',
     WORKFLOW_TARGET_WORLD: 'local',
     TRUST_PROXY_HEADERS: '1',
+    // The local world's data folder: where this one server keeps what must outlive it.
+    CONTACT_INBOX_DIR: mkdtempSync(path.join(tmpdir(), 'equipo-')),
   });
   staff = startServer();
   mails = [];
@@ -77,6 +84,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   for (const server of started.splice(0)) server.closeStaffStores();
+  rmSync(process.env.CONTACT_INBOX_DIR ?? '', { recursive: true, force: true });
   process.env = { ...saved };
   jest.restoreAllMocks();
 });
@@ -312,6 +320,85 @@ describe('cut, forged and foreign tokens and cookies', () => {
       await sealData({ ...fits, p: 'sesion' }, { password: SECRET, ttl: 600 }),
     );
     expect(await staff.staffSession(otherDoor)).toMatchObject({ email: STAFF });
+  });
+});
+
+/*
+ * "Salir" and "once" hold on every server that can serve the site, and after a restart: on the local world (one
+ * machine) in its data folder, with several machines in Redis or the Postgres world's database.
+ */
+describe('one truth across servers', () => {
+  let redis: { url: string; stop: () => void } | undefined;
+  let postgres: Postgres | undefined;
+  beforeAll(async () => {
+    [redis, postgres] = await Promise.all([startRedisServer(), startPostgres()]);
+  }, 60_000);
+  afterAll(async () => {
+    redis?.stop();
+    await postgres?.stop();
+  });
+
+  const stores: Array<[string, () => Record<string, string>]> = [
+    ['the local world (one machine, its data folder)', () => ({})],
+    ['Redis', () => ({ REDIS_URL: redis?.url ?? '' })],
+    [
+      'the Postgres world',
+      () => ({ WORKFLOW_TARGET_WORLD: '@workflow/world-postgres', WORKFLOW_POSTGRES_URL: postgres?.url ?? '' }),
+    ],
+  ];
+
+  for (const [where, env] of stores) {
+    describe(`on ${where}`, () => {
+      beforeEach(() => void Object.assign(process.env, env()));
+
+      it('a session ended with Salir opens nothing on another server, nor after a restart', async () => {
+        const [first, second] = [startServer(), startServer()];
+        const jar = await signedInOn(first);
+        const copy = copyOf(jar);
+        expect(await second.staffSession(copy)).toMatchObject({ email: STAFF });
+        await first.signOut(jar);
+        expect(await second.staffSession(copy)).toBeUndefined();
+        expect(await first.staffSession(copy)).toBeUndefined();
+        expect(await startServer().staffSession(copy)).toBeUndefined();
+      }, 30_000);
+
+      it('a link spent on one server is spent on another, and after a restart', async () => {
+        const [first, second] = [startServer(), startServer()];
+        const { jar } = await ask(STAFF, browser(), '203.0.113.30', first);
+        const token = lastLink();
+        const copy = copyOf(jar);
+        expect(await first.signIn(token, jar)).toBe('signed-in');
+        expect(await second.signIn(token, copyOf(copy))).toBe('used');
+        expect(await startServer().signIn(token, copyOf(copy))).toBe('used');
+      }, 30_000);
+    });
+  }
+});
+
+describe('where spent links and ended sessions cannot be shared', () => {
+  it('on Vercel without REDIS_URL: the area does not open, and the start-up report says why', async () => {
+    const jar = await signedInOn(staff);
+    Object.assign(process.env, { VERCEL: '1', WORKFLOW_TARGET_WORLD: '' });
+    const vercel = startServer();
+    expect(await vercel.staffSession(copyOf(jar))).toBeUndefined();
+    const asker = browser();
+    expect(await vercel.requestLink(STAFF, from('203.0.113.40'), asker, () => {})).toBe('invalid');
+    expect(asker.values.size).toBe(0);
+    let config: typeof import('./config') | undefined;
+    jest.isolateModules(() => {
+      config = jest.requireActual('./config') as typeof import('./config');
+    });
+    expect(config?.getStaffConfig()).toBeUndefined();
+    expect(config?.staffAreaMissing().join(' ')).toMatch(/REDIS_URL/);
+  });
+
+  it('on Vercel with REDIS_URL, it opens', () => {
+    Object.assign(process.env, { VERCEL: '1', WORKFLOW_TARGET_WORLD: '', REDIS_URL: 'redis://127.0.0.1:9' });
+    let config: typeof import('./config') | undefined;
+    jest.isolateModules(() => {
+      config = jest.requireActual('./config') as typeof import('./config');
+    });
+    expect(config?.getStaffConfig()).toMatchObject({ emails: [STAFF, 'jefa@agencia.mx'] });
   });
 });
 

@@ -4,16 +4,17 @@ import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { clientKey, limitConfigOrDefaults } from '@/lib/abuse/client';
-import { consume, consumeInStore, heldLimiter, used, type SharedLimiter } from '@/lib/abuse/limiter';
+import { consume, heldLimiter, type SharedLimiter } from '@/lib/abuse/limiter';
 import { errorName } from '@/lib/error-name';
 import { sendMail } from '@/lib/mail';
 import { getStaffConfig, type StaffConfig } from './config';
+import { ledger } from './ledger';
 import { seal, unseal } from './seal';
 
 // The staff's sign-in: a one-time link mailed through the alert SMTP, and a session in a sealed cookie (iron-session:
-// encrypted and signed with STAFF_SESSION_SECRET, nothing stored per session, so it works on Vercel with no database).
-// A link works once (the used-link store), for LINK_TTL_S, and only in the browser that asked for it (its pending
-// cookie's hash is sealed into the link). Ended sessions are remembered until they would have expired.
+// encrypted and signed with STAFF_SESSION_SECRET). A link works once, for LINK_TTL_S, and only in the browser that
+// asked for it (its pending cookie's hash is sealed into the link). The links spent and the sessions ended are noted
+// in the ledger (ledger.ts), which every server that may serve the site shares, until they would have expired.
 
 export const SESSION_COOKIE = 'equipo_sesion';
 export const PENDING_COOKIE = 'equipo_pendiente';
@@ -38,7 +39,9 @@ const LinkSeal = z.object({ p: z.literal('enlace'), email: text, browser: text, 
 const SessionSeal = z.object({ p: z.literal('sesion'), email: text, sid: text, at: z.number() });
 
 type Held = { limiter?: SharedLimiter };
-const held = { perAddress: {} as Held, perClient: {} as Held, usedLinks: {} as Held, ended: {} as Held };
+const held = { perAddress: {} as Held, perClient: {} as Held };
+const spentLinks = ledger({ key: 'equipo_enlace_usado', folder: 'enlaces-usados', seconds: LINK_TTL_S });
+const endedSessions = ledger({ key: 'equipo_sesion_fin', folder: 'sesiones-cerradas', seconds: SESSION_TTL_S });
 
 const sha = (text: string) => createHash('sha256').update(text).digest('base64url');
 function sameHash(a: string, b: string): boolean {
@@ -112,13 +115,7 @@ export async function signIn(token: string | null, jar: CookieJar): Promise<Sign
   const browser = jar.get(PENDING_COOKIE)?.value;
   // Checked before the link is spent: a mail scanner that opens it first (without the cookie) spends nothing.
   if (!browser || !sameHash(sha(browser), link.browser)) return 'other-browser';
-  const once = heldLimiter(
-    held.usedLinks,
-    'equipo_enlace_usado',
-    'el registro de enlaces usados',
-    store({ max: 1, windowSeconds: LINK_TTL_S }),
-  );
-  const first = await consumeInStore(once, link.id, STORE_WAIT_MS).catch((error: unknown) => {
+  const first = await spentLinks.note(link.id, STORE_WAIT_MS).catch((error: unknown) => {
     console.error(`[equipo] No se pudo anotar el enlace como usado (${errorName(error)}); se pide otro`);
     return undefined;
   });
@@ -136,18 +133,9 @@ export async function signIn(token: string | null, jar: CookieJar): Promise<Sign
   return 'signed-in';
 }
 
-const ended = () =>
-  heldLimiter(
-    held.ended,
-    'equipo_sesion_fin',
-    'el registro de sesiones cerradas',
-    store({ max: 1, windowSeconds: SESSION_TTL_S }),
-  );
-
 /**
  * The staff member this request's cookie signs in, or undefined: no area, no cookie, a cut, forged, tampered or
- * expired one, an address taken off the list, or a session ended (also when the store that remembers that does not
- * answer).
+ * expired one, an address taken off the list, or a session ended (also when the ledger does not answer).
  */
 export async function staffSession(jar: CookieJar): Promise<StaffSession | undefined> {
   const config = getStaffConfig();
@@ -156,7 +144,7 @@ export async function staffSession(jar: CookieJar): Promise<StaffSession | undef
   if (!session || !config.emails.includes(session.email)) return undefined;
   if (Date.now() - session.at > SESSION_TTL_S * 1000) return undefined;
   try {
-    if (await used(ended(), session.sid, STORE_WAIT_MS)) return undefined;
+    if (await endedSessions.noted(session.sid, STORE_WAIT_MS)) return undefined;
   } catch (error) {
     console.error(`[equipo] No se pudo comprobar la sesión (${errorName(error)}); se pide entrar de nuevo`);
     return undefined;
@@ -171,16 +159,20 @@ export async function requireStaff(): Promise<StaffSession> {
   return session;
 }
 
-/** Ends the session on every server (remembered until it would have expired) and drops its cookie. */
+/** Ends the session for every server (noted until it would have expired) and drops its cookie. */
 export async function signOut(jar: CookieJar): Promise<void> {
   const config = getStaffConfig();
   if (!config) return;
   const session = await unseal(SessionSeal, jar.get(SESSION_COOKIE)?.value, config.secret, SESSION_TTL_S);
   jar.set(SESSION_COOKIE, '', { ...cookieOptions(config), maxAge: 0 });
   if (!session) return;
-  await consumeInStore(ended(), session.sid, STORE_WAIT_MS).catch((error: unknown) =>
-    console.error(`[equipo] La sesión se cerró en este navegador, no en el almacén compartido (${errorName(error)})`),
-  );
+  await endedSessions
+    .note(session.sid, STORE_WAIT_MS)
+    .catch((error: unknown) =>
+      console.error(
+        `[equipo] La sesión se cerró en este navegador, no en el registro compartido (${errorName(error)})`,
+      ),
+    );
 }
 
 /** Drops the stores' clients (tests). */
@@ -189,4 +181,6 @@ export function closeStaffStores(): void {
     one.limiter?.release?.();
     one.limiter = undefined;
   }
+  spentLinks.close();
+  endedSessions.close();
 }
