@@ -131,8 +131,8 @@ describe('asking for a link', () => {
 
   it('limits requests per address, whoever asks, and per client, whatever address it types', async () => {
     const byAddress = [];
-    for (let i = 0; i < 4; i++) byAddress.push((await ask(STAFF, browser(), `198.51.100.${i}`)).answer);
-    expect(byAddress).toEqual(['sent', 'sent', 'sent', 'limited']);
+    for (let i = 0; i < 6; i++) byAddress.push((await ask(STAFF, browser(), `198.51.100.${i}`)).answer);
+    expect(byAddress).toEqual(['sent', 'sent', 'sent', 'sent', 'sent', 'limited']);
     const byClient = [];
     for (let i = 0; i < 11; i++) byClient.push((await ask(`nadie${i}@example.com`, browser(), '192.0.2.7')).answer);
     expect(byClient.slice(0, 10).every((answer) => answer === 'sent')).toBe(true);
@@ -154,6 +154,52 @@ describe('asking for a link', () => {
       expect(await staff.requestLink(typed, from('203.0.113.12'), jar, () => {})).toBe('invalid');
       expect(jar.values.size).toBe(0);
     }
+  });
+});
+
+describe("a stranger asking for links in a staff member's name", () => {
+  const strangers = async (count: number, email = STAFF) => {
+    const answers = [];
+    for (let i = 0; i < count; i++) answers.push((await ask(email, browser(), `198.51.100.${i + 1}`)).answer);
+    return answers;
+  };
+
+  it('cannot keep out the browser that signed in before: it asks on its own allowance, and its link works', async () => {
+    const jar = await signedInOn(staff);
+    await staff.signOut(jar);
+    expect(await strangers(6)).toContain('limited');
+    const mailed = mails.length;
+    expect((await ask(STAFF, jar)).answer).toBe('sent');
+    expect(mails).toHaveLength(mailed + 1);
+    expect(await staff.signIn(lastLink(), jar)).toBe('signed-in');
+    expect(await staff.staffSession(jar)).toMatchObject({ email: STAFF });
+  });
+
+  it('gives that allowance only for the address it signed in with, and never to a copy sealed with another secret', async () => {
+    const boss = await signedInOn(staff, 'jefa@agencia.mx');
+    const known = boss.values.get(staff.KNOWN_COOKIE) ?? '';
+    expect(known).not.toBe('');
+    expect(await strangers(6)).toContain('limited');
+    expect((await ask(STAFF, boss)).answer).toBe('limited');
+    const { sealData } = jest.requireActual('iron-session') as typeof import('iron-session');
+    const { createHash } = jest.requireActual('node:crypto') as typeof import('node:crypto');
+    const forged = browser();
+    const h = createHash('sha256').update(STAFF).digest('base64url');
+    const anyShape = { p: 'conocido', h, k: 'x', email: STAFF, hash: h, id: 'x' };
+    forged.values.set(staff.KNOWN_COOKIE, await sealData(anyShape, { password: `otra-${SECRET}`, ttl: 3600 }));
+    expect((await ask(STAFF, forged)).answer).toBe('limited');
+  });
+
+  it('can have strangers mail one address only a few times an hour, however they spread their requests', async () => {
+    const now = Date.now();
+    const answers = [];
+    // Two requests a quarter of an hour, each from a new client: the hour's cap holds, not only a quarter's.
+    for (let quarter = 0; quarter < 4; quarter++) {
+      jest.spyOn(Date, 'now').mockReturnValue(now + quarter * 16 * 60 * 1000);
+      for (let i = 0; i < 2; i++) answers.push((await ask(STAFF, browser(), `192.0.2.${quarter * 10 + i}`)).answer);
+    }
+    expect(mails.length).toBeLessThanOrEqual(5);
+    expect(answers.slice(5)).toEqual(['limited', 'limited', 'limited']);
   });
 });
 
@@ -291,6 +337,7 @@ describe('cut, forged and foreign tokens and cookies', () => {
     for (const bad of [...garbage, ...cut]) {
       const forged = browser();
       forged.values.set(staff.SESSION_COOKIE, bad);
+      forged.values.set(staff.KNOWN_COOKIE, bad);
       await expect(staff.staffSession(forged)).resolves.toBeUndefined();
       await expect(staff.signOut(forged)).resolves.toBeUndefined();
       await expect(staff.requestLink(STAFF, from('203.0.113.20'), forged, () => {})).resolves.toMatch(/sent|limited/);
@@ -305,7 +352,13 @@ describe('cut, forged and foreign tokens and cookies', () => {
     asSession.values.set(staff.SESSION_COOKIE, token);
     expect(await staff.staffSession(asSession)).toBeUndefined();
     expect(await staff.signIn(token, jar)).toBe('signed-in');
-    expect(await staff.signIn(jar.values.get(staff.SESSION_COOKIE) ?? '', copyOf(jar))).toBe('invalid');
+    for (const name of [staff.SESSION_COOKIE, staff.KNOWN_COOKIE]) {
+      const other = copyOf(jar);
+      expect(await staff.signIn(jar.values.get(name) ?? '', other)).toBe('invalid');
+    }
+    const knownAsSession = browser();
+    knownAsSession.values.set(staff.SESSION_COOKIE, jar.values.get(staff.KNOWN_COOKIE) ?? '');
+    expect(await staff.staffSession(knownAsSession)).toBeUndefined();
     // Even a seal of ours whose fields would fit another door: each names its own.
     const { sealData } = jest.requireActual('iron-session') as typeof import('iron-session');
     const fits = { email: STAFF, sid: 'x', at: Date.now(), browser: 'x', id: 'x' };

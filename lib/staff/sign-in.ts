@@ -18,13 +18,20 @@ import { seal, unseal } from './seal';
 
 export const SESSION_COOKIE = 'equipo_sesion';
 export const PENDING_COOKIE = 'equipo_pendiente';
+/** Set at sign-in: this browser signed in before with an address (its hash), so it asks on its own allowance. */
+export const KNOWN_COOKIE = 'equipo_conocido';
 /** A working day: after this the staff member asks for a new link. */
 export const SESSION_TTL_S = 9 * 60 * 60;
 /** Minutes, not hours: a link left in an inbox is worth nothing soon. */
 export const LINK_TTL_S = 10 * 60;
-// Per address and per client (the abuse limit's trusted hops): a person asks once or twice; a bot gets nowhere.
-const PER_ADDRESS = { max: 3, windowSeconds: 15 * 60 };
+/** Half a year: a browser used now and then stays known. It names an address's hash, and opens nothing by itself. */
+const KNOWN_TTL_S = 180 * 24 * 60 * 60;
+// Anyone can type a staff address. Per client (the abuse limit's trusted hops), a person asks once or twice and a bot
+// gets nowhere; per address, the mails anyone can have sent to it are capped by the hour. A browser that signed in
+// with that address before asks on an allowance of its own, which no stranger can spend.
 const PER_CLIENT = { max: 10, windowSeconds: 15 * 60 };
+const PER_ADDRESS = { max: 5, windowSeconds: 60 * 60 };
+const PER_KNOWN_BROWSER = { max: 3, windowSeconds: 15 * 60 };
 const MAX_ADDRESS = 254;
 // A link spent or a session ended must hold on every server: the store gets seconds, and without it, no.
 const STORE_WAIT_MS = 3000;
@@ -37,9 +44,10 @@ export type CookieJar = Awaited<ReturnType<typeof cookies>>;
 const text = z.string().max(MAX_ADDRESS);
 const LinkSeal = z.object({ p: z.literal('enlace'), email: text, browser: text, id: text });
 const SessionSeal = z.object({ p: z.literal('sesion'), email: text, sid: text, at: z.number() });
+const KnownSeal = z.object({ p: z.literal('conocido'), address: text, browser: text });
 
 type Held = { limiter?: SharedLimiter };
-const held = { perAddress: {} as Held, perClient: {} as Held };
+const held = { perAddress: {} as Held, perClient: {} as Held, perKnownBrowser: {} as Held };
 const spentLinks = ledger({ key: 'equipo_enlace_usado', folder: 'enlaces-usados', seconds: LINK_TTL_S });
 const endedSessions = ledger({ key: 'equipo_sesion_fin', folder: 'sesiones-cerradas', seconds: SESSION_TTL_S });
 
@@ -50,6 +58,8 @@ function sameHash(a: string, b: string): boolean {
 }
 const random = (bytes: number) => randomBytes(bytes).toString('base64url');
 const store = (limit: { max: number; windowSeconds: number }) => ({ ...limitConfigOrDefaults(), ...limit });
+const limiter = (which: keyof typeof held, keyPrefix: string, limit: { max: number; windowSeconds: number }) =>
+  heldLimiter(held[which], keyPrefix, 'el límite de enlaces', store(limit));
 const cookieOptions = (config: StaffConfig) => ({
   httpOnly: true,
   secure: config.siteUrl.startsWith('https:'),
@@ -78,17 +88,33 @@ export async function requestLink(
   const config = getStaffConfig();
   const email = staffAddress(typed);
   if (!config || !email) return 'invalid';
-  const perClient = heldLimiter(held.perClient, 'equipo_enlace_cliente', 'el límite de enlaces', store(PER_CLIENT));
-  const perAddress = heldLimiter(held.perAddress, 'equipo_enlace_correo', 'el límite de enlaces', store(PER_ADDRESS));
-  const byClient = await consume(perClient, clientKey(requestHeaders, limitConfigOrDefaults()));
-  const byAddress = await consume(perAddress, sha(email));
-  if (!byClient.allowed || !byAddress.allowed) return 'limited';
+  if (!(await allowance(config, email, requestHeaders, jar))) return 'limited';
   const browser = random(32);
   jar.set(PENDING_COOKIE, browser, { ...cookieOptions(config), maxAge: LINK_TTL_S });
   const link = { p: 'enlace', email, browser: sha(browser), id: random(16) } satisfies z.infer<typeof LinkSeal>;
   const token = await seal(link, config.secret, LINK_TTL_S);
   if (config.emails.includes(email)) later(() => mailLink(config, email, `${config.siteUrl}/equipo/entrar?t=${token}`));
   return 'sent';
+}
+
+/** Whether this request may have a link mailed to `email`: on its browser's own allowance, or on the shared ones. */
+async function allowance(config: StaffConfig, email: string, requestHeaders: Pick<Headers, 'get'>, jar: CookieJar) {
+  const known = await knownBrowser(config, jar, email);
+  if (known) {
+    const own = limiter('perKnownBrowser', 'equipo_enlace_navegador', PER_KNOWN_BROWSER);
+    return (await consume(own, `${sha(email)}:${known}`)).allowed;
+  }
+  const perClient = limiter('perClient', 'equipo_enlace_cliente', PER_CLIENT);
+  const perAddress = limiter('perAddress', 'equipo_enlace_correo_hora', PER_ADDRESS);
+  const byClient = await consume(perClient, clientKey(requestHeaders, limitConfigOrDefaults()));
+  const byAddress = await consume(perAddress, sha(email));
+  return byClient.allowed && byAddress.allowed;
+}
+
+/** This browser's own name when its known-browser cookie is ours and for `email`; undefined otherwise. */
+async function knownBrowser(config: StaffConfig, jar: CookieJar, email: string): Promise<string | undefined> {
+  const known = await unseal(KnownSeal, jar.get(KNOWN_COOKIE)?.value, config.secret, KNOWN_TTL_S);
+  return known && sameHash(known.address, sha(email)) ? known.browser : undefined;
 }
 
 async function mailLink(config: StaffConfig, to: string, url: string): Promise<void> {
@@ -129,6 +155,8 @@ export async function signIn(token: string | null, jar: CookieJar): Promise<Sign
     ...options,
     maxAge: SESSION_TTL_S - 60,
   });
+  const known = { p: 'conocido', address: sha(link.email), browser: random(16) } as const;
+  jar.set(KNOWN_COOKIE, await seal(known, config.secret, KNOWN_TTL_S), { ...options, maxAge: KNOWN_TTL_S - 60 });
   console.info(`[equipo] Sesión iniciada (${sha(link.email).slice(0, 8)})`);
   return 'signed-in';
 }
