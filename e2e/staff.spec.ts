@@ -22,9 +22,19 @@ test.setTimeout(180_000);
 const SECRET = 'secreto-de-las-sesiones-del-equipo-e2e-0123456789';
 const staffOf = (world: string) => `equipo-${world}@agencia.e2e.test`;
 const STAFF_ENV = {
-  STAFF_EMAILS: ['local', 'pg'].map(staffOf).join(', '),
+  STAFF_EMAILS: ['local', 'pg', 'proxy', 'reinicio'].map(staffOf).join(', '),
   STAFF_SESSION_SECRET: SECRET,
 };
+const env = (name: string, port: number) => ({
+  ...E2E_BUILD_ENV,
+  ...STAFF_ENV,
+  NEXT_PUBLIC_SITE_URL: `http://127.0.0.1:${port}`,
+  CONTACT_INBOX_DIR: `${DATA_DIR}/staff-${name}`,
+});
+// The local world's server stands behind one proxy of ours, as a self-hosted one should: the client is the last
+// X-Forwarded-For entry, which the proxy writes (here the test writes it for the strangers; Next for the browser).
+const LOCAL_ENV = () => ({ ...env('local', STAFF_PORTS[0]), TRUST_PROXY_HEADERS: '1' });
+const LOCAL_LOG = 'e2e/.server-staff-local.log';
 
 let postgres: Postgres | undefined;
 const servers: Array<{ url: string; kill: () => void }> = [];
@@ -32,12 +42,6 @@ const servers: Array<{ url: string; kill: () => void }> = [];
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   postgres = await startPostgres();
-  const env = (name: string, port: number) => ({
-    ...E2E_BUILD_ENV,
-    ...STAFF_ENV,
-    NEXT_PUBLIC_SITE_URL: `http://127.0.0.1:${port}`,
-    CONTACT_INBOX_DIR: `${DATA_DIR}/staff-${name}`,
-  });
   const shared = {
     WORKFLOW_TARGET_WORLD: '@workflow/world-postgres',
     WORKFLOW_POSTGRES_URL: postgres.url,
@@ -46,7 +50,7 @@ test.beforeAll(async () => {
   const [local, first, second] = STAFF_PORTS;
   servers.push(
     ...(await Promise.all([
-      startServer(local, env('local', local), 'e2e/.server-staff-local.log'),
+      startServer(local, LOCAL_ENV(), LOCAL_LOG),
       startServer(first, { ...env('pg1', first), ...shared }, 'e2e/.server-staff-pg1.log'),
       startServer(second, { ...env('pg2', second), ...shared }, 'e2e/.server-staff-pg2.log'),
     ])),
@@ -73,30 +77,60 @@ async function heldBack(request: APIRequestContext, site: string, tag: string) {
   return person;
 }
 
-/** The sign-in link mailed to `staff` that no step has used yet (the mail sink keeps every mail of the run). */
+/** Every sign-in link mailed to `staff` so far (the mail sink keeps every mail of the run), oldest first. */
+async function linksTo(staff: string): Promise<string[]> {
+  const all = (await (await fetch(`${SMTP_URL}/__mails`)).json()) as Array<{ to: string[]; raw: string }>;
+  return all
+    .filter((mail) => mail.to.includes(staff))
+    .map((mail) => readRawMail(mail.raw).text.match(/https?:\/\/\S+\/equipo\/entrar\?t=\S+/)?.[0] ?? '')
+    .filter(Boolean);
+}
+
+/** The sign-in link mailed to `staff` that no step has used yet. */
 const used = new Set<string>();
 async function newLinkFor(staff: string): Promise<string> {
-  const fresh = async () => {
-    const all = (await (await fetch(`${SMTP_URL}/__mails`)).json()) as Array<{ to: string[]; raw: string }>;
-    const links = all
-      .filter((mail) => mail.to.includes(staff))
-      .map((mail) => readRawMail(mail.raw).text.match(/https?:\/\/\S+\/equipo\/entrar\?t=\S+/)?.[0] ?? '');
-    return links.find((link) => link && !used.has(link)) ?? '';
-  };
+  const fresh = async () => (await linksTo(staff)).find((link) => !used.has(link)) ?? '';
   await expect.poll(fresh, { timeout: 20_000 }).not.toBe('');
   const link = await fresh();
   used.add(link);
   return link;
 }
 
-async function signIn(page: Page, site: string, staff: string) {
+/** Asks for a link on the sign-in page, as a person does; the answer it shows. */
+async function askForLink(page: Page, site: string, staff: string): Promise<string> {
   await page.goto(`${site}/equipo`);
   await page.getByLabel('Correo del equipo').fill(staff);
   await pause(1000);
   await page.getByRole('button', { name: 'Enviarme un enlace' }).click();
-  await expect(page.getByRole('status')).toContainText('le enviamos un enlace');
+  const said = page.getByRole('status');
+  await expect(said).toHaveText(/le enviamos un enlace|Demasiadas solicitudes/);
+  return (await said.textContent()) ?? '';
+}
+
+async function signIn(page: Page, site: string, staff: string) {
+  expect(await askForLink(page, site, staff)).toContain('le enviamos un enlace');
   await page.goto(await newLinkFor(staff));
   await expect(page.getByRole('heading', { level: 1, name: 'Solicitudes' })).toBeVisible();
+}
+
+/** Odd lists and cursors with a session: the lists (maybe an empty page of them), or the CSV, never a 500. */
+async function oddListsAnswerPlainly(page: Page, site: string) {
+  const answers: string[] = [];
+  for (const query of [
+    'lista=__proto__',
+    'lista=spam&desde=%00',
+    'lista=dead&desde=no-es-un-cursor',
+    'lista=pending&desde=9999-99-99T99:99:99.999Z|x',
+    `lista=spam&desde=${'z'.repeat(4000)}`,
+    'lista=spam&lista=dead&desde=a&desde=b',
+  ]) {
+    const answer = await page.request.get(`${site}/equipo?${query}`, { maxRedirects: 0 });
+    const listed = (await answer.text()).includes('Solicitudes');
+    answers.push(`${answer.status()} ${listed ? 'lists' : 'no lists'} ${query.slice(0, 60)}`);
+  }
+  for (const query of ['lista=__proto__', 'lista=%00', 'lista=dead&lista=spam'])
+    answers.push(`${(await page.request.get(`${site}/equipo/exportar?${query}`)).status()} CSV ${query}`);
+  expect(answers.filter((answer) => !/^200 (lists|CSV)/.test(answer))).toEqual([]);
 }
 
 const WORLDS = [
@@ -117,6 +151,7 @@ for (const world of WORLDS) {
     const other = await heldBack(request, site, 'olvidar');
 
     await signIn(page, signInSite, world.staff);
+    await oddListsAnswerPlainly(page, site);
     // The session is the site's, not one server's: the other server of the pair reads the same cookie.
     await page.goto(`${site}/equipo?lista=spam`);
     const row = page.getByRole('listitem').filter({ hasText: spam.mail });
@@ -273,4 +308,124 @@ test('another site cannot make a signed-in browser act', async ({ page, request 
   // The control: the site's own origin releases it.
   await post(site);
   await expect.poll(async () => (await records(person.mail)).stored.length, { timeout: 30_000 }).toBe(1);
+});
+
+/*
+ * Bad input anywhere in the area, with or without a session, gets a plain answer: a word looked up that is no
+ * message (prototype names), links and cookies cut, forged or sealed with another secret, odd lists and cursors.
+ */
+const SEALED_JUNK = ['Fe26.1*a*b*c*d*e*f*g', 'Fe26.2*1*a*b*c*d*e*f~2', 'Fe26.2**b*c*d*e*f*g', '*******~'];
+const paramsOfNoSense = [
+  ...['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'invalid&enlace=used'].map((word) => `enlace=${word}`),
+  'lista=__proto__&desde=%00',
+  'aviso=constructor&clave=__proto__',
+  'salida=%FF&lista=%E0%A4%A',
+];
+
+test('bad input in the staff area gets a plain answer, never a 500', async ({ request }) => {
+  const site = servers[0]?.url ?? '';
+  const answers: string[] = [];
+  const wrong: string[] = [];
+  const get = async (route: string, expected: (body: string, location: string) => boolean, cookie?: string) => {
+    const answer = await request.get(`${site}${route}`, { maxRedirects: 0, headers: cookie ? { cookie } : {} });
+    const said = `${answer.status()} ${route.slice(0, 80)}${cookie ? ` (cookie ${cookie.slice(0, 40)})` : ''}`;
+    answers.push(said);
+    if (!expected(await answer.text(), answer.headers().location ?? '')) wrong.push(said);
+  };
+  const signInPage = (body: string) => body.includes('Correo del equipo');
+  const linkRefused = (_: string, location: string) => location.includes('enlace=invalid');
+  for (const params of paramsOfNoSense) await get(`/equipo?${params}`, signInPage);
+  for (const token of [...SEALED_JUNK, '%00', 'x'.repeat(3000)])
+    await get(`/equipo/entrar?t=${encodeURIComponent(token)}`, linkRefused);
+  for (const value of SEALED_JUNK) {
+    const cookie = ['equipo_sesion', 'equipo_conocido', 'equipo_pendiente'].map((n) => `${n}=${value}`).join('; ');
+    await get('/equipo', signInPage, cookie);
+    await get('/equipo/exportar?lista=dead', (body) => !body.includes('Nombre'), cookie);
+    await get(`/equipo/entrar?t=${encodeURIComponent(value)}`, linkRefused, cookie);
+  }
+  await get('/equipo/exportar?lista=__proto__&lista=%00', () => true);
+  // Salir, by its action's id, with those cookies: the browser is signed out, whatever it carried.
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, '.next/server/server-reference-manifest.json'), 'utf8')) as {
+    node: Record<string, { exportedName: string }>;
+  };
+  const leave = Object.entries(manifest.node).find(([, action]) => action.exportedName === 'leave')?.[0] ?? '';
+  for (const value of SEALED_JUNK) {
+    const answer = await request.post(`${site}/equipo`, {
+      headers: { Origin: site, cookie: `equipo_sesion=${value}` },
+      multipart: { [`$ACTION_ID_${leave}`]: '' },
+      maxRedirects: 0,
+    });
+    answers.push(`${answer.status()} Salir (cookie ${value})`);
+  }
+  expect(answers.filter((line) => Number(line.slice(0, 3)) >= 500)).toEqual([]);
+  expect(wrong).toEqual([]);
+});
+
+/*
+ * Done when: behind a proxy, after 6 link requests from other addresses in a staff member's name, the browser they
+ * signed in with before still gets its link by mail, and it works.
+ */
+test("strangers asking for links in a staff member's name do not keep out the browser they signed in with", async ({
+  page,
+  browser,
+}) => {
+  const site = servers[0]?.url ?? '';
+  const staff = staffOf('proxy');
+  await page.context().route(
+    (url) => url.hostname === '127.0.0.1',
+    (route) => route.continue(),
+  );
+  await signIn(page, site, staff);
+  await page.getByRole('button', { name: 'Salir' }).click();
+  await expect(page.getByLabel('Correo del equipo')).toBeVisible();
+
+  // Six strangers, each from an address of its own (the proxy's X-Forwarded-For), ask in that person's name.
+  const strangers: string[] = [];
+  for (let i = 0; i < 6; i++) {
+    const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${i + 1}` } });
+    strangers.push(await askForLink(await context.newPage(), site, staff));
+    await context.close();
+  }
+  expect(strangers.at(-1)).toContain('Demasiadas solicitudes');
+  // What they had sent is in the inbox before the person asks: the link they get is theirs.
+  const sent = strangers.filter((said) => said.includes('le enviamos')).length;
+  await expect.poll(async () => (await linksTo(staff)).length, { timeout: 20_000 }).toBe(1 + sent);
+  for (const link of await linksTo(staff)) used.add(link);
+
+  await signIn(page, site, staff);
+  await expect(page.getByText(staff)).toBeVisible();
+});
+
+/*
+ * A signed-in page shows only the site's own words, and after Salir a copy of the cookie opens nothing, even once
+ * the server restarts (the local world: one machine, which keeps what must outlive it in its data folder).
+ */
+test("a signed-in page shows only the site's words, and Salir holds across a restart", async ({ page }) => {
+  const site = servers[0]?.url ?? '';
+  await page.context().route(
+    (url) => url.hostname === '127.0.0.1',
+    (route) => route.continue(),
+  );
+  await signIn(page, site, staffOf('reinicio'));
+
+  const words = 'Llame al 55 1234 5678 para reactivar su cuenta';
+  for (const query of [
+    `aviso=${encodeURIComponent(words)}`,
+    `aviso=liberada&clave=${encodeURIComponent(words)}`,
+    `lista=spam&aviso=${encodeURIComponent(words)}&clave=0b0c5f3e-7a51-4c1e-9a0f-2f7c1b9d8e61`,
+  ]) {
+    await page.goto(`${site}/equipo?${query}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Solicitudes' })).toBeVisible();
+    await expect(page.getByText('Llame al 55')).toHaveCount(0);
+  }
+
+  const cookies = await page.context().cookies();
+  await page.getByRole('button', { name: 'Salir' }).click();
+  await expect(page.getByLabel('Correo del equipo')).toBeVisible();
+  servers[0]?.kill();
+  servers[0] = await startServer(STAFF_PORTS[0], LOCAL_ENV(), LOCAL_LOG);
+  await page.context().addCookies(cookies);
+  await page.goto(`${site}/equipo?lista=spam`);
+  await expect(page.getByLabel('Correo del equipo')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Solicitudes' })).toHaveCount(0);
 });
