@@ -156,6 +156,22 @@ describe('the start-up report', () => {
     ).not.toMatch(/CONTACT_SITE_KEY/);
   });
 
+  it('on Vercel without REDIS_URL, says the experiments and the staff totals are not counted; elsewhere, nothing', () => {
+    const countsOff = (env: Record<string, string>) =>
+      report(env).filter((line) => line.text.startsWith('[experimentos]'));
+    expect(countsOff({ ...API, VERCEL: '1' })).toEqual([
+      {
+        level: 'warn',
+        text: expect.stringMatching(
+          /^\[experimentos\] AVISO: cuentas desactivadas\. En Vercel sin REDIS_URL .*REDIS_URL/,
+        ),
+      },
+    ]);
+    expect(countsOff({ ...API, VERCEL: '1', REDIS_URL: 'redis://127.0.0.1:9' })).toEqual([]);
+    expect(countsOff(API)).toEqual([]);
+    expect(countsOff({ ...API, WORKFLOW_TARGET_WORLD: '@workflow/world-postgres' })).toEqual([]);
+  });
+
   it('a CONTACT_FORM_SECRET too short to sign with is named, and a random key used instead', () => {
     const lines = report({ ...API, CONTACT_FORM_SECRET: 'corta' });
     expect(errors(lines)).toEqual([expect.stringMatching(/CONTACT_FORM_SECRET debe tener al menos 32 caracteres/)]);

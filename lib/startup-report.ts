@@ -2,6 +2,7 @@ import 'server-only';
 import { getWorkflowWorld } from '@/lib/engine/choose-world';
 import { configProblems, getContactConfig, getDeliveryConfig, getRateLimitConfig } from '@/lib/env/server';
 import { formKeySource } from './contact/signature-store';
+import { countingStore } from './experiments/counters';
 import { getStaffConfig, staffAreaMissing } from './staff/config';
 
 // Off Vercel with no proxy, the client writes X-Forwarded-For and Next keeps it.
@@ -27,6 +28,8 @@ export function describeContactConfig(): void {
       `release <clave> para entregarlo).`,
   );
   console.info(`[contacto] El formulario se firma ${KEY_SOURCES[formKeySource()]}.`);
+  const counts = countingStore();
+  if (counts.kind === 'none') console.warn(`[experimentos] AVISO: cuentas desactivadas. ${counts.why}`);
 
   const config = getContactConfig();
   if (config.mode === 'misconfigured') {
