@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { ROOT } from '../test-support/harness';
-import { readRawMail } from '../test-support/raw-mail';
 import { startPostgres, type Postgres } from '../test-support/postgres';
 import { expect, test } from './support/fixtures';
 import { sendAsPersonWithoutScripts } from './support/form-post';
 import { runsFor } from './support/leads';
 import { startServer } from './support/server';
+import { pause, signIn, staffEnv } from './support/staff';
 import { records, uniqueMail } from './support/stub';
-import { DATA_DIR, E2E_BUILD_ENV, SMTP_URL, STAFF_PORTS } from './support/test-env';
+import { DATA_DIR, E2E_BUILD_ENV, STAFF_PORTS } from './support/test-env';
 
 /*
  * A staff member's day in /equipo, in a real browser, on the local world and on two servers sharing one PostgreSQL:
@@ -19,12 +19,8 @@ import { DATA_DIR, E2E_BUILD_ENV, SMTP_URL, STAFF_PORTS } from './support/test-e
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(180_000);
 
-const SECRET = 'secreto-de-las-sesiones-del-equipo-e2e-0123456789';
 const staffOf = (world: string) => `equipo-${world}@agencia.e2e.test`;
-const STAFF_ENV = {
-  STAFF_EMAILS: ['local', 'pg'].map(staffOf).join(', '),
-  STAFF_SESSION_SECRET: SECRET,
-};
+const STAFF_ENV = staffEnv(['local', 'pg'].map(staffOf));
 
 let postgres: Postgres | undefined;
 const servers: Array<{ url: string; kill: () => void }> = [];
@@ -57,8 +53,6 @@ test.afterAll(async () => {
   await postgres?.stop();
 });
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** A person the spam filter holds back: a web address in the name is one of its rules. */
 async function heldBack(request: APIRequestContext, site: string, tag: string) {
   const person = {
@@ -71,32 +65,6 @@ async function heldBack(request: APIRequestContext, site: string, tag: string) {
   const answer = await sendAsPersonWithoutScripts(request, site, person);
   expect(answer.kind).toBe('thanks');
   return person;
-}
-
-/** The sign-in link mailed to `staff` that no step has used yet (the mail sink keeps every mail of the run). */
-const used = new Set<string>();
-async function newLinkFor(staff: string): Promise<string> {
-  const fresh = async () => {
-    const all = (await (await fetch(`${SMTP_URL}/__mails`)).json()) as Array<{ to: string[]; raw: string }>;
-    const links = all
-      .filter((mail) => mail.to.includes(staff))
-      .map((mail) => readRawMail(mail.raw).text.match(/https?:\/\/\S+\/equipo\/entrar\?t=\S+/)?.[0] ?? '');
-    return links.find((link) => link && !used.has(link)) ?? '';
-  };
-  await expect.poll(fresh, { timeout: 20_000 }).not.toBe('');
-  const link = await fresh();
-  used.add(link);
-  return link;
-}
-
-async function signIn(page: Page, site: string, staff: string) {
-  await page.goto(`${site}/equipo`);
-  await page.getByLabel('Correo del equipo').fill(staff);
-  await pause(1000);
-  await page.getByRole('button', { name: 'Enviarme un enlace' }).click();
-  await expect(page.getByRole('status')).toContainText('le enviamos un enlace');
-  await page.goto(await newLinkFor(staff));
-  await expect(page.getByRole('heading', { level: 1, name: 'Solicitudes' })).toBeVisible();
 }
 
 const WORLDS = [
