@@ -1,7 +1,17 @@
 /**
  * @jest-environment node
  */
-import { decodeTouch, encodeTouch, leadSourceOf, SOURCE_VALUE_MAX, touchLines, touchOf } from './source';
+import {
+  decodeTouch,
+  encodeTouch,
+  experimentOf,
+  leadSourceOf,
+  SOURCE_VALUE_MAX,
+  touchLines,
+  touchOf,
+  withExperiment,
+  type LeadSource,
+} from './source';
 
 const NOW = Date.UTC(2026, 10, 25, 18, 0, 0);
 const SITE = 'https://agencia.example';
@@ -74,5 +84,40 @@ describe('where a lead came from', () => {
       'llegó desde: https://www.google.com',
     ]);
     expect(touchLines(undefined)).toEqual([]);
+  });
+
+  it('carries the experiment and variant the page showed, checked again whenever it is read back', () => {
+    const source: LeadSource = {
+      last: { gclid: 'abc', at: NOW },
+      experiment: { name: 'titular-verano', variant: 'b' },
+    };
+    expect(experimentOf(source)).toEqual({ name: 'titular-verano', variant: 'b' });
+    // Kept by a build before experiments: none, and no error.
+    expect(experimentOf({ last: { gclid: 'abc', at: NOW } })).toBeUndefined();
+    expect(experimentOf(undefined)).toBeUndefined();
+    // Anything else that was written there (an edited run, another build): dropped, never passed on.
+    const read = (experiment: unknown) => experimentOf({ experiment } as LeadSource);
+    expect(read({ name: 'Titular Verano', variant: 'b' })).toBeUndefined();
+    expect(read({ name: 'titular--verano', variant: 'b' })).toBeUndefined();
+    expect(read({ name: 'titular-verano', variant: '<b>' })).toBeUndefined();
+    expect(read({ name: 'x'.repeat(41), variant: 'b' })).toBeUndefined();
+    expect(read({ name: 'x'.repeat(40), variant: 'control' })).toEqual({ name: 'x'.repeat(40), variant: 'control' });
+    expect(read({ name: 'titular-verano' })).toBeUndefined();
+    expect(read('titular-verano:b')).toBeUndefined();
+    // Only the two names are kept.
+    expect(read({ name: 'a', variant: 'b', mail: 'ana@example.mx' })).toEqual({ name: 'a', variant: 'b' });
+  });
+
+  it('adds a well-formed experiment to a source, or to none, and leaves it as it was otherwise', () => {
+    const last = { utm_source: 'google', at: NOW };
+    expect(withExperiment({ last }, { name: 'cta-precio', variant: 'control' })).toEqual({
+      last,
+      experiment: { name: 'cta-precio', variant: 'control' },
+    });
+    expect(withExperiment(undefined, { name: 'cta-precio', variant: 'b' })).toEqual({
+      experiment: { name: 'cta-precio', variant: 'b' },
+    });
+    expect(withExperiment({ last }, { name: 'CTA', variant: 'b' })).toEqual({ last });
+    expect(withExperiment(undefined, undefined)).toBeUndefined();
   });
 });

@@ -23,8 +23,10 @@ export type SourceParam = (typeof SOURCE_PARAMS)[number];
 
 /** One visit that counts: its tags, the path it landed on, the origin it came from, when (ms). */
 export type Touch = Partial<Record<SourceParam, string>> & { landing?: string; referrer?: string; at?: number };
-/** The first touch within FIRST_TOUCH_DAYS, and the visit that sent the form. */
-export type LeadSource = { first?: Touch; last?: Touch };
+/** An experiment of the page's copy (lib/experiments) and the variant this visitor was shown. */
+export type LeadExperiment = { name: string; variant: string };
+/** The first touch within FIRST_TOUCH_DAYS, the visit that sent the form, and the experiment's variant it saw. */
+export type LeadSource = { first?: Touch; last?: Touch; experiment?: LeadExperiment };
 
 export const SOURCE_VALUE_MAX = 200;
 /** Someone who clicked an ad on Monday and comes back directly on Wednesday is still that ad's lead. */
@@ -153,4 +155,35 @@ export function touchLines(touch: Touch | undefined): string[] {
   return (Object.keys(WORDS) as Array<keyof Touch>)
     .filter((key) => key !== 'at' && touch[key] !== undefined)
     .map((key) => `${WORDS[key]}: ${String(touch[key])}`);
+}
+
+/** An experiment's or a variant's name, as lib/experiments writes them: kebab-case, at most 40 characters. */
+const EXPERIMENT_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const EXPERIMENT_NAME_MAX = 40;
+const isName = (value: unknown): value is string =>
+  typeof value === 'string' && value.length <= EXPERIMENT_NAME_MAX && EXPERIMENT_NAME.test(value);
+
+/**
+ * A lead's experiment and variant, checked again wherever it is read back (a run kept by an older build, an inbox
+ * line, a webhook's copy): undefined unless both names hold, never an error.
+ */
+export function experimentOf(source: LeadSource | undefined): LeadExperiment | undefined {
+  const found: unknown = (source as { experiment?: unknown } | undefined)?.experiment;
+  if (!found || typeof found !== 'object') return undefined;
+  const { name, variant } = found as Record<string, unknown>;
+  return isName(name) && isName(variant) ? { name, variant } : undefined;
+}
+
+/** The source with this experiment's variant, when its shape holds; else the source as it was. */
+export function withExperiment(source: LeadSource | undefined, experiment: unknown): LeadSource | undefined {
+  const checked = experimentOf({ experiment } as LeadSource);
+  return checked ? { ...source, experiment: checked } : source;
+}
+
+/** The experiment as the agency reads it: `titular-verano, variante b`. */
+export const experimentWords = ({ name, variant }: LeadExperiment) => `${name}, variante ${variant}`;
+/** Its line for the alert e-mail, when the lead saw one. */
+export function experimentLines(source: LeadSource | undefined): string[] {
+  const experiment = experimentOf(source);
+  return experiment ? [`Experimento: ${experimentWords(experiment)}`] : [];
 }

@@ -21,8 +21,20 @@ const { release } = await import('../lib/leads/release');
 const { forget } = await import('../lib/leads/forget');
 const { deadLettersCsv } = await import('../lib/leads/csv');
 const { defaultExportFile, exportRefusal, writePrivateFile } = await import('../lib/leads/export-file');
-const { RELEASE_SAID, beyondReach, forgotLines, isoDate, oneLine, person, whyDead, whySpam, worldLine } =
-  await import('../lib/leads/words');
+const { readCounts } = await import('../lib/experiments/counters');
+const {
+  RELEASE_SAID,
+  TOTALS_DAYS,
+  beyondReach,
+  forgotLines,
+  isoDate,
+  oneLine,
+  person,
+  totalsLines,
+  whyDead,
+  whySpam,
+  worldLine,
+} = await import('../lib/leads/words');
 
 const USAGE =
   'Uso: npm run leads -- status | pending | dead | export [archivo.csv] | spam | release <clave> | purge <correo>';
@@ -48,18 +60,22 @@ const world = getWorld();
 
 try {
   if (command === 'status') {
-    // Counts only: no one's name or address on a screen someone may be looking at.
+    // Counts only: no one's name or address on a screen someone may be looking at. What the engine holds now, read
+    // whole (a command, not a page view: its time grows with the runs kept); then the staff page's totals, which
+    // count what the engine forgets (a lead delivered at once never had a run).
     const counts = await countLeads(world);
     const oldest = counts.oldestPending;
+    console.log('En el motor de entregas ahora:');
     console.log(
       `Pendientes:             ${counts.pending}${oldest !== undefined ? ` (la más antigua recibida el ${isoDate(oldest)})` : ''}`,
     );
-    console.log(`Entregadas:             ${counts.delivered}`);
     console.log(`No entregadas:          ${counts.dead} (npm run leads -- dead)`);
     console.log(`Posible spam en espera: ${counts.spam} (npm run leads -- spam)`);
     if (counts['spam-expired']) console.log(`Spam descartado sin liberar: ${counts['spam-expired']}`);
     if (counts.cancelled) console.log(`Canceladas:             ${counts.cancelled}`);
     if (counts.failed) console.log(`Con error del motor:    ${counts.failed} (npx workflow inspect runs)`);
+    console.log(`\nTotales de los últimos ${TOTALS_DAYS} días (los de /equipo):`);
+    for (const line of totalsLines(await readCounts([], TOTALS_DAYS))) console.log(line);
   } else if (command === 'pending') {
     const pending = await leadsIn('pending', world);
     console.log(`${pending.length} solicitud(es) pendiente(s) de entrega (el motor las reintenta hasta 24 horas):`);

@@ -1,6 +1,7 @@
 import Link from 'next/link';
-import { countLeads, listLeads } from '@/lib/leads/list';
-import { origin, whenGone, whyHere } from '@/lib/leads/words';
+import { readCounts, type CountsRead } from '@/lib/experiments/counters';
+import { listLeads } from '@/lib/leads/list';
+import { origin, totalsLines, TOTALS_DAYS, TOTALS_NOTE, whenGone, whyHere } from '@/lib/leads/words';
 import { dialable } from '@/lib/phone';
 import { deliverSpam, leave } from '@/lib/staff/actions';
 import { ForgetForm } from './forget-form';
@@ -14,7 +15,12 @@ const when = new Intl.DateTimeFormat('es-MX', {
   timeZone: 'America/Mexico_City',
 });
 
-/** The signed-in page: the counts `npm run leads -- status` prints, one list a page at a time, and the actions. */
+const NO_ANSWER: CountsRead = { counting: false, why: 'el almacén de los contadores no respondió' };
+
+/**
+ * The signed-in page: the totals from the counters, one list a page at a time, and the actions. Its only read of the
+ * engine is that page (at most SCAN_LIMIT runs), however many leads it keeps.
+ */
 export async function LeadsView({
   email,
   list,
@@ -26,7 +32,10 @@ export async function LeadsView({
   cursor?: string;
   notice?: string;
 }) {
-  const [counts, page] = await Promise.all([countLeads(), listLeads({ states: [list], cursor })]);
+  const [counts, page] = await Promise.all([
+    readCounts([], TOTALS_DAYS).catch(() => NO_ANSWER),
+    listLeads({ states: [list], cursor }),
+  ]);
   return (
     <>
       <div className={styles.nav}>
@@ -37,11 +46,11 @@ export async function LeadsView({
         </form>
       </div>
       <ul className={styles.counts} aria-label="Totales">
-        <li>Pendientes: {counts.pending}</li>
-        <li>No entregadas: {counts.dead}</li>
-        <li>Posible spam: {counts.spam}</li>
-        <li>Entregadas: {counts.delivered}</li>
+        {totalsLines(counts).map((line) => (
+          <li key={line}>{line}</li>
+        ))}
       </ul>
+      {counts.counting ? <p className={styles.muted}>{TOTALS_NOTE}</p> : null}
       {notice ? <p role="status">{notice}</p> : null}
       <nav className={styles.nav} aria-label="Listas">
         {(Object.keys(LISTS) as ListName[]).map((name) => (

@@ -127,3 +127,5 @@ export const NO_TAGS_APP: AppSpec = {
 export const SEAL_PORTS = [3109 + OFFSET, 3110 + OFFSET, 3111 + OFFSET] as const;
 /** e2e/staff.spec.ts: the staff area on the local world, then on two servers sharing one PostgreSQL. */
 export const STAFF_PORTS = [3112 + OFFSET, 3113 + OFFSET, 3114 + OFFSET] as const;
+/** e2e/staff-totals.spec.ts: a server of its own, so its totals count only the leads it sends. */
+export const TOTALS_PORT = 3115 + OFFSET;

@@ -35,6 +35,9 @@ jest.mock('workflow/api', () => ({ start: (...args: unknown[]) => mockStart(...a
 jest.mock('./lead/workflow', () => ({ leadWorkflow: { workflowId: 'leadWorkflow' } }));
 jest.mock('./lead/forward-workflow', () => ({ forwardWorkflow: { workflowId: 'forwardWorkflow' } }));
 jest.mock('./lead/forget-workflow', () => ({ forgetWorkflow: { workflowId: 'forgetWorkflow' } }));
+// The staff page's totals (lib/experiments/counters.ts): what each lead was counted as.
+const mockCount = jest.fn(async (..._args: unknown[]) => undefined);
+jest.mock('@/lib/experiments/counters', () => ({ countOutcome: (...args: unknown[]) => mockCount(...args) }));
 /** The leads handed to the engine so far. */
 const started = (): Lead[] => mockStart.mock.calls.map((call) => (call[1] as [Lead])[0]);
 
@@ -655,6 +658,19 @@ describe('QA enquiries (an address at .invalid): every check, then thanked, neve
     expect(logs.join('\n')).toMatch(
       /Solicitud de prueba \(QA, dirección \.invalid\) [0-9a-f-]{36} no atendida: .*CONTACT_API_BASE_URL/,
     );
+  });
+
+  it("is never counted on the staff page's totals, held as spam or not; a person's lead is", async () => {
+    mockCount.mockClear();
+    fetchMock.mockImplementation(async () => json(200, { success: true }));
+    const submit = loadAction(API);
+    expect(await submit(idle, form(qa))).toEqual({ status: 'sent' });
+    expect(await submit(idle, form({ ...qa, reason: 'https://casino.example https://pills.example' }))).toEqual({
+      status: 'sent',
+    });
+    expect(mockCount).not.toHaveBeenCalled();
+    expect(await submit(idle, form(visitor))).toEqual(SENT);
+    expect(mockCount.mock.calls.map(([outcome]) => outcome)).toEqual(['received', 'live']);
   });
 
   it('only the reserved domain marks it: an address merely mentioning "invalid" is a visitor\'s', async () => {

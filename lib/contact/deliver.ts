@@ -4,6 +4,7 @@ import { after } from 'next/server';
 import { start } from 'workflow/api';
 import { getContactConfig, getDeliveryConfig } from '@/lib/env/server';
 import { errorName } from '@/lib/error-name';
+import { countOutcome, type LeadOutcome as Counted } from '@/lib/experiments/counters';
 import type { LeadSource } from '@/lib/source';
 import { withTimeout } from '@/lib/with-timeout';
 import { saveToInbox } from './inbox';
@@ -42,6 +43,7 @@ export async function deliverEnquiry(enquiry: ContactEnquiry, known: Known): Pro
       const file = await saveToInbox(enquiry, config.dir, key, keepMs, source);
       console.info(`[contacto] Sin CONTACT_API_BASE_URL: solicitud ${key} guardada en la bandeja local ${file}`);
       afterAnswer(() => Promise.all([forgetInboxLater(keepMs), startForwarding(forwardOf(lead))]));
+      countSoon(lead, 'received', 'live');
       return { status: 'sent', key };
     } catch (error) {
       console.error(`[contacto] No se pudo guardar la solicitud ${key} en la bandeja local (${errorName(error)})`);
@@ -58,6 +60,7 @@ export async function deliverEnquiry(enquiry: ContactEnquiry, known: Known): Pro
     if (result.outcome === 'delivered') {
       if (failures.length) console.warn(`[contacto] Entregada tras fallos (${failures.join(', ')}) ${summary}`);
       afterAnswer(() => startForwarding(forwardOf(lead)));
+      countSoon(lead, 'received', 'live');
       return { status: 'sent', key };
     }
     if (result.outcome === 'refused') {
@@ -93,6 +96,10 @@ function afterAnswer(work: () => Promise<unknown>): void {
   }
 }
 
+// The staff page's totals, once a lead is delivered or held (one the visitor is asked to send again is not yet).
+const countSoon = (lead: Lead, ...outcomes: Counted[]) =>
+  afterAnswer(() => Promise.all(outcomes.map((outcome) => countOutcome(outcome, lead.receivedAt))));
+
 /** Hands the lead to the engine by `answerBy`; true once it is durably held (the run started). */
 async function startLead(lead: Lead, answerBy: number): Promise<boolean> {
   const wait = Math.max(HOLD_WAIT_MS, answerBy - Date.now());
@@ -101,6 +108,8 @@ async function startLead(lead: Lead, answerBy: number): Promise<boolean> {
     const { runId } = await withTimeout(start(leadWorkflow, [lead]), wait);
     const ms = Date.now() - began;
     console.info(`[contacto] Solicitud ${lead.key} en manos del motor de entregas en ${ms} ms (ejecución ${runId})`);
+    // Then its workflow counts it delivered (later; live, a spam released and delivered at once) or dead.
+    countSoon(lead, 'received', ...(lead.spamRule ? (['spam'] as const) : []));
     return true;
   } catch (error) {
     // A start that answers later still runs: the API stores the key once, and the visitor was told to retry.

@@ -72,6 +72,20 @@ describe('contact API client', () => {
     expect(call?.init.redirect).toBe('manual');
   });
 
+  it('sends the five fields and nothing else, whatever else the enquiry object carries (its source, its variant)', async () => {
+    const { impl, calls } = fakeFetch([json(200, { success: true })]);
+    const carried = {
+      ...enquiry,
+      source: { last: { utm_source: 'google' }, experiment: { name: 'titular-verano', variant: 'b' } },
+      experiment: { name: 'titular-verano', variant: 'b' },
+      variante: 'b',
+    };
+    await postEnquiry(carried, options(impl));
+    const body = String(calls[0]?.init.body);
+    expect(Object.keys(JSON.parse(body))).toEqual(['name', 'mail', 'reason', 'phone', 'captcha']);
+    expect(body).not.toMatch(/titular-verano|variant|source/);
+  });
+
   it('escapes the site key in the query string', async () => {
     const { impl, calls } = fakeFetch([json(200, { success: true })]);
     await postEnquiry(enquiry, options(impl, { siteKey: 'a&b=c' }));

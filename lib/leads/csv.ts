@@ -1,4 +1,4 @@
-import { touchLines } from '@/lib/source';
+import { experimentOf, touchLines, type LeadSource } from '@/lib/source';
 import type { Lead, LeadOutcome } from '@/lib/contact/lead/lead';
 import type { LeadRun } from './runs';
 import { whenGone, whyHere } from './words';
@@ -24,6 +24,7 @@ export function deadLettersCsv(letters: DeadLetter[]): string {
     'Respuesta de la API',
     'Origen (esta visita)',
     'Origen (primera visita)',
+    ...EXPERIMENT_HEADER,
   ];
   const rows = [...letters]
     .sort((a, b) => a.lead.receivedAt - b.lead.receivedAt)
@@ -39,6 +40,7 @@ export function deadLettersCsv(letters: DeadLetter[]): string {
       outcome.refusal ?? '',
       touchLines(lead.source?.last).join('; '),
       touchLines(lead.source?.first).join('; '),
+      ...experimentCells(lead.source),
     ]);
   return `\uFEFF${[header, ...rows].map((row) => row.map(cell).join(',')).join('\r\n')}\r\n`;
 }
@@ -63,10 +65,19 @@ export function leadsCsv(runs: readonly LeadRun[]): string {
       enquiry.phone,
       enquiry.reason,
       ...origin,
+      ...experimentCells(source),
     ];
   });
-  const all = [[...header, 'Origen (esta visita)', 'Origen (primera visita)'], ...rows];
+  const all = [[...header, 'Origen (esta visita)', 'Origen (primera visita)', ...EXPERIMENT_HEADER], ...rows];
   return `\uFEFF${all.map((row) => row.map(cell).join(',')).join('\r\n')}\r\n`;
+}
+
+// Last, so a sheet or a script that reads the columns before them by position reads them as before; empty for a lead
+// that saw no experiment (or kept by a build before them). Two cells, so a sheet filters by variant.
+const EXPERIMENT_HEADER = ['Experimento', 'Variante'];
+function experimentCells(source: LeadSource | undefined): string[] {
+  const experiment = experimentOf(source);
+  return experiment ? [experiment.name, experiment.variant] : ['', ''];
 }
 
 // Where Excel may start a formula: the cell's start, or after a ',' or ';' (either

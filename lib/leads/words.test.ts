@@ -3,7 +3,7 @@
  */
 import { fakeLead } from '@/test-support/fake-world';
 import type { LeadRun } from './runs';
-import { origin, whenGone, whyHere } from './words';
+import { origin, totalsLines, whenGone, whyHere } from './words';
 
 const DAY = 24 * 60 * 60 * 1000;
 const run = (extra: Partial<LeadRun>): LeadRun => ({ runId: 'wrun_x', state: 'pending', lead: fakeLead(0), ...extra });
@@ -37,5 +37,28 @@ describe('what the staff read about a lead', () => {
       'fbclid: abc; utm_source: facebook; utm_campaign: verano · primera visita: gclid: xyz',
     );
     expect(origin({ lead: fakeLead(0) })).toBe('');
+  });
+
+  it('names the experiment and variant the lead saw, after where it came from; none for a lead before them', () => {
+    const experiment = { name: 'titular-verano', variant: 'b' };
+    expect(origin({ lead: fakeLead(0, { source: { last: { utm_source: 'google', at: 1 }, experiment } }) })).toBe(
+      'utm_source: google · experimento: titular-verano, variante b',
+    );
+    expect(origin({ lead: fakeLead(0, { source: { experiment } }) })).toBe('experimento: titular-verano, variante b');
+    expect(origin({ lead: fakeLead(0, { source: { experiment: { name: 'x y', variant: 'b' } } }) })).toBe('');
+  });
+
+  it('adds up the totals of the counters’ days, or says why it cannot count', () => {
+    const outcomes = { received: [3, 0, 2], live: [1, 0, 1], later: [1, 0, 0], spam: [1, 0, 0], dead: [0, 0, 1] };
+    expect(
+      totalsLines({ counting: true, days: ['2026-11-01', '2026-11-02', '2026-11-03'], experiments: {}, outcomes }),
+    ).toEqual([
+      'Recibidas: 5',
+      'Entregadas al momento: 2',
+      'Entregadas al reintentar: 1',
+      'Posible spam: 1',
+      'No entregadas: 1',
+    ]);
+    expect(totalsLines({ counting: false, why: 'no hay REDIS_URL' })).toEqual(['No se puede contar: no hay REDIS_URL']);
   });
 });

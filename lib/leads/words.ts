@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { SPAM_RULE_LABELS } from '@/lib/contact/spam-rules';
-import { touchLines } from '@/lib/source';
+import { experimentOf, experimentWords, touchLines } from '@/lib/source';
 import type { LeadOutcome } from '@/lib/contact/lead/lead';
+import type { CountsRead, LeadOutcome as Counted } from '@/lib/experiments/counters';
 import type { WorkflowWorld } from '@/lib/engine/choose-world';
 import type { LeadRun } from './runs';
 import type { ReleaseResult } from './release';
@@ -69,10 +70,41 @@ const STATE_WORDS: Record<LeadRun['state'], string> = {
   failed: 'con error del motor',
 };
 
-/** Where it came from: the visit that sent it (campaign, click id, landing page), then the first one if another. */
+/** The days the totals add up: the privacy notice's default period, so they span about what the lists can show. */
+export const TOTALS_DAYS = 30;
+const COUNTED: ReadonlyArray<readonly [Counted, string]> = [
+  ['received', 'Recibidas'],
+  ['live', 'Entregadas al momento'],
+  ['later', 'Entregadas al reintentar'],
+  ['spam', 'Posible spam'],
+  ['dead', 'No entregadas'],
+];
+
+/** The counters' totals over their days, one line each (the staff page, `npm run leads -- status`), or why none. */
+export function totalsLines(counts: CountsRead): string[] {
+  if (!counts.counting) return [`No se puede contar: ${counts.why}`];
+  const sum = (days: readonly number[] | undefined) => (days ?? []).reduce((total, day) => total + day, 0);
+  return COUNTED.map(([outcome, words]) => `${words}: ${sum(counts.outcomes[outcome])}`);
+}
+/** What the totals count, said under them. */
+export const TOTALS_NOTE =
+  `Últimos ${TOTALS_DAYS} días. «Recibidas» son todas las solicitudes que el sitio tomó, también las apartadas como ` +
+  'posible spam (no las de prueba); una apartada que se entrega cuenta además como entregada.';
+
+/**
+ * Where it came from: the visit that sent it (campaign, click id, landing page), then the first one if another, then
+ * the experiment's variant it saw.
+ */
 export function origin({ lead: { source } }: Pick<LeadRun, 'lead'>): string {
   const [last, first] = [touchLines(source?.last).join('; '), touchLines(source?.first).join('; ')];
-  return [last, first && first !== last ? `primera visita: ${first}` : ''].filter(Boolean).join(' · ');
+  const experiment = experimentOf(source);
+  return [
+    last,
+    first && first !== last ? `primera visita: ${first}` : '',
+    experiment ? `experimento: ${experimentWords(experiment)}` : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 /** When it leaves: a held lead is retried for 24 hours (then a dead letter); a dead letter or a spam is forgotten. */

@@ -1,5 +1,5 @@
 import { dialable } from '@/lib/phone';
-import { touchLines } from '@/lib/source';
+import { experimentLines, touchLines } from '@/lib/source';
 import type { Lead } from './lead';
 import type { Mail } from '@/lib/mail';
 
@@ -23,7 +23,7 @@ export const KIND_WORDS: Record<AlertKind, string> = { pending: 'pendiente', dea
 /** onVercel: kept by Vercel's retention, not ours (docs/operations.md). */
 export type DeadDetail = { reason?: 'refused' | 'expired'; refusal?: string; onVercel?: boolean };
 
-/** The "Origen" block: the visit that sent the form, and the first one when it was another. */
+/** The "Origen" block: the visit that sent the form, the first one when it was another, the variant it saw. */
 function originLines({ source }: Lead): string[] {
   if (!source) return [];
   const block = (title: string, lines: string[]) =>
@@ -31,7 +31,8 @@ function originLines({ source }: Lead): string[] {
   const last = touchLines(source.last);
   const first = touchLines(source.first);
   const same = first.join('|') === last.join('|');
-  return ['', 'Origen:', ...block('  Esta visita:', last), ...block('  Primera visita (90 días):', same ? [] : first)];
+  const visits = [...block('  Esta visita:', last), ...block('  Primera visita (90 días):', same ? [] : first)];
+  return ['', 'Origen:', ...visits, ...experimentLines(source).map((line) => `  ${line}`)];
 }
 
 export function alertMessage(kind: AlertKind, entry: Lead, detail: DeadDetail = {}, now = Date.now()): Mail {

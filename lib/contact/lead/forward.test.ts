@@ -51,6 +51,31 @@ describe('the webhook body', () => {
   });
 });
 
+describe("the webhook body's experiment", () => {
+  it('carries the experiment and variant the page showed, under source', () => {
+    const body = webhookBody({
+      ...forward,
+      source: { ...forward.source, experiment: { name: 'titular-verano', variant: 'b' } },
+    });
+    expect(body.data.source).toEqual({
+      first: forward.source?.first,
+      last: forward.source?.last,
+      experiment: { name: 'titular-verano', variant: 'b' },
+    });
+  });
+
+  it('says null for a lead that saw none, kept before experiments, or whose names do not hold', () => {
+    expect(webhookBody(forward).data.source).toMatchObject({ experiment: null });
+    expect(webhookBody({ ...forward, source: undefined }).data.source).toEqual({
+      first: null,
+      last: null,
+      experiment: null,
+    });
+    const odd = { ...forward, source: { experiment: { name: 'x', variant: 'b", "admin": true' } } };
+    expect(webhookBody(odd).data.source).toMatchObject({ experiment: null });
+  });
+});
+
 describe("Meta's Lead event", () => {
   it('has the browser event id, hashes the e-mail and the phone, and builds fbc from the fbclid', () => {
     const event = capiEvent({

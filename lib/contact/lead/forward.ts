@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ForwardConfig } from '@/lib/env/server';
 import { dialable } from '@/lib/phone';
 import type { ContactEnquiry } from '../schema';
-import type { LeadSource } from '@/lib/source';
+import { experimentOf, type LeadSource } from '@/lib/source';
 
 /** A confirmed lead for the webhook and Meta's Conversions API; in a workflow, so no secret (its steps read those). */
 export type Forward = {
@@ -33,7 +33,7 @@ export function webhookBody(forward: Forward): WebhookBody {
       receivedAt: new Date(receivedAt).toISOString(),
       enquiry: { name: enquiry.name, mail: enquiry.mail, phone: enquiry.phone, reason: enquiry.reason },
       phone: dialable(enquiry.phone) ?? null,
-      source: { first: source?.first ?? null, last: source?.last ?? null },
+      source: { first: source?.first ?? null, last: source?.last ?? null, experiment: experimentOf(source) ?? null },
     },
   };
 }

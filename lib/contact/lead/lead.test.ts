@@ -42,6 +42,9 @@ describe('leadNeeds', () => {
     expect(leadNeeds('sendForward', 'torn', { outcome: 'unavailable', failures: 'http-503' })).toBe('again');
     expect(leadNeeds('forgetAfter', 'torn', undefined)).toBe('keep');
     expect(leadNeeds('forgetAfter', 'abandoned', undefined)).toBe('keep');
+    // Counted last, after its forgetting was scheduled: a fresh run would deliver and count it again.
+    expect(leadNeeds('countLeadOutcome', 'torn', undefined)).toBe('keep');
+    expect(leadNeeds('countLeadOutcome', 'abandoned', undefined)).toBe('keep');
   });
 
   it('starts again a lead still owed: an undelivered round, an alert, or a step whose result was never kept', () => {

@@ -80,12 +80,12 @@ export const maxRetryAfterMs = (backoffSeconds: readonly number[]) => Math.max(6
 /**
  * What a lead's or forwarding run cut off at step `shortName` needs, from its step's result (none when abandoned):
  * 'again', a fresh run; 'forget', only forgetting it now (delivered, answered, or handed on); 'keep', nothing
- * (forgetAfter scheduled it, as the privacy notice says). Never 'again' once the step says delivered: this pass sends
- * no lead twice.
+ * (forgetAfter scheduled it, as the privacy notice says; countLeadOutcome follows it). Never 'again' once the step
+ * says delivered: this pass sends no lead twice.
  */
 export function leadNeeds(shortName: string | undefined, verdict: CutVerdict, output: unknown) {
   const outcome = String((output as { outcome?: unknown } | undefined)?.outcome);
-  if (shortName === 'forgetAfter') return 'keep';
+  if (shortName === 'forgetAfter' || shortName === 'countLeadOutcome') return 'keep';
   if (verdict === 'abandoned') return 'again';
   if (shortName === 'continueInNewRun' || shortName === 'continueForwarding') return 'forget';
   if (shortName === 'deliverRound' && DELIVERED.includes(outcome)) return 'forget';

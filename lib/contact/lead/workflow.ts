@@ -3,6 +3,7 @@ import { start } from 'workflow/api';
 import { getWorkflowWorld } from '@/lib/engine/choose-world';
 import { getContactConfig, getDeliveryConfig } from '@/lib/env/server';
 import { errorName } from '@/lib/error-name';
+import { countOutcome } from '@/lib/experiments/counters';
 import { saveToInbox } from '../inbox';
 import { postEnquiry } from '../upstream';
 import { sendLeadAlert } from './alert';
@@ -33,6 +34,9 @@ export async function leadWorkflow(lead: Lead): Promise<LeadOutcome> {
   const outcome = await deliverLead(lead);
   const keep = outcome.outcome === 'dead' ? lead.keepMs : 0;
   await forgetAfter(getWorkflowMetadata().workflowRunId, Date.now() + keep);
+  // Last: a crash in it leaves nothing owed (leadNeeds). Only a released spam has a round 0, the moment it is released.
+  if (outcome.outcome === 'delivered') await countLeadOutcome(outcome.rounds === 1 ? 'live' : 'later');
+  else if (outcome.outcome === 'dead') await countLeadOutcome('dead');
   return outcome;
 }
 
@@ -117,6 +121,12 @@ export async function continueInNewRun(lead: Lead): Promise<void> {
   'use step';
   const { runId } = await start(leadWorkflow, [lead]);
   console.info(`[contacto] Solicitud pendiente ${lead.key}: sigue en la ejecución ${runId}`);
+}
+
+/** The staff page's totals: a step, for the body runs again at every replay and a step's recorded result does not. */
+export async function countLeadOutcome(outcome: 'live' | 'later' | 'dead'): Promise<void> {
+  'use step';
+  await countOutcome(outcome);
 }
 
 /** The lead's workflow, for a lead it holds confirmed: sends it on, as a step so a replay does not start it twice. */
