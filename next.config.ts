@@ -5,6 +5,7 @@ import { withWorkflow } from 'workflow/next';
 import { chooseWorkflowWorld } from './lib/engine/choose-world';
 import { publicEnv } from './lib/env/public';
 import { assertServerEnv } from './lib/env/server';
+import { assertExperiments } from './lib/experiments/definitions';
 import { assertContentPictures, contentPictureProblems } from './lib/pictures/content-check';
 import { DEVICE_SIZES, IMAGE_SIZES } from './lib/pictures/widths';
 import { MAX_FORM_BODY_BYTES, PROXY_BODY_COPY_BYTES } from './lib/proxy/too-large';
@@ -22,6 +23,8 @@ async function nextConfig(phase: string): Promise<NextConfig> {
     assertServerEnv();
     // A missing picture, a wrong format, a file over 5 MB or a missing alt text stops the build, saying which and why.
     await assertContentPictures(process.cwd());
+    // So does a running A/B experiment in the wrong shape (lib/content-experiments.ts), saying why.
+    assertExperiments();
   }
   if (phase === PHASE_DEVELOPMENT_SERVER) {
     for (const problem of await contentPictureProblems(process.cwd())) console.warn(`AVISO ${problem}`);
@@ -63,6 +66,10 @@ async function nextConfig(phase: string): Promise<NextConfig> {
     },
     async headers() {
       return [
+        // The variants of `/` are reached through the proxy's rewrite, whose response has the address `/`; asked for
+        // by their own address (which the proxy sends to `/`), they say they are not to be indexed. A header, not a
+        // meta tag: the page itself is what `/` shows, and must stay indexable there.
+        { source: '/variante/:path*', headers: [{ key: 'X-Robots-Tag', value: 'noindex' }] },
         {
           source: '/:path*',
           headers: securityHeaders({
