@@ -23,8 +23,8 @@ export type SourceParam = (typeof SOURCE_PARAMS)[number];
 
 /** One visit that counts: its tags, the path it landed on, the origin it came from, when (ms). */
 export type Touch = Partial<Record<SourceParam, string>> & { landing?: string; referrer?: string; at?: number };
-/** The first touch within FIRST_TOUCH_DAYS, and the visit that sent the form. */
-export type LeadSource = { first?: Touch; last?: Touch };
+/** The first touch within FIRST_TOUCH_DAYS, the visit that sent the form, and the A/B variant its page was of. */
+export type LeadSource = { first?: Touch; last?: Touch; experiment?: { name: string; variant: string } };
 
 export const SOURCE_VALUE_MAX = 200;
 /** Someone who clicked an ad on Monday and comes back directly on Wednesday is still that ad's lead. */
