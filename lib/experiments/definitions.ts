@@ -13,7 +13,7 @@ import { experiments as agencyExperiments } from '../content-experiments';
 export const SECTIONS = ['benefits', 'clients', 'services', 'digital'] as const;
 export type SectionId = (typeof SECTIONS)[number];
 
-/** The texts a variant may change (their paths in lib/content.ts and lib/island-copy.ts), each with its longest length. */
+/** The texts a variant may change (their paths in lib/content.ts and lib/island-copy.ts), each with its longest. */
 export const TEXT_PARTS = {
   'hero.headline': 90,
   'hero.lead': 320,
@@ -109,18 +109,21 @@ const experimentSchema = z
     variants: z
       .tuple([control], variant)
       .refine((list) => list.length >= 2 && list.length <= MAX_VARIANTS + 1, {
-        error: (issue) =>
-          `debe tener de 1 a ${MAX_VARIANTS} variantes además de control (tiene ${(issue.input as unknown[]).length - 1})`,
+        error: (issue) => {
+          const others = (issue.input as unknown[]).length - 1;
+          return `debe tener de 1 a ${MAX_VARIANTS} variantes además de control (tiene ${others})`;
+        },
       })
       .refine((list) => new Set(list.map((one) => one.id)).size === list.length, 'dos variantes tienen el mismo id'),
     split: z.array(whole('cada porcentaje de split'), { error: 'split debe ser una lista de porcentajes' }),
     rule: z.strictObject({ minVisitors: whole('rule.minVisitors'), minLeads: whole('rule.minLeads') }).optional(),
   })
   .superRefine((value, context) => {
-    if (value.split.length !== value.variants.length)
+    const [percents, variants] = [value.split.length, value.variants.length];
+    if (percents !== variants)
       context.addIssue({
         code: 'custom',
-        message: `split tiene ${value.split.length} porcentajes y hay ${value.variants.length} variantes: uno por variante`,
+        message: `split tiene ${percents} porcentajes y hay ${variants} variantes: uno por variante`,
       });
     const sum = value.split.reduce((total, percent) => total + percent, 0);
     if (sum !== 100) context.addIssue({ code: 'custom', message: `split suma ${sum}; debe sumar 100` });
@@ -191,23 +194,22 @@ function clashes(running: Experiment[]): string[] {
 /** For `next build` (next.config.ts): throws with every problem of a running experiment, for the agency to fix. */
 export function assertExperiments(list: readonly unknown[] = agencyExperiments): void {
   const { problems } = checkExperiments(list);
-  if (problems.length)
-    throw new Error(
-      `lib/content-experiments.ts tiene experimentos que no se pueden correr:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
-    );
+  if (problems.length) {
+    const lines = problems.map((problem) => `  - ${problem}`).join('\n');
+    throw new Error(`lib/content-experiments.ts tiene experimentos que no se pueden correr:\n${lines}`);
+  }
 }
 
 let checked: Experiment[] | undefined;
 /**
- * The running experiments, in the agency's order. A build with a bad one never ships (assertExperiments); should
- * one reach a server anyway (`next dev`), only the bad one is left out, and said once.
+ * The running experiments, in the agency's order. A build with a bad one never ships (assertExperiments); should one
+ * reach a server anyway (`next dev`), none runs, and the problems are said once.
  */
 export function runningExperiments(): Experiment[] {
   if (checked) return checked;
   const { running, problems } = checkExperiments(agencyExperiments);
   for (const problem of problems) console.error(`[experimentos] ${problem}`);
-  const clean = problems.length ? running.filter((one) => !problems.some((p) => p.includes(`«${one.name}»`))) : running;
-  return (checked = clean);
+  return (checked = problems.length ? [] : running);
 }
 
 /** The variant `id` of the running experiment `name`, if both exist. */

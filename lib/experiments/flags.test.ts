@@ -19,6 +19,8 @@ const { running, problems } = checkExperiments([
   definition('boton', 'contactForm.submit', ['b', 'c'], [40, 30, 30]),
 ]);
 
+const boton = running.find((one) => one.name === 'boton');
+
 describe('the precomputed codes of the variants of /', () => {
   it('start from experiments in the right shape', () => expect(problems).toEqual([]));
 
@@ -58,9 +60,11 @@ describe('the precomputed codes of the variants of /', () => {
     const flags = experimentFlags(running);
     expect(flags.map((one) => one.key)).toEqual(['titulo', 'boton']);
     expect(flags[1]?.options?.map((option) => option.value)).toEqual(['control', 'b', 'c']);
+    const decide = flags[1]?.decide;
+    expect(decide).toBeDefined();
     for (const visitor of ['AAAAAAAAAAAAAAAA', 'zzzzzzzzzzzzzzzz', 'q1w2e3r4t5y6u7i8'])
-      expect(
-        await flags[1]?.decide({ entities: { visitor }, headers: new Headers() as never, cookies: {} as never }),
-      ).toBe(assignedVariant(running[1]!, visitor));
+      expect(await decide?.({ entities: { visitor }, headers: new Headers() as never, cookies: {} as never })).toBe(
+        assignedVariant(boton as NonNullable<typeof boton>, visitor),
+      );
   });
 });

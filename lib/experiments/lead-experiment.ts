@@ -16,7 +16,7 @@ const MAX_FIELD_CHARS = 8 * 82;
 export const encodeExperiments = (list: readonly LeadExperiment[]): string =>
   list.map(({ name, variant }) => `${name}:${variant}`).join(',');
 
-/** A posted value, read as the untrusted input it is: only well-formed pairs, each experiment once; [] for anything else. */
+/** A posted value, read as the untrusted input it is: well-formed pairs, each experiment once; else []. */
 export function decodeExperiments(value: string | undefined | null): LeadExperiment[] {
   if (!value || value.length > MAX_FIELD_CHARS) return [];
   const found: LeadExperiment[] = [];

@@ -3,6 +3,7 @@
  */
 import { after } from 'next/server';
 import { cookies } from 'next/headers';
+import type { LeadSource } from '@/lib/source';
 import { countLead } from './counters';
 import { decodeExperiments, encodeExperiments } from './lead-experiment';
 import { countedLead, postedExperiments, taggedWith } from './lead';
@@ -62,7 +63,8 @@ describe('the variant a lead was sent from', () => {
       source: { last: { utm_source: 'google' }, experiment: { name: 'titulo', variant: 'b' } },
       visitor: undefined,
     });
-    expect(taggedWith([{ name: 'titulo', variant: 'b' }])({}).source).toEqual({
+    const none: { source?: LeadSource } = {};
+    expect(taggedWith([{ name: 'titulo', variant: 'b' }])(none).source).toEqual({
       experiment: { name: 'titulo', variant: 'b' },
     });
     expect(taggedWith([])(context)).toBe(context);

@@ -14,7 +14,7 @@ import { isQaVisit } from './visitor';
  * or without JavaScript), and the count of a person's lead.
  */
 
-/** The posted variants that a running experiment has; anything else (an ended experiment, a forged value) is dropped. */
+/** The posted variants that a running experiment has; any other (an ended experiment, a forged one) is dropped. */
 export function postedExperiments(value: string | undefined): LeadExperiment[] {
   return decodeExperiments(value).filter(({ name, variant }) => variantOf(name, variant));
 }

@@ -10,7 +10,10 @@ import { CONTROL, type Experiment } from './definitions';
 /** `<id>.<day last counted>.<experiment>:<variant>…`: HttpOnly, this site only, VISITOR_DAYS long. */
 export const VISITOR_COOKIE = 'experimento';
 export const VISITOR_DAYS = 90;
-/** Marks a visit that forced a variant (`?variante=`): neither it nor its lead is counted, for an hour. */
+/**
+ * Marks a visit that forced a variant (`?variante=`): for an hour neither its views nor its lead are counted, and
+ * `/` without the parameter shows it the control.
+ */
 export const QA_COOKIE = 'experimento_qa';
 export const QA_SECONDS = 60 * 60;
 /** The address parameter QA forces a variant with: `?variante=b`, or `?variante=experimento:b` when several run. */

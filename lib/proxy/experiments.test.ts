@@ -126,8 +126,10 @@ describe('the variants of / while an experiment runs', () => {
     expect(response?.headers.getSetCookie().find((line) => line.startsWith(QA_COOKIE))).toMatch(/Max-Age=3600/);
     expect(counted).not.toHaveBeenCalled();
     expect(new URL(response?.headers.get('x-middleware-rewrite') ?? '').search).toBe('?variante=b');
-    // And the views that follow within the hour are not counted either.
-    await visit({ headers: { cookie: `${QA_COOKIE}=1` } });
+    // The views that follow within the hour are not counted either, and show the control unless they ask.
+    const later = await visit({ headers: { cookie: `${QA_COOKIE}=1` } });
+    expect(await rewrittenTo(later.response)).toEqual({ titulo: 'control' });
+    expect(later.response?.headers.getSetCookie()).toEqual([]);
     expect(counted).not.toHaveBeenCalled();
   });
 

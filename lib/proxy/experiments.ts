@@ -67,10 +67,12 @@ export async function experimentResponse(
     return response;
   }
 
+  // QA sees the variant it asks for, else the control (as npm run test:deployment does); never counted, and the
+  // visitor cookie is left as it was.
   const forced = request.nextUrl.searchParams.getAll(FORCE_PARAM);
-  if (forced.length > 0) {
+  if (forced.length > 0 || isQaVisit(request.cookies)) {
     const response = variantPage(request, await codes.of(forcedChoice(running, forced)));
-    response.cookies.set(QA_COOKIE, '1', cookieOptions(request, QA_SECONDS));
+    if (forced.length > 0) response.cookies.set(QA_COOKIE, '1', cookieOptions(request, QA_SECONDS));
     return response;
   }
 
@@ -81,7 +83,7 @@ export async function experimentResponse(
 
   const now = Date.now();
   const today = dayOf(now);
-  const counted = isPageView(request) && visitor.day !== today && !isQaVisit(request.cookies);
+  const counted = isPageView(request) && visitor.day !== today;
   if (counted) {
     // After the answer, never before it: the count waits for its store, the visitor does not.
     const counting = Promise.all(Object.entries(variants).map(([name, variant]) => countVisit(name, variant, now)));
