@@ -43,6 +43,13 @@ async function nextConfig(phase: string): Promise<NextConfig> {
     // `npm test` has already made with `npm run typecheck`. Every other build, Vercel's included, checks types.
     typescript: { ignoreBuildErrors: process.env.TEST_HARNESS_BUILD === '1' },
     poweredByHeader: false,
+    // The proxy's rewrite of `/` to a variant (lib/proxy/experiments.ts) must stay inside this server. Next gives the
+    // proxy a URL whose 127.0.0.1 is turned into localhost, then compares the rewrite with its own 127.0.0.1 address:
+    // under `next start -H 127.0.0.1` (the tests', and a common self-hosting set-up) every rewrite is proxied over the
+    // network back to the server, through the proxy again, and fails behind TLS (vercel/next.js#94745, fix in
+    // #95917). Without the normalisation the proxy sees the address Next compares with. Only App Router here: the
+    // option's other effect, on /_next/data URLs, does not apply.
+    skipProxyUrlNormalize: true,
     images: {
       // Raster pictures (PNG, JPEG, WebP, AVIF) are sent as AVIF, or WebP to a browser without it; SVG as it is.
       formats: ['image/avif', 'image/webp'],

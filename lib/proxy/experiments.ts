@@ -40,6 +40,7 @@ const cookieOptions = (request: NextRequest, maxAge: number) =>
   ({ httpOnly: true, sameSite: 'lax', secure: request.nextUrl.protocol === 'https:', path: '/', maxAge }) as const;
 
 function variantPage(request: NextRequest, code: string): NextResponse {
+  // On request.url, the address Next compares a rewrite with (skipProxyUrlNormalize, next.config.ts): an internal one.
   const target = new URL(`${VARIANT_PATH}/${code}${request.nextUrl.search}`, request.url);
   const response = NextResponse.rewrite(target);
   response.headers.set('Cache-Control', PRIVATE_PAGE);
