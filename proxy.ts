@@ -152,7 +152,9 @@ export async function proxy(request: NextRequest, event?: NextFetchEvent): Promi
     const answer = await guardPost(request);
     if (answer) return answer;
   }
-  const target = redirectTarget(request.method, request.nextUrl);
+  // request.url, not nextUrl (whose 127.0.0.1 is localhost): the address Next keeps a same-site Location relative
+  // against (skipProxyUrlNormalize, next.config.ts).
+  const target = redirectTarget(request.method, new URL(request.url));
   if (!target) {
     // With no experiment running, null at once: `/` is served as it is.
     const response = (await experimentResponse(request, event)) ?? NextResponse.next();

@@ -170,7 +170,7 @@ test('?variante= forces a variant for QA: served, not counted, the visitor cooki
 test("a variant's own address is sent to /, and says it is not to be indexed", async () => {
   const direct = await fetch(`${EXPERIMENTS_URL}/variante/eyJhbGciOiJIUzI1NiJ9.AQ.x-y_z`, { redirect: 'manual' });
   expect(direct.status).toBe(307);
-  expect(direct.headers.get('location')).toMatch(/^(http:\/\/[^/]+)?\/$/);
+  expect(direct.headers.get('location')).toBe('/');
   expect(direct.headers.get('x-robots-tag')).toBe('noindex');
 });
 
