@@ -5,6 +5,7 @@ import { withWorkflow } from 'workflow/next';
 import { chooseWorkflowWorld } from './lib/engine/choose-world';
 import { publicEnv } from './lib/env/public';
 import { assertServerEnv } from './lib/env/server';
+import { assertExperiments } from './lib/experiments/definitions';
 import { assertContentPictures, contentPictureProblems } from './lib/pictures/content-check';
 import { DEVICE_SIZES, IMAGE_SIZES } from './lib/pictures/widths';
 import { MAX_FORM_BODY_BYTES, PROXY_BODY_COPY_BYTES } from './lib/proxy/too-large';
@@ -22,6 +23,8 @@ async function nextConfig(phase: string): Promise<NextConfig> {
     assertServerEnv();
     // A missing picture, a wrong format, a file over 5 MB or a missing alt text stops the build, saying which and why.
     await assertContentPictures(process.cwd());
+    // So does a running A/B experiment in the wrong shape (lib/content-experiments.ts), saying why.
+    assertExperiments();
   }
   if (phase === PHASE_DEVELOPMENT_SERVER) {
     for (const problem of await contentPictureProblems(process.cwd())) console.warn(`AVISO ${problem}`);
@@ -40,6 +43,13 @@ async function nextConfig(phase: string): Promise<NextConfig> {
     // `npm test` has already made with `npm run typecheck`. Every other build, Vercel's included, checks types.
     typescript: { ignoreBuildErrors: process.env.TEST_HARNESS_BUILD === '1' },
     poweredByHeader: false,
+    // The proxy's rewrite of `/` to a variant (lib/proxy/experiments.ts) must stay inside this server. Next gives the
+    // proxy a URL whose 127.0.0.1 is turned into localhost, then compares the rewrite with its own 127.0.0.1 address:
+    // under `next start -H 127.0.0.1` (the tests', and a common self-hosting set-up) every rewrite is proxied over the
+    // network back to the server, through the proxy again, and fails behind TLS (vercel/next.js#94745, fix in
+    // #95917). Without the normalisation the proxy sees the address Next compares with. Only App Router here: the
+    // option's other effect, on /_next/data URLs, does not apply.
+    skipProxyUrlNormalize: true,
     images: {
       // Raster pictures (PNG, JPEG, WebP, AVIF) are sent as AVIF, or WebP to a browser without it; SVG as it is.
       formats: ['image/avif', 'image/webp'],
@@ -63,6 +73,10 @@ async function nextConfig(phase: string): Promise<NextConfig> {
     },
     async headers() {
       return [
+        // The variants of `/` are reached through the proxy's rewrite, whose response has the address `/`; asked for
+        // by their own address (which the proxy sends to `/`), they say they are not to be indexed. A header, not a
+        // meta tag: the page itself is what `/` shows, and must stay indexable there.
+        { source: '/variante/:path*', headers: [{ key: 'X-Robots-Tag', value: 'noindex' }] },
         {
           source: '/:path*',
           headers: securityHeaders({

@@ -65,15 +65,27 @@ describe('proxy matcher', () => {
     expect(matches('/servicios?utm_source=a')).toBe(true);
   });
 
-  it('never runs for a page view of / itself, which is served statically, unless its address names an ad or a campaign', () => {
-    expect(matches('/')).toBe(false);
-    expect(matches('/?foo=bar&ref=x')).toBe(false);
-    // Each tag lib/contact/source.ts keeps, and only those: the matcher is written out by hand.
+  it('runs for every request to /, which it passes on untouched unless an experiment runs', async () => {
+    expect(matches('/')).toBe(true);
+    expect(matches('/?foo=bar&ref=x')).toBe(true);
     for (const name of SOURCE_PARAMS) expect([name, matches(`/?${name}=abc`)]).toEqual([name, true]);
-    // What the island's router sends for the page's data.
+    // What the island's router sends for the page's data: its variant too, while an experiment runs.
     expect(
       unstable_doesMiddlewareMatch({ config, url: `${BASE}/`, headers: { rsc: '1', 'next-router-prefetch': '1' } }),
-    ).toBe(false);
+    ).toBe(true);
+    // None runs in the agency's file as shipped: a plain view of / gets nothing of the proxy's.
+    const response = await proxy(new NextRequest(`${BASE}/`, { headers: { 'user-agent': 'Mozilla/5.0 Chrome/140' } }));
+    expect(response.headers.get('x-middleware-next')).toBe('1');
+    expect(response.headers.get('x-middleware-rewrite')).toBeNull();
+    expect(response.headers.get('set-cookie')).toBeNull();
+    expect(response.headers.get('cache-control')).toBeNull();
+  });
+
+  it("runs for the variants' own pages, whose codes have dots, to send a direct visit to /", async () => {
+    expect(matches('/variante/eyJhbGciOiJIUzI1NiJ9.AQ.abc123')).toBe(true);
+    const response = await proxy(new NextRequest(`${BASE}/variante/eyJhbGciOiJIUzI1NiJ9.AQ.abc123?gclid=1`));
+    expect(response.status).toBe(307);
+    expect(response.headers.get('location')).toBe(`${BASE}/?gclid=1`);
   });
 
   it("runs for every post to / with a body: the browser's own form post (no JavaScript) and the island's", () => {

@@ -1,9 +1,10 @@
-import { NextResponse, type NextRequest } from 'next/server';
+import { NextResponse, type NextFetchEvent, type NextRequest } from 'next/server';
+import { experimentResponse } from './lib/proxy/experiments';
 import { encodeValues, isOtherEdition, postedValues, RETRY_PATH, VALUES_HEADER } from './lib/proxy/stale-form';
 import { encodeTouch, FIRST_TOUCH_COOKIE, FIRST_TOUCH_DAYS, LAST_TOUCH_COOKIE, touchOf } from './lib/source';
 import { MAX_FORM_BODY_BYTES, tooLargeResponse } from './lib/proxy/too-large';
 
-/** Pages that exist besides `/` (which is static and never reaches the proxy on a page view). */
+/** Pages that exist besides `/` (static; the proxy serves its variants while an experiment runs). */
 const KNOWN_PATHS = new Set(['/aviso-de-privacidad', '/gracias']);
 /** The staff area answers for itself: a 404 when it is not configured, never a redirect that says it exists. */
 const STAFF_AREA = /^\/equipo(\/|$)/;
@@ -145,16 +146,20 @@ export function rememberSource(request: NextRequest, response: NextResponse): Ne
   return response;
 }
 
-export async function proxy(request: NextRequest): Promise<Response> {
+// `event` is Next's; a unit test may call without one.
+export async function proxy(request: NextRequest, event?: NextFetchEvent): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     const answer = await guardPost(request);
     if (answer) return answer;
   }
-  const target = redirectTarget(request.method, request.nextUrl);
-  if (!target)
-    return request.nextUrl.search || request.headers.has('referer')
-      ? rememberSource(request, NextResponse.next())
-      : NextResponse.next();
+  // request.url, not nextUrl (whose 127.0.0.1 is localhost): the address Next keeps a same-site Location relative
+  // against (skipProxyUrlNormalize, next.config.ts).
+  const target = redirectTarget(request.method, new URL(request.url));
+  if (!target) {
+    // With no experiment running, null at once: `/` is served as it is.
+    const response = (await experimentResponse(request, event)) ?? NextResponse.next();
+    return request.nextUrl.search || request.headers.has('referer') ? rememberSource(request, response) : response;
+  }
   // /home is a permanent alias; unknown paths may become pages one day.
   const status = request.nextUrl.pathname === '/home' ? 308 : 307;
   return NextResponse.redirect(target, status);
@@ -163,27 +168,16 @@ export async function proxy(request: NextRequest): Promise<Response> {
 export const config = {
   matcher: [
     /*
-     * Every post to `/` with a body: the island's carry a next-action header,
-     * a browser's own form post (no JavaScript) a multipart content-type. A
-     * page view of `/` has neither and stays static, with no proxy.
+     * Every request to `/`: the form's posts (the island's carry a next-action header, a browser's own post a
+     * multipart body), the page views whose address names an ad or a campaign or that come from another site
+     * (remembered: lib/contact/source.ts), and, while an experiment runs, every page view, to serve the
+     * visitor's variant (lib/proxy/experiments.ts). Next reads this list without running the file, so it cannot
+     * depend on whether an experiment runs: with none, the proxy passes `/` on untouched.
      */
-    { source: '/', has: [{ type: 'header', key: 'content-type' }] },
-    { source: '/', has: [{ type: 'header', key: 'next-action' }] },
-    // A page view of `/` whose address names an ad or a campaign: remembered, then served static.
-    // Written out (Next reads the matcher without running this file): SOURCE_PARAMS, lib/contact/source.ts.
-    { source: '/', has: [{ type: 'query', key: 'gclid' }] },
-    { source: '/', has: [{ type: 'query', key: 'gbraid' }] },
-    { source: '/', has: [{ type: 'query', key: 'wbraid' }] },
-    { source: '/', has: [{ type: 'query', key: 'fbclid' }] },
-    { source: '/', has: [{ type: 'query', key: 'gad_source' }] },
-    { source: '/', has: [{ type: 'query', key: 'gad_campaignid' }] },
-    { source: '/', has: [{ type: 'query', key: 'utm_source' }] },
-    { source: '/', has: [{ type: 'query', key: 'utm_medium' }] },
-    { source: '/', has: [{ type: 'query', key: 'utm_campaign' }] },
-    { source: '/', has: [{ type: 'query', key: 'utm_term' }] },
-    { source: '/', has: [{ type: 'query', key: 'utm_content' }] },
-    // A page view of `/` from another site (a search, a referral) without tags: its origin is remembered too.
-    { source: '/', has: [{ type: 'header', key: 'referer' }] },
+    '/',
+    // The variants' own pages, reached only through the proxy's rewrite: asked for directly, they go to `/`. Listed
+    // on their own because their codes have dots, which the pattern below takes for a file's extension.
+    '/variante/:path*',
     /*
      * Every path except `/` itself, Next's own files (_next, __nextjs),
      * Vercel's (_vercel), route handlers (api/), files in public/ (images/,

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import type { LeadExperiment } from './experiments/lead-experiment';
 
 /**
  * The hand-off between the contact form and the third-party tags when an
@@ -14,8 +15,8 @@ import { useEffect, useState } from 'react';
  */
 export type LeadContact = { mail: string; phone: string };
 
-/** A confirmed enquiry whose events the tags have to send; `sent` once they went. */
-export type ConfirmedLead = { key: string; contact?: LeadContact; sent: () => void };
+/** A confirmed enquiry whose events the tags have to send (with the variant its page was of); `sent` once they went. */
+export type ConfirmedLead = { key: string; contact?: LeadContact; experiment?: LeadExperiment; sent: () => void };
 
 /** How much longer than the spec's 2 s the thanks may stay while gtag sends the lead's events. */
 export const MAX_HOLD_MS = 1000;
@@ -26,7 +27,7 @@ const unheard: ConfirmedLead[] = [];
 const leads = new Map<string, { sent: boolean; waiting: Array<() => void> }>();
 
 /** Calls `callback` once the lead's events were sent (at once when the tags have nothing to measure). */
-function whenSent(key: string, contact: LeadContact | undefined, callback: () => void): void {
+function whenSent(key: string, about: Pick<ConfirmedLead, 'contact' | 'experiment'>, callback: () => void): void {
   let lead = leads.get(key);
   if (!lead) {
     // One announcement per key: React may run the form's effect twice.
@@ -36,9 +37,9 @@ function whenSent(key: string, contact: LeadContact | undefined, callback: () =>
       entry.sent = true;
       entry.waiting.splice(0).forEach((waiting) => waiting());
     };
-    if (listener) listener({ key, contact, sent });
+    if (listener) listener({ key, ...about, sent });
     // Told as soon as the tags' hook mounts; leaveAfterLead never waits more than MAX_HOLD_MS for it.
-    else unheard.push({ key, contact, sent });
+    else unheard.push({ key, ...about, sent });
   }
   if (lead.sent) callback();
   else lead.waiting.push(callback);
@@ -48,9 +49,15 @@ function whenSent(key: string, contact: LeadContact | undefined, callback: () =>
  * Leaves (`leave`) `delayMs` after a confirmed enquiry, or later, once its
  * analytics events were sent, but never more than MAX_HOLD_MS later: a
  * blocked gtag.js must not keep the visitor here. `contact`: what the visitor
- * sent, when the form has it. Returns a cancel function.
+ * sent, when the form has it; `experiment`: the variant the page is of. Returns a cancel function.
  */
-export function leaveAfterLead(key: string, delayMs: number, leave: () => void, contact?: LeadContact): () => void {
+export function leaveAfterLead(
+  key: string,
+  delayMs: number,
+  leave: () => void,
+  contact?: LeadContact,
+  experiment?: LeadExperiment,
+): () => void {
   let sent = false;
   let due = false;
   let done = false;
@@ -64,7 +71,7 @@ export function leaveAfterLead(key: string, delayMs: number, leave: () => void, 
     if (sent) go();
   }, delayMs);
   const capTimer = setTimeout(go, delayMs + MAX_HOLD_MS);
-  whenSent(key, contact, () => {
+  whenSent(key, { contact, experiment }, () => {
     sent = true;
     if (due) go();
   });

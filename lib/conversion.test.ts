@@ -22,6 +22,30 @@ describe('the events of a confirmed enquiry', () => {
     ]);
   });
 
+  it("says which A/B variant the lead's page was, to GA4 and Ads alike", () => {
+    expect(leadEvents(ALL, KEY, { name: 'titulo-precio', variant: 'b' })).toEqual([
+      [
+        'event',
+        'conversion',
+        {
+          send_to: 'AW-123456789/AbC-D_efG-h12',
+          transaction_id: KEY,
+          transport_type: 'beacon',
+          experiment: 'titulo-precio',
+          variant: 'b',
+        },
+      ],
+      [
+        'event',
+        'generate_lead',
+        { send_to: 'G-ABC123', transport_type: 'beacon', experiment: 'titulo-precio', variant: 'b' },
+      ],
+    ]);
+    const sent = jest.fn();
+    sendLeadEvents(ALL, { key: KEY, experiment: { name: 'titulo-precio', variant: 'control' }, sent });
+    expect(queued().map((event) => (event[2] as { variant?: string }).variant)).toEqual(['control', 'control']);
+  });
+
   it('sends no conversion without a label, and no generate_lead without GA', () => {
     expect(leadEvents({ googleAdsId: 'AW-123456789' }, KEY)).toEqual([]);
     expect(

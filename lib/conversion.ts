@@ -1,5 +1,6 @@
 import { fbq, gtag } from './analytics';
 import type { ConfirmedLead, LeadContact } from './confirmed-lead';
+import type { LeadExperiment } from './experiments/lead-experiment';
 
 /**
  * The events of a confirmed enquiry: the Google Ads conversion, GA4's
@@ -24,9 +25,12 @@ export type GtagEvent = ['event', string, EventParams];
 /**
  * The events a lead sends. Each names its destination (send_to): without it
  * gtag sends an event to every configured tag, and GA would get the
- * conversion, Ads the lead.
+ * conversion, Ads the lead. A lead from an experiment's variant says which
+ * (`experiment`, `variant`: lib/content-experiments.ts), so GA4 and Ads can
+ * split their reports by it; under the same consent as the rest of the event.
  */
-export function leadEvents(targets: LeadTargets, key: string): GtagEvent[] {
+export function leadEvents(targets: LeadTargets, key: string, experiment?: LeadExperiment): GtagEvent[] {
+  const tested = experiment ? { experiment: experiment.name, variant: experiment.variant } : {};
   // Beacon: the thank-you redirect follows at once, and a beacon outlives the page.
   const events: GtagEvent[] = [];
   if (targets.googleAdsId && targets.googleAdsConversionLabel) {
@@ -38,11 +42,12 @@ export function leadEvents(targets: LeadTargets, key: string): GtagEvent[] {
         send_to: `${targets.googleAdsId}/${targets.googleAdsConversionLabel}`,
         transaction_id: key,
         transport_type: 'beacon',
+        ...tested,
       },
     ]);
   }
   if (targets.gaMeasurementId) {
-    events.push(['event', 'generate_lead', { send_to: targets.gaMeasurementId, transport_type: 'beacon' }]);
+    events.push(['event', 'generate_lead', { send_to: targets.gaMeasurementId, transport_type: 'beacon', ...tested }]);
   }
   return events;
 }
@@ -74,9 +79,9 @@ export function userData({ mail, phone }: LeadContact): Record<string, string> {
  * arrives). Its eventID is the key the server's Conversions API Lead carries,
  * so Meta counts the two as one.
  */
-export function sendLeadEvents(targets: LeadTargets, { key, contact, sent }: ConfirmedLead): void {
+export function sendLeadEvents(targets: LeadTargets, { key, contact, experiment, sent }: ConfirmedLead): void {
   if (targets.metaPixelId) fbq('track', 'Lead', {}, { eventID: key });
-  const events = leadEvents(targets, key);
+  const events = leadEvents(targets, key, experiment);
   // Before the conversion: gtag attaches the user data set when the conversion is sent.
   if (targets.googleAdsEnhancedConversions && contact && events.some(([, name]) => name === 'conversion')) {
     gtag('set', 'user_data', userData(contact));

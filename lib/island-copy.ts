@@ -38,7 +38,7 @@ export const contactForm = {
     'Actualizamos el sitio mientras tenías la página abierta y tu mensaje no se envió. Lo que escribiste sigue ' +
     'aquí: revísalo y envíalo de nuevo.',
   // A form sent before the page could sign its time on screen (no JavaScript): the server asks once.
-  confirm: 'Para confirmar el envío, presiona «Enviar» otra vez.',
+  confirm: (submit: string) => `Para confirmar el envío, presiona «${submit}» otra vez.`,
   thanksTitle: '¡Gracias por contactarnos!',
   thanksText: 'Un asesor se pondrá en contacto contigo muy pronto.',
 };

@@ -3,6 +3,7 @@
 import { useRef, type ReactNode } from 'react';
 import { CONTACT_FIELDS, EDITION_FIELD, TOKEN_FIELD } from '@/lib/contact/fields';
 import { INITIAL_CONTACT_STATE, type ContactState } from '@/lib/contact/state';
+import { encodeExperiments, VARIANT_FIELD, type LeadExperiment } from '@/lib/experiments/lead-experiment';
 import { contactForm as copy } from '@/lib/island-copy';
 import { Field } from './field';
 import { StatusMessage } from './status-message';
@@ -30,6 +31,10 @@ type Props = {
   /** This build's edition (lib/env/public.ts formEdition), posted back so the proxy can tell another build's form. */
   edition?: string;
   whatsappUrl: string;
+  /** The send button's words, when an experiment's variant changes them (lib/island-copy.ts has the page's own). */
+  submit?: string;
+  /** The experiments' variants this page is of: posted with the lead, and sent with its GA4 and Ads events. */
+  experiments?: LeadExperiment[];
 };
 
 /**
@@ -46,6 +51,8 @@ export function ContactForm({
   thankYouUrl,
   whatsappUrl,
   edition = '',
+  submit = copy.submit,
+  experiments,
 }: Props) {
   const formRef = useRef<HTMLFormElement>(null);
   const rules = useContactRules();
@@ -59,7 +66,7 @@ export function ContactForm({
     readyToken,
     recaptchaSiteKey,
   });
-  const thanksRef = useThanksRedirect(state, thankYouUrl, contact);
+  const thanksRef = useThanksRedirect(state, thankYouUrl, contact, experiments?.[0]);
 
   const posted = 'values' in state ? state.values : undefined;
   // The server's signature in its answer: the next press is accepted without asking again.
@@ -108,10 +115,11 @@ export function ContactForm({
       {honeypot}
       <input key={answerToken} type="hidden" name={TOKEN_FIELD} defaultValue={answerToken ?? ''} />
       <input type="hidden" name={EDITION_FIELD} value={edition} />
+      {experiments?.length ? <input type="hidden" name={VARIANT_FIELD} value={encodeExperiments(experiments)} /> : null}
 
       <button type="submit" className={styles.submit} disabled={island && (invalid || sending)}>
         {submitIcon}
-        {copy.submit}
+        {submit}
       </button>
 
       <div role="status" className={styles.status}>
@@ -120,6 +128,7 @@ export function ContactForm({
           sending={sending}
           browserAnswered={browserAnswered}
           whatsappUrl={whatsappUrl}
+          submit={submit}
           onReload={reloadKeepingValues}
         />
       </div>

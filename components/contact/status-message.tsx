@@ -6,7 +6,7 @@ import styles from './contact-form.module.css';
 /** The one message the status region under the send button holds, if any. */
 type StatusKind = 'sending' | 'invalid' | 'confirm' | 'apiMessage' | 'staleResend' | 'stale' | 'rateLimited' | 'failed';
 
-type Context = { mes?: string; whatsappUrl: string; onReload: () => void };
+type Context = { mes?: string; whatsappUrl: string; submit: string; onReload: () => void };
 
 function statusKind(state: ContactState, sending: boolean, browserAnswered: boolean): StatusKind | null {
   if (sending) return 'sending';
@@ -32,7 +32,7 @@ const withWhatsApp = (text: string, whatsappUrl: string) => (
 const MESSAGES: Record<StatusKind, (context: Context) => ReactNode> = {
   sending: () => <span className="visually-hidden">{copy.sending}</span>,
   invalid: () => <p className={styles.statusError}>{copy.invalid}</p>,
-  confirm: () => <p className={styles.statusNote}>{copy.confirm}</p>,
+  confirm: ({ submit }) => <p className={styles.statusNote}>{copy.confirm(submit)}</p>,
   apiMessage: ({ mes }) => <p className={styles.statusError}>{mes}</p>,
   staleResend: () => <p className={styles.statusError}>{copy.staleResend}</p>,
   stale: ({ onReload }) => (
@@ -53,12 +53,14 @@ type Props = {
   /** No answer of the island's own yet: the state is the one the browser's post was rendered from. */
   browserAnswered: boolean;
   whatsappUrl: string;
+  /** The send button's words, which the confirmation names. */
+  submit: string;
   /** Reloads keeping what was typed (a newer deployment is live). */
   onReload: () => void;
 };
 
-export function StatusMessage({ state, sending, browserAnswered, whatsappUrl, onReload }: Props) {
+export function StatusMessage({ state, sending, browserAnswered, whatsappUrl, submit, onReload }: Props) {
   const kind = statusKind(state, sending, browserAnswered);
   const mes = state.status === 'failed' ? state.mes : undefined;
-  return kind ? MESSAGES[kind]({ mes, whatsappUrl, onReload }) : null;
+  return kind ? MESSAGES[kind]({ mes, whatsappUrl, submit, onReload }) : null;
 }

@@ -5,20 +5,29 @@ import { Icon } from '@/components/icon';
 import type { ContactState } from '@/lib/contact/state';
 import { contactDetails, formattedAddress, hero } from '@/lib/content';
 import { formEdition, publicEnv } from '@/lib/env/public';
+import type { LeadExperiment } from '@/lib/experiments/lead-experiment';
 import styles from './hero.module.css';
 
-/** `contactState`: the form's state before any send (the retry page gives a stale form's values back). */
-export function Hero({ contactState }: { contactState?: ContactState }) {
+type Props = {
+  /** The form's state before any send (the retry page gives a stale form's values back). */
+  contactState?: ContactState;
+  /** Its words: lib/content.ts's, or an experiment's variant's (lib/experiments/page-copy.ts). */
+  copy?: typeof hero;
+  /** A variant's send button, and the variants the form posts with a lead; the control passes neither. */
+  variant?: { submit: string; experiments: LeadExperiment[] };
+};
+
+export function Hero({ contactState, copy = hero, variant }: Props) {
   return (
     <section className={styles.hero} aria-labelledby="hero-title">
       <div className={styles.inner}>
         <div className={styles.copy}>
-          <p className={styles.eyebrow}>{hero.eyebrow}</p>
+          <p className={styles.eyebrow}>{copy.eyebrow}</p>
           <h1 id="hero-title" className={styles.title}>
-            {hero.headline}
+            {copy.headline}
           </h1>
-          <p className={styles.lead}>{hero.lead}</p>
-          <h2 className="visually-hidden">{hero.contactHeading}</h2>
+          <p className={styles.lead}>{copy.lead}</p>
+          <h2 className="visually-hidden">{copy.contactHeading}</h2>
           <ul className={styles.contact}>
             <li>
               <Icon name="envelope-open" className={styles.icon} />
@@ -35,7 +44,7 @@ export function Hero({ contactState }: { contactState?: ContactState }) {
           </ul>
         </div>
         <div id="contacto" className={styles.formCard} tabIndex={-1}>
-          <h2 className={styles.formTitle}>{hero.formHeading}</h2>
+          <h2 className={styles.formTitle}>{copy.formHeading}</h2>
           <ContactForm
             initialState={contactState}
             submitIcon={<Icon name="paper-plane" />}
@@ -44,6 +53,7 @@ export function Hero({ contactState }: { contactState?: ContactState }) {
             thankYouUrl={publicEnv.thankYouUrl}
             edition={formEdition}
             whatsappUrl={publicEnv.whatsappUrl}
+            {...variant}
           />
           <PrivacyNote privacyNoticeUrl={publicEnv.privacyNoticeUrl} />
         </div>

@@ -9,15 +9,16 @@ const icons: Record<ServiceIcon, IconName> = {
   facebook: 'facebook',
 };
 
-export function Services() {
+/** `copy`: lib/content.ts's, or an experiment's variant's (lib/experiments/page-copy.ts). */
+export function Services({ copy = services }: { copy?: typeof services }) {
   return (
     <section className={`${styles.services} below-fold`} aria-labelledby="services-title">
       <div className={styles.inner}>
         <h2 id="services-title" className="section-title">
-          {services.heading}
+          {copy.heading}
         </h2>
         <ul className={styles.grid}>
-          {services.items.map(({ icon, title, text }) => {
+          {copy.items.map(({ icon, title, text }) => {
             return (
               <li key={title} className={styles.card}>
                 <span className={styles.icon} data-icon={icon}>

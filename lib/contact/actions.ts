@@ -3,6 +3,7 @@
 import { cookies, headers } from 'next/headers';
 import { requestAddress, requestClient } from '@/lib/abuse/client';
 import { getForwardConfig } from '@/lib/env/server';
+import { countedLead, postedExperiments, taggedWith, VARIANT_FIELD } from '@/lib/experiments/lead';
 import { ANSWER_WITHIN_MS, deliverEnquiry, quarantineEnquiry } from './deliver';
 import { CONTACT_FIELDS, EDITION_FIELD, HONEYPOT_FIELD, TOKEN_FIELD, type ContactValues } from './fields';
 import { answerQaEnquiry, isQaEnquiry } from './qa-enquiry';
@@ -15,7 +16,7 @@ import { spamRule } from './spam-rules';
 import type { ContactState } from './state';
 
 const ENQUIRY_FIELDS = [...CONTACT_FIELDS, 'captcha'] as const;
-const POSTED_FIELDS: readonly string[] = [...ENQUIRY_FIELDS, HONEYPOT_FIELD, TOKEN_FIELD, EDITION_FIELD];
+const POSTED_FIELDS: readonly string[] = [...ENQUIRY_FIELDS, HONEYPOT_FIELD, TOKEN_FIELD, EDITION_FIELD, VARIANT_FIELD];
 
 /**
  * The contact form's Server Action, for the island and for the plain HTML form (React renders the page again from the
@@ -62,13 +63,14 @@ export async function submitContact(_previous: ContactState, formData: FormData)
   }
   if (nonce && !(await spendToken(nonce))) return { status: 'confirm', values, token: await confirmToken() };
 
-  const { source, visitor } = await leadContext(requestHeaders);
+  const experiments = postedExperiments(input[VARIANT_FIELD]);
+  const { source, visitor } = await leadContext(requestHeaders).then(taggedWith(experiments));
   const rule = trap ?? spamRule(parsed.data);
   let state: ContactState;
   if (isQaEnquiry(parsed.data))
     state = answerQaEnquiry(rule); // whatever the spam rules said
   else if (rule) state = await quarantineEnquiry(parsed.data, rule, { answerBy, source });
-  else state = await deliverEnquiry(parsed.data, { answerBy, source, visitor });
+  else state = await deliverEnquiry(parsed.data, { answerBy, source, visitor }).then(countedLead(experiments));
   return state.status === 'failed' ? { ...state, values, token: await confirmToken() } : state;
 }
 

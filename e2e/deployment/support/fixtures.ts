@@ -1,5 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { test as base, expect, type Page } from '@playwright/test';
+import { QA_COOKIE } from '../../../lib/experiments/visitor';
 import { BYPASS_HEADER, bypassProtection, bypassSecret, SET_COOKIE_HEADER } from './bypass';
 
 /** A request the page made to a host other than the deployment's, and whether it carried the bypass. */
@@ -56,6 +57,9 @@ export const test = base.extend<Fixtures>({
       },
     );
     await bypassProtection(context, host, bypassSecret());
+    // A QA run is no visitor of an A/B experiment: it sees the control unless it asks for a variant (?variante=,
+    // experiments.spec.ts), and neither its views nor its enquiries are counted (lib/experiments/visitor.ts).
+    await context.addCookies([{ name: QA_COOKIE, value: '1', url: baseURL ?? '' }]);
     await provide(context);
   },
   consoleErrors: [

@@ -1,0 +1,247 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { buildApp, ROOT, startNext, type Server } from '../test-support/harness';
+import {
+  EXPERIMENT,
+  EXPERIMENTS_APP,
+  EXPERIMENTS_DATA,
+  EXPERIMENTS_ENV,
+  EXPERIMENTS_PORT,
+  EXPERIMENTS_URL,
+  SPLIT,
+  SUBMIT_B,
+  WORDS,
+  type VariantId,
+} from './support/experiments-app';
+import { expect, stayOnThankYouView, test } from './support/fixtures';
+import { bodyOf, formControls, postForm, readAgain } from './support/form-post';
+import { standInGtag } from './support/gtag';
+import { runsFor } from './support/leads';
+import { records, setScenario, uniqueMail } from './support/stub';
+import { E2E_PORT } from './support/test-env';
+
+/*
+ * An A/B experiment on a production build (e2e/support/experiments-app.ts: the agency's
+ * lib/content-experiments.ts with `portada` running, 50/30/20). Each variant of / is prerendered;
+ * the proxy picks the visitor's before the page, keeps it in a cookie, gives crawlers the control
+ * and QA the variant it asks for (lib/proxy/experiments.ts). A lead carries its variant to the
+ * lead's record, never to the contact API. The counts themselves are the counters store's
+ * (lib/experiments/counters.ts); here, whether a view was counted shows in the cookie's day.
+ */
+
+test.describe.configure({ mode: 'serial' });
+test.use({ baseURL: EXPERIMENTS_URL });
+
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+const VISITOR_COOKIE = 'experimento';
+const QA_COOKIE = 'experimento_qa';
+const API_DOWN = [{ status: 503 }, { status: 503 }, { status: 503 }, { status: 503 }];
+
+let server: Server | undefined;
+
+test.beforeAll(async () => {
+  // Built by the harness once per source state; minutes the first time.
+  test.setTimeout(15 * 60_000);
+  const dir = await buildApp(EXPERIMENTS_APP);
+  server = await startNext(dir, { port: EXPERIMENTS_PORT, env: EXPERIMENTS_ENV, log: 'e2e/.server-experiments.log' });
+});
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+type View = { status: number; html: string; cookies: Record<string, string>; cacheControl: string | null };
+
+/** A page view as a program makes it, without scripts: the server's HTML and the cookies it set. */
+async function view(address: string, headers: Record<string, string> = {}, site = EXPERIMENTS_URL): Promise<View> {
+  const response = await fetch(`${site}${address}`, {
+    headers: { 'user-agent': CHROME, ...headers },
+    redirect: 'manual',
+    signal: AbortSignal.timeout(15_000),
+  });
+  const cookies = Object.fromEntries(
+    response.headers.getSetCookie().map((line) => {
+      const [pair = ''] = line.split(';');
+      const at = pair.indexOf('=');
+      return [pair.slice(0, at), decodeURIComponent(pair.slice(at + 1))];
+    }),
+  );
+  return {
+    status: response.status,
+    html: await response.text(),
+    cookies,
+    cacheControl: response.headers.get('cache-control'),
+  };
+}
+
+/** The variant whose words the HTML has, checking it has only that one's. */
+function variantIn(html: string): VariantId | undefined {
+  const found = (Object.keys(WORDS) as VariantId[]).filter((id) => html.includes(WORDS[id]));
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/** The variant the visitor cookie keeps (`id.day.portada:b`). */
+const keptVariant = (cookie: string | undefined) => cookie?.match(new RegExp(`\\.${EXPERIMENT}:([a-z0-9-]+)`))?.[1];
+/** The day the visitor was last counted, 0 for never. */
+const countedDay = (cookie: string | undefined) => Number(cookie?.split('.')[1]);
+
+test('a first visit has its variant in the server HTML, with the cookie that keeps it and no shared caching', async () => {
+  const first = await view('/');
+  expect(first.status).toBe(200);
+  const variant = variantIn(first.html);
+  expect(variant).toBeDefined();
+  expect(keptVariant(first.cookies[VISITOR_COOKIE])).toBe(variant);
+  // Counted: the cookie says today.
+  expect(countedDay(first.cookies[VISITOR_COOKIE])).toBeGreaterThan(20_000);
+  expect(first.cacheControl).toMatch(/^private/);
+  // The form posts the variant, for a visitor without JavaScript too.
+  expect(formControls(first.html)).toContainEqual(
+    expect.objectContaining({ type: 'hidden', name: 'variante', value: `${EXPERIMENT}:${variant}` }),
+  );
+});
+
+test('2,000 first visits split within 3 points of 50/30/20', async () => {
+  test.setTimeout(5 * 60_000);
+  const seen: Record<string, number> = { control: 0, b: 0, c: 0 };
+  const mismatched: string[] = [];
+  let next = 0;
+  const visitor = async () => {
+    while (next < 2000) {
+      const index = next++;
+      const response = await fetch(`${EXPERIMENTS_URL}/`, {
+        headers: { 'user-agent': CHROME },
+        signal: AbortSignal.timeout(15_000),
+      });
+      const cookie = response.headers.getSetCookie().find((line) => line.startsWith(`${VISITOR_COOKIE}=`));
+      const variant = keptVariant(decodeURIComponent(cookie?.split(';')[0] ?? '')) ?? 'none';
+      seen[variant] = (seen[variant] ?? 0) + 1;
+      // Every 50th page is read whole: its words are its cookie's variant's.
+      if (index % 50 === 0) {
+        const html = await response.text();
+        if (variantIn(html) !== variant) mismatched.push(`${variant}: ${variantIn(html)}`);
+      } else await response.body?.cancel();
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, visitor));
+  expect(mismatched).toEqual([]);
+  expect(seen.none).toBeUndefined();
+  for (const id of Object.keys(SPLIT) as VariantId[])
+    expect([id, Math.abs((seen[id] ?? 0) / 20 - SPLIT[id]) <= 3, seen[id]]).toEqual([id, true, seen[id]]);
+});
+
+test('a returning visitor keeps their variant, and is counted once that day', async () => {
+  const first = await view('/');
+  const cookie = `${VISITOR_COOKIE}=${first.cookies[VISITOR_COOKIE]}`;
+  for (let i = 0; i < 5; i++) {
+    const again = await view('/', { cookie });
+    expect(variantIn(again.html)).toBe(variantIn(first.html));
+    // Already counted today: nothing to write.
+    expect(again.cookies).toEqual({});
+  }
+});
+
+test('a crawler gets the control, no cookie, and is not counted', async () => {
+  const crawled = await view('/', { 'user-agent': GOOGLEBOT });
+  expect(variantIn(crawled.html)).toBe('control');
+  expect(crawled.cookies).toEqual({});
+  expect(crawled.cacheControl).toMatch(/^private/);
+  const preview = await view('/', { 'user-agent': 'facebookexternalhit/1.1' });
+  expect(variantIn(preview.html)).toBe('control');
+  expect(preview.cookies).toEqual({});
+});
+
+test('?variante= forces a variant for QA: served, not counted, the visitor cookie untouched', async () => {
+  const forced = await view('/?variante=b');
+  expect(variantIn(forced.html)).toBe('b');
+  expect(forced.html).toContain(SUBMIT_B);
+  expect(forced.cookies).toEqual({ [QA_COOKIE]: '1' });
+  expect(variantIn((await view(`/?variante=${EXPERIMENT}:c`)).html)).toBe('c');
+  // A visitor who has a variant keeps it in their cookie.
+  const first = await view('/');
+  const cookie = `${VISITOR_COOKIE}=${first.cookies[VISITOR_COOKIE]}`;
+  const other = variantIn(first.html) === 'c' ? 'b' : 'c';
+  const qa = await view(`/?variante=${other}`, { cookie });
+  expect(variantIn(qa.html)).toBe(other);
+  expect(Object.keys(qa.cookies)).toEqual([QA_COOKIE]);
+  expect(variantIn((await view('/', { cookie })).html)).toBe(variantIn(first.html));
+});
+
+test("a variant's own address is sent to /, and says it is not to be indexed", async () => {
+  const direct = await fetch(`${EXPERIMENTS_URL}/variante/eyJhbGciOiJIUzI1NiJ9.AQ.x-y_z`, { redirect: 'manual' });
+  expect(direct.status).toBe(307);
+  expect(direct.headers.get('location')).toBe('/');
+  expect(direct.headers.get('x-robots-tag')).toBe('noindex');
+});
+
+test('a lead sent without JavaScript carries its variant to the lead, not to the contact API', async ({ request }) => {
+  const person = { name: 'Rosa Sin Scripts', mail: uniqueMail('ab-nojs'), phone: '5522334455', reason: 'Una tienda.' };
+  await setScenario(person.mail, API_DOWN);
+  const headers = { 'user-agent': CHROME };
+  const page = await request.get('/', { headers });
+  const variant = variantIn(await page.text());
+  let answer = await postForm(request, EXPERIMENTS_URL, bodyOf(formControls(await page.text()), person), headers);
+  expect(answer.kind).toBe('confirm');
+  // The answer is the visitor's variant again, rendered from the action's state.
+  expect(variantIn(answer.html)).toBe(variant);
+  await readAgain();
+  answer = await postForm(request, EXPERIMENTS_URL, bodyOf(formControls(answer.html), {}), headers);
+  expect(answer.kind).toBe('thanks');
+  await expectLeadFrom(person.mail, variant);
+});
+
+test('a lead sent with JavaScript carries its variant to the lead, and to GA4 and Ads', async ({ page }) => {
+  const gtag = await standInGtag(page);
+  await stayOnThankYouView(page);
+  const person = { name: 'Rosa Con Scripts', mail: uniqueMail('ab-js'), phone: '5522334466', reason: 'Una tienda.' };
+  await setScenario(person.mail, API_DOWN);
+  // QA's way in, for a known variant; its lead is tagged, and would not be counted.
+  await page.goto('/?variante=b');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(WORDS.b);
+  await expect(submitButton(page)).toBeDisabled({ timeout: 20_000 });
+  await page.waitForTimeout(500);
+  for (const [name, value] of Object.entries(person)) await page.locator(`#contacto [name="${name}"]`).fill(value);
+  await submitButton(page).click();
+  await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible({ timeout: 15_000 });
+  await expectLeadFrom(person.mail, 'b');
+  await expect.poll(() => gtag.named('generate_lead').length).toBe(1);
+  expect(gtag.named('generate_lead')[0]?.params).toMatchObject({ experiment: EXPERIMENT, variant: 'b' });
+  expect(gtag.named('conversion')[0]?.params).toMatchObject({ experiment: EXPERIMENT, variant: 'b' });
+});
+
+const submitButton = (page: Page) => page.locator('#contacto form').getByRole('button', { name: /enviar/i });
+
+/** The lead's record (its run, the API being down) names the variant; what the API received does not. */
+async function expectLeadFrom(mail: string, variant: string | undefined) {
+  expect(variant).toBeDefined();
+  await expect.poll(() => runsFor(mail, EXPERIMENTS_DATA).length, { timeout: 20_000 }).toBe(1);
+  const [run] = runsFor(mail, EXPERIMENTS_DATA);
+  expect(run?.lead.source?.experiment).toEqual({ name: EXPERIMENT, variant });
+  const sent = await records(mail);
+  expect(sent.attempts.length).toBeGreaterThan(0);
+  for (const attempt of sent.attempts) {
+    expect(Object.keys(attempt.body ?? {}).sort()).toEqual(['captcha', 'mail', 'name', 'phone', 'reason']);
+    expect(JSON.stringify(attempt.body)).not.toMatch(new RegExp(`${EXPERIMENT}|variante|experiment`));
+  }
+}
+
+test.describe('with no experiment running (the main build)', () => {
+  const MAIN = `http://127.0.0.1:${E2E_PORT}`;
+
+  test('/ is the page as built: no Set-Cookie, no rewrite, the prerendered HTML itself', async () => {
+    const built = readFileSync(path.join(ROOT, '.next/server/app/index.html'), 'utf8');
+    const agents: Array<Record<string, string>> = [{}, { 'user-agent': GOOGLEBOT }];
+    for (const headers of agents) {
+      const plain = await view('/', headers, MAIN);
+      expect(plain.status).toBe(200);
+      expect(plain.cookies).toEqual({});
+      expect(plain.cacheControl).not.toMatch(/private/);
+      expect(plain.html).toBe(built);
+    }
+    // QA's parameter means nothing without an experiment.
+    const forced = await view('/?variante=b', {}, MAIN);
+    expect(forced.cookies).toEqual({});
+    expect(forced.html).toBe(built);
+    expect(formControls(built).map((control) => control.name)).not.toContain('variante');
+  });
+});

@@ -1,0 +1,49 @@
+import { cookies } from 'next/headers';
+import { after } from 'next/server';
+import type { ContactState } from '@/lib/contact/state';
+import type { LeadSource } from '@/lib/source';
+import { countLead } from './counters';
+import { variantOf } from './definitions';
+import { decodeExperiments, type LeadExperiment } from './lead-experiment';
+
+export { VARIANT_FIELD, type LeadExperiment } from './lead-experiment';
+import { isQaVisit } from './visitor';
+
+/**
+ * The contact action's part of an experiment: which variants a post names (the form's hidden VARIANT_FIELD, with
+ * or without JavaScript), and the count of a person's lead.
+ */
+
+/** The posted variants that a running experiment has; any other (an ended experiment, a forged one) is dropped. */
+export function postedExperiments(value: string | undefined): LeadExperiment[] {
+  return decodeExperiments(value).filter(({ name, variant }) => variantOf(name, variant));
+}
+
+/**
+ * The lead's context with its variant on its source (the first experiment's: a lead's source names one, the
+ * experiment the agency listed first; the counts have every one).
+ */
+export function taggedWith(experiments: readonly LeadExperiment[]) {
+  return <Context extends { source?: LeadSource }>(context: Context): Context => {
+    const [experiment] = experiments;
+    return experiment ? { ...context, source: { ...context.source, experiment } } : context;
+  };
+}
+
+/**
+ * Passes the action's state on; once it thanks a person (the action calls this for no spam and no QA enquiry),
+ * counts their lead for each variant, after the answer, unless the visit was QA's (`?variante=`).
+ */
+export function countedLead(experiments: readonly LeadExperiment[]) {
+  return (state: ContactState): ContactState => {
+    if (state.status !== 'sent' || experiments.length === 0) return state;
+    after(async () => {
+      if (isQaVisit(await cookies())) return;
+      const at = Date.now();
+      await Promise.all(experiments.map(({ name, variant }) => countLead(name, variant, at))).catch((error: unknown) =>
+        console.error('[experimentos] No se pudo contar una solicitud:', error),
+      );
+    });
+    return state;
+  };
+}
