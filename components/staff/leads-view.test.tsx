@@ -84,7 +84,7 @@ describe('a view of /equipo with 1,000 leads kept', () => {
 
   it('shows the totals of the counters, for the days they say, with what they count', async () => {
     const { html } = await view('spam');
-    expect(mockReadCounts).toHaveBeenCalledWith(expect.any(Array), 30);
+    expect(mockReadCounts).toHaveBeenCalledWith(expect.any(Array), 90);
     const totals = html.slice(html.indexOf('aria-label="Totales"'), html.indexOf('</ul>'));
     expect(totals).toContain('Recibidas: 1000');
     expect(totals).toContain('Entregadas al momento: 700');

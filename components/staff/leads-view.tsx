@@ -1,9 +1,11 @@
 import Link from 'next/link';
 import { readCounts, type CountsRead } from '@/lib/experiments/counters';
+import { runningExperiments } from '@/lib/experiments/definitions';
 import { listLeads } from '@/lib/leads/list';
 import { origin, totalsLines, TOTALS_DAYS, TOTALS_NOTE, whenGone, whyHere } from '@/lib/leads/words';
 import { dialable } from '@/lib/phone';
 import { deliverSpam, leave } from '@/lib/staff/actions';
+import { ExperimentResults } from './experiment-results';
 import { ForgetForm } from './forget-form';
 import styles from './staff.module.css';
 
@@ -14,6 +16,18 @@ const when = new Intl.DateTimeFormat('es-MX', {
   timeStyle: 'short',
   timeZone: 'America/Mexico_City',
 });
+
+/** How far back an experiment's result and chart go. */
+const EXPERIMENT_DAYS = 90;
+/** The counters of the last `days` days only. */
+function lastDays(counts: CountsRead, days: number): CountsRead {
+  if (!counts.counting) return counts;
+  const last = <T,>(list: T[]) => list.slice(-days);
+  const outcomes = Object.fromEntries(
+    Object.entries(counts.outcomes).map(([outcome, perDay]) => [outcome, last(perDay)]),
+  ) as typeof counts.outcomes;
+  return { ...counts, days: last(counts.days), outcomes };
+}
 
 const NO_ANSWER: CountsRead = { counting: false, why: 'el almacén de los contadores no respondió' };
 
@@ -32,8 +46,13 @@ export async function LeadsView({
   cursor?: string;
   notice?: string;
 }) {
+  const experiments = runningExperiments();
   const [counts, page] = await Promise.all([
-    readCounts([], TOTALS_DAYS).catch(() => NO_ANSWER),
+    // One read of the counters for the totals and the experiments alike: bounded by days x variants.
+    readCounts(
+      experiments.map(({ name, variants }) => ({ name, variants: variants.map((variant) => variant.id) })),
+      EXPERIMENT_DAYS,
+    ).catch(() => NO_ANSWER),
     listLeads({ states: [list], cursor }),
   ]);
   return (
@@ -46,12 +65,13 @@ export async function LeadsView({
         </form>
       </div>
       <ul className={styles.counts} aria-label="Totales">
-        {totalsLines(counts).map((line) => (
+        {totalsLines(lastDays(counts, TOTALS_DAYS)).map((line) => (
           <li key={line}>{line}</li>
         ))}
       </ul>
       {counts.counting ? <p className={styles.muted}>{TOTALS_NOTE}</p> : null}
       {notice ? <p role="status">{notice}</p> : null}
+      <ExperimentResults experiments={experiments} counts={counts} />
       <nav className={styles.nav} aria-label="Listas">
         {(Object.keys(LISTS) as ListName[]).map((name) => (
           <Link key={name} href={`/equipo?lista=${name}`} aria-current={name === list ? 'page' : undefined}>
