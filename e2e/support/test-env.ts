@@ -127,3 +127,5 @@ export const NO_TAGS_APP: AppSpec = {
 export const SEAL_PORTS = [3109 + OFFSET, 3110 + OFFSET, 3111 + OFFSET] as const;
 /** e2e/staff.spec.ts: the staff area on the local world, then on two servers sharing one PostgreSQL. */
 export const STAFF_PORTS = [3112 + OFFSET, 3113 + OFFSET, 3114 + OFFSET] as const;
+/** e2e/bad-input.spec.ts: the staff area configured, tried with generated bad input. */
+export const BAD_INPUT_PORT = 3118 + OFFSET;
