@@ -2,6 +2,7 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { encodeValues, isOtherEdition, postedValues, RETRY_PATH, VALUES_HEADER } from './lib/proxy/stale-form';
 import { encodeTouch, FIRST_TOUCH_COOKIE, FIRST_TOUCH_DAYS, LAST_TOUCH_COOKIE, touchOf } from './lib/source';
 import { MAX_FORM_BODY_BYTES, tooLargeResponse } from './lib/proxy/too-large';
+import { actionPostRefusal, isActionPost } from './lib/proxy/action-post';
 
 /** Pages that exist besides `/` (which is static and never reaches the proxy on a page view). */
 const KNOWN_PATHS = new Set(['/aviso-de-privacidad', '/gracias']);
@@ -48,6 +49,10 @@ export async function readWithin(
     size += value.byteLength;
   }
 }
+
+/** What the matcher's entries for every path look for: an action's id, or a form's body. */
+const carriesAction = (request: NextRequest) =>
+  request.headers.has('next-action') || Boolean(request.headers.get('content-type')?.startsWith('multipart/form-data'));
 
 /** A browser's own form post (no JavaScript): the only kind that can come from a stale page's form. */
 const isNoScriptFormPost = (request: NextRequest) =>
@@ -106,16 +111,21 @@ export async function staleFormRetry(
 /**
  * Every post the proxy sees is held to the form's size before anything reads
  * it: Next copies at most PROXY_BODY_COPY_BYTES of a body for the proxy and
- * the action alike, so a bigger one must stop here. Null lets it go on.
+ * the action alike, so a bigger one must stop here. A post Next reads as a
+ * Server Action is then held to what Next can read (lib/proxy/action-post.ts):
+ * it answers anything else with a 500. Null lets it go on.
  */
 async function guardPost(request: NextRequest): Promise<Response | null> {
+  const action = isActionPost(request.method, request.headers);
   const noScriptForm = request.nextUrl.pathname === '/' && isNoScriptFormPost(request);
-  const body = await boundedBody(request, noScriptForm);
+  const body = await boundedBody(request, action || noScriptForm);
   if (body === 'too-large') {
     const framing = request.headers.has('content-length') ? 'Content-Length' : 'sin Content-Length';
     console.warn(`[contacto] Envío rechazado (413): el cuerpo pasa de ${MAX_FORM_BODY_BYTES} bytes (${framing})`);
     return tooLargeResponse();
   }
+  const refused = action && body ? await actionPostRefusal(request.headers, body) : null;
+  if (refused) return refused;
   return noScriptForm && body ? staleFormRetry(request, body) : null;
 }
 
@@ -149,6 +159,9 @@ export async function proxy(request: NextRequest): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     const answer = await guardPost(request);
     if (answer) return answer;
+  } else if (carriesAction(request)) {
+    // Not a page view: the matcher brings these here from every path, static files included, and none is redirected.
+    return NextResponse.next();
   }
   const target = redirectTarget(request.method, request.nextUrl);
   if (!target)
@@ -169,6 +182,14 @@ export const config = {
      */
     { source: '/', has: [{ type: 'header', key: 'content-type' }] },
     { source: '/', has: [{ type: 'header', key: 'next-action' }] },
+    /*
+     * A post Next may read as a Server Action, on any path: a page, and the
+     * not-found page behind every path the last entry leaves out (api/nada,
+     * nada.txt). Next answers a malformed one with a 500 (guardPost). No page
+     * view or file request carries either header.
+     */
+    { source: '/:path*', has: [{ type: 'header', key: 'next-action' }] },
+    { source: '/:path*', has: [{ type: 'header', key: 'content-type', value: 'multipart/form-data.*' }] },
     // A page view of `/` whose address names an ad or a campaign: remembered, then served static.
     // Written out (Next reads the matcher without running this file): SOURCE_PARAMS, lib/contact/source.ts.
     { source: '/', has: [{ type: 'query', key: 'gclid' }] },
