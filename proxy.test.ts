@@ -123,6 +123,75 @@ describe('proxy matcher', () => {
   });
 });
 
+describe('a post Next would read as a Server Action', () => {
+  const island = { 'content-type': 'text/plain;charset=UTF-8', 'next-action': '60aa11' };
+  const sent = (path: string, body: BodyInit, headers: Record<string, string>) =>
+    proxy(new NextRequest(`${BASE}${path}`, { method: 'POST', body, headers: { host: 'localhost:3000', ...headers } }));
+  const expectRefused = async (response: Response, status: number) => {
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await response.text()).toMatch(/^Solicitud no válida/);
+  };
+
+  it('is refused with a 400 when its multipart body cannot be read, on any page or none', async () => {
+    for (const path of ['/', '/gracias', '/equipo', '/x/y']) {
+      await expectRefused(await sent(path, 'x', { 'content-type': 'multipart/form-data' }), 400);
+      await expectRefused(await sent(path, '--otro\r\n', { 'content-type': 'multipart/form-data; boundary=x' }), 400);
+    }
+    await expectRefused(await sent('/', 'x', { 'content-type': 'multipart/form-data', 'next-action': '60aa11' }), 400);
+  });
+
+  it("is refused with a 400 when React could not decode the action's arguments", async () => {
+    for (const body of ['[', '["$Q1"]', '["$"]']) await expectRefused(await sent('/', body, island), 400);
+    // A form whose bound action names a part the body lacks.
+    const form = new FormData();
+    form.set('$ACTION_REF_1', '');
+    form.set('$ACTION_1:0', JSON.stringify({ id: '60aa11', bound: '$@2' }));
+    form.set('$ACTION_1:1', '[]');
+    const encoded = new Response(form);
+    const contentType = encoded.headers.get('content-type') ?? '';
+    await expectRefused(await sent('/', await encoded.arrayBuffer(), { 'content-type': contentType }), 400);
+  });
+
+  it('is refused with a 403 when its Origin is another site, or none a browser sends', async () => {
+    for (const origin of ['https://otro-sitio.example', 'null', 'garbage', 'http://'])
+      await expectRefused(await sent('/', '[]', { ...island, origin }), 403);
+  });
+
+  it("goes on to Next when it is one of the site's own: the island's, the form's, from the site's origin", async () => {
+    const own = { origin: BASE };
+    expect((await sent('/', '["$K1"]', { ...island, ...own })).headers.get('x-middleware-next')).toBe('1');
+    const { bytes, contentType } = await formBody(null);
+    expect((await sent('/', bytes, { 'content-type': contentType, ...own })).headers.get('x-middleware-next')).toBe(
+      '1',
+    );
+    // Behind a proxy of ours, the host the visitor named.
+    const forwarded = { ...island, origin: 'https://agencia.example', 'x-forwarded-host': 'agencia.example' };
+    expect((await sent('/', '[]', forwarded)).headers.get('x-middleware-next')).toBe('1');
+  });
+
+  it('is reached on every path, while a page view or a file request never runs the proxy', () => {
+    const multipart = { 'content-type': 'multipart/form-data; boundary=x' };
+    for (const path of ['/api/nada', '/nada.txt', '/images/logo.svg', '/.well-known/nada', '/_next/static/x.js']) {
+      expect([path, unstable_doesMiddlewareMatch({ config, url: `${BASE}${path}`, headers: multipart })]).toEqual([
+        path,
+        true,
+      ]);
+      expect([path, unstable_doesMiddlewareMatch({ config, url: `${BASE}${path}`, headers: island })]).toEqual([
+        path,
+        true,
+      ]);
+      expect([path, matches(path)]).toEqual([path, false]);
+    }
+  });
+
+  it('never turns a GET that carries those headers into a redirect', async () => {
+    const response = await proxy(new NextRequest(`${BASE}/images/logo.svg`, { headers: { 'next-action': 'x' } }));
+    expect(response.headers.get('location')).toBeNull();
+    expect(response.headers.get('x-middleware-next')).toBe('1');
+  });
+});
+
 describe('where a visit came from, remembered for the lead it may become', () => {
   const view = (url: string, headers: Record<string, string> = {}) => proxy(new NextRequest(url, { headers }));
   const setCookies = (response: Response) => response.headers.getSetCookie();
@@ -279,6 +348,7 @@ async function formBody(edition: string | null, extra: Record<string, string> = 
   const form = new FormData();
   form.set('$ACTION_REF_1', '');
   form.set('$ACTION_1:0', JSON.stringify({ id: '60aa11', bound: '$@1' }));
+  form.set('$ACTION_1:1', JSON.stringify([{ status: 'idle' }]));
   if (edition !== null) form.set('edicion', edition);
   for (const [key, value] of Object.entries({
     name: 'Ana López',
@@ -293,7 +363,10 @@ async function formBody(edition: string | null, extra: Record<string, string> = 
   return { bytes: new Uint8Array(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type') ?? '' };
 }
 
-/** A chunked body (no Content-Length): `size` bytes in chunks of `chunk`, counting what the reader pulled. */
+/**
+ * A chunked body (no Content-Length): `size` bytes in chunks of `chunk`, counting what the reader pulled. The bytes
+ * spell a JSON array of one string, as the island's reply of a text argument would be.
+ */
 function countedStream(size: number, chunk: number) {
   const seen = { pulls: 0, bytes: 0, cancelled: false };
   const stream = new ReadableStream<Uint8Array>(
@@ -301,9 +374,12 @@ function countedStream(size: number, chunk: number) {
       pull(controller) {
         const length = Math.min(chunk, size - seen.bytes);
         if (length <= 0) return controller.close();
+        const bytes = new Uint8Array(length).fill(0x78);
+        if (seen.bytes === 0) bytes.set([0x5b, 0x22]); // ["
+        if (seen.bytes + length === size && length >= 2) bytes.set([0x22, 0x5d], length - 2); // "]
         seen.pulls += 1;
         seen.bytes += length;
-        controller.enqueue(new Uint8Array(length).fill(0x78));
+        controller.enqueue(bytes);
       },
       cancel() {
         seen.cancelled = true;

@@ -3,6 +3,7 @@ import { experimentResponse } from './lib/proxy/experiments';
 import { encodeValues, isOtherEdition, postedValues, RETRY_PATH, VALUES_HEADER } from './lib/proxy/stale-form';
 import { encodeTouch, FIRST_TOUCH_COOKIE, FIRST_TOUCH_DAYS, LAST_TOUCH_COOKIE, touchOf } from './lib/source';
 import { MAX_FORM_BODY_BYTES, tooLargeResponse } from './lib/proxy/too-large';
+import { actionPostRefusal, isActionPost } from './lib/proxy/action-post';
 
 /** Pages that exist besides `/` (static; the proxy serves its variants while an experiment runs). */
 const KNOWN_PATHS = new Set(['/aviso-de-privacidad', '/gracias']);
@@ -49,6 +50,10 @@ export async function readWithin(
     size += value.byteLength;
   }
 }
+
+/** What the matcher's entries for every path look for: an action's id, or a form's body. */
+const carriesAction = (request: NextRequest) =>
+  request.headers.has('next-action') || Boolean(request.headers.get('content-type')?.startsWith('multipart/form-data'));
 
 /** A browser's own form post (no JavaScript): the only kind that can come from a stale page's form. */
 const isNoScriptFormPost = (request: NextRequest) =>
@@ -107,16 +112,21 @@ export async function staleFormRetry(
 /**
  * Every post the proxy sees is held to the form's size before anything reads
  * it: Next copies at most PROXY_BODY_COPY_BYTES of a body for the proxy and
- * the action alike, so a bigger one must stop here. Null lets it go on.
+ * the action alike, so a bigger one must stop here. A post Next reads as a
+ * Server Action is then held to what Next can read (lib/proxy/action-post.ts):
+ * it answers anything else with a 500. Null lets it go on.
  */
 async function guardPost(request: NextRequest): Promise<Response | null> {
+  const action = isActionPost(request.method, request.headers);
   const noScriptForm = request.nextUrl.pathname === '/' && isNoScriptFormPost(request);
-  const body = await boundedBody(request, noScriptForm);
+  const body = await boundedBody(request, action || noScriptForm);
   if (body === 'too-large') {
     const framing = request.headers.has('content-length') ? 'Content-Length' : 'sin Content-Length';
     console.warn(`[contacto] Envío rechazado (413): el cuerpo pasa de ${MAX_FORM_BODY_BYTES} bytes (${framing})`);
     return tooLargeResponse();
   }
+  const refused = action && body ? await actionPostRefusal(request.headers, body) : null;
+  if (refused) return refused;
   return noScriptForm && body ? staleFormRetry(request, body) : null;
 }
 
@@ -151,6 +161,9 @@ export async function proxy(request: NextRequest, event?: NextFetchEvent): Promi
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     const answer = await guardPost(request);
     if (answer) return answer;
+  } else if (carriesAction(request)) {
+    // Not a page view: the matcher brings these here from every path, static files included, and none is redirected.
+    return NextResponse.next();
   }
   // request.url, not nextUrl (whose 127.0.0.1 is localhost): the address Next keeps a same-site Location relative
   // against (skipProxyUrlNormalize, next.config.ts).
@@ -178,6 +191,14 @@ export const config = {
     // The variants' own pages, reached only through the proxy's rewrite: asked for directly, they go to `/`. Listed
     // on their own because their codes have dots, which the pattern below takes for a file's extension.
     '/variante/:path*',
+    /*
+     * A post Next may read as a Server Action, on any path: a page, and the
+     * not-found page behind every path the last entry leaves out (api/nada,
+     * nada.txt). Next answers a malformed one with a 500 (guardPost). No page
+     * view or file request carries either header.
+     */
+    { source: '/:path*', has: [{ type: 'header', key: 'next-action' }] },
+    { source: '/:path*', has: [{ type: 'header', key: 'content-type', value: 'multipart/form-data.*' }] },
     /*
      * Every path except `/` itself, Next's own files (_next, __nextjs),
      * Vercel's (_vercel), route handlers (api/), files in public/ (images/,

@@ -129,3 +129,5 @@ export const SEAL_PORTS = [3109 + OFFSET, 3110 + OFFSET, 3111 + OFFSET] as const
 export const STAFF_PORTS = [3112 + OFFSET, 3113 + OFFSET, 3114 + OFFSET] as const;
 /** e2e/staff-totals.spec.ts: a server of its own, so its totals count only the leads it sends. */
 export const TOTALS_PORT = 3115 + OFFSET;
+/** e2e/bad-input.spec.ts: the staff area configured, tried with generated bad input. */
+export const BAD_INPUT_PORT = 3118 + OFFSET;
