@@ -18,7 +18,7 @@ export type ForgetState = { mail?: string; lines?: string[] };
 
 /** Asks for a sign-in link: the same answer for every address (see requestLink). */
 export async function askForLink(_previous: LinkState, form: FormData): Promise<LinkState> {
-  const typed = form.get('correo');
+  const typed = fieldOf(form, 'correo');
   const email = typeof typed === 'string' ? typed.slice(0, 254) : '';
   const answer = await requestLink(email, await headers(), await cookies(), (send) => after(send));
   return { answer, email };
@@ -27,7 +27,7 @@ export async function askForLink(_previous: LinkState, form: FormData): Promise<
 /** Entregar: a suspected spam delivered like any lead, by resuming the hook its run waits on. */
 export async function deliverSpam(form: FormData): Promise<void> {
   await requireStaff();
-  const key = String(form.get('clave') ?? '');
+  const key = fieldOf(form, 'clave') ?? '';
   if (!LEAD_KEY.test(key)) redirect('/equipo?lista=spam');
   const answer = await release(key, { waitMs: 3000 });
   // The answer as a code: the page says it in its own words (notices.ts).
@@ -37,10 +37,20 @@ export async function deliverSpam(form: FormData): Promise<void> {
 /** Olvidar: everything the project holds about a person, and what it could not reach. */
 export async function forgetPerson(_previous: ForgetState, form: FormData): Promise<ForgetState> {
   await requireStaff();
-  const mail = staffAddress(form.get('correo'));
+  const mail = staffAddress(fieldOf(form, 'correo'));
   if (!mail) return { lines: ['Escribe el correo completo de la persona.'] };
   const report = await forget(mail);
   return { mail, lines: [...forgotLines(report), ...beyondReach(report)] };
+}
+
+/**
+ * A text field of what was posted. An action is a door anyone can post to with arguments of any shape (a forged post
+ * may send no form at all): anything else reads as nothing, never as a 500.
+ */
+function fieldOf(form: unknown, name: string): string | undefined {
+  if (!(form instanceof FormData)) return undefined;
+  const value = form.get(name);
+  return typeof value === 'string' ? value : undefined;
 }
 
 export async function leave(): Promise<void> {
