@@ -18,4 +18,17 @@ const config = {
   },
 };
 
-export default createJestConfig(config);
+// iron-session 9 and what it imports (cookie 2, iron-webcrypto 2, uint8array-extras) are ES modules only: Node 24
+// require()s them, Jest's module system only with --experimental-vm-modules. next/jest compiles no package but those
+// its first pattern exempts, so these join them there, and SWC turns them into CommonJS like the project's own files.
+const ESM_ONLY = ['iron-session', 'cookie', 'iron-webcrypto', 'uint8array-extras'];
+const EXEMPT = '(?!(';
+
+export default async function jestConfig() {
+  const resolved = await createJestConfig(config)();
+  const [nodeModules, ...others] = resolved.transformIgnorePatterns ?? [];
+  if (!nodeModules?.startsWith('/node_modules/') || !nodeModules.includes(EXEMPT))
+    throw new Error(`jest.config.mjs: next/jest's first transformIgnorePatterns changed: ${nodeModules}`);
+  const withEsmOnly = nodeModules.replace(EXEMPT, `${EXEMPT}${ESM_ONLY.join('|')}|`);
+  return { ...resolved, transformIgnorePatterns: [withEsmOnly, ...others] };
+}

@@ -13,9 +13,9 @@ export function seal(data: { p: string }, secret: string, ttlSeconds: number): P
 }
 
 /**
- * What `sealed` holds when it is our seal of that shape, unexpired; otherwise undefined. Never throws: iron-session
- * answers some broken seals with {} and throws on others ("Wrong mac prefix", an unknown version or password id), and
- * a token or cookie cut, forged or sealed with another secret is a refusal, never a 500.
+ * What `sealed` holds when it is our seal of that shape, unexpired; otherwise undefined. Never throws: iron-session 9
+ * answers a broken seal with {} (8 threw on some: "Wrong mac prefix", an unknown version or password id), and a token
+ * or cookie cut, forged or sealed with another secret is a refusal, never a 500.
  */
 export async function unseal<T>(
   shape: z.ZodType<T>,

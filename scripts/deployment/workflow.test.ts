@@ -72,6 +72,13 @@ describe('e2e-deployment.yml, the QA of every ready deployment', () => {
     expect(suite).toBeGreaterThan(browsers);
   });
 
+  it('runs on the Node the suite is proved on: .nvmrc, the pin scripts/with-node.sh and .ci/run use', () => {
+    const setup = steps.filter((step) => step.uses?.startsWith('actions/setup-node@'));
+    expect(setup).toHaveLength(1);
+    expect(setup[0]?.with).toMatchObject({ 'node-version-file': '.nvmrc' });
+    expect(setup[0]?.with).not.toHaveProperty('node-version');
+  });
+
   it("runs npm run test:deployment against the event's environment URL, with the bypass secret from the repository's secrets", () => {
     const suite = steps.find((step) => step.run === 'npm run test:deployment');
     expect(suite?.env?.PLAYWRIGHT_BASE_URL).toMatch(/^\$\{\{ github\.event\.deployment_status\.environment_url\b/);
