@@ -75,10 +75,10 @@ async function view(address: string, headers: Record<string, string> = {}, site 
   };
 }
 
-/** The variant whose words the HTML has, checking it has only that one's. */
+/** The variant whose title the page's h1 has (the page's description keeps the control's words, as it should). */
 function variantIn(html: string): VariantId | undefined {
-  const found = (Object.keys(WORDS) as VariantId[]).filter((id) => html.includes(WORDS[id]));
-  return found.length === 1 ? found[0] : undefined;
+  const title = /<h1[^>]*>([^<]*)<\/h1>/.exec(html)?.[1];
+  return (Object.keys(WORDS) as VariantId[]).find((id) => WORDS[id] === title);
 }
 
 /** The variant the visitor cookie keeps (`id.day.portada:b`). */

@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { AppSpec } from '../../test-support/harness';
+import { ROOT, type AppSpec } from '../../test-support/harness';
 import { DATA_DIR, E2E_BUILD_ENV, MAIN_APP, STUB_URL } from './test-env';
 
 const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
@@ -64,10 +64,13 @@ export const EXPERIMENTS_APP: AppSpec = {
   prepare: { id: FILE, run: (dir) => writeFileSync(path.join(dir, 'lib/content-experiments.ts'), FILE) },
 };
 
-/** Its server's settings: the end-to-end ones (the stub contact API), its own address and folder. */
+/**
+ * Its server's settings: the end-to-end ones (the stub contact API), its own address and folder (absolute: the server
+ * runs in the copy, the tests read the folder from the project).
+ */
 export const EXPERIMENTS_ENV: Record<string, string> = {
   ...E2E_BUILD_ENV,
   NEXT_PUBLIC_SITE_URL: EXPERIMENTS_URL,
   CONTACT_API_BASE_URL: `${STUB_URL}/api/`,
-  CONTACT_INBOX_DIR: `${DATA_DIR}/${EXPERIMENTS_DATA}`,
+  CONTACT_INBOX_DIR: path.join(ROOT, DATA_DIR, EXPERIMENTS_DATA),
 };
