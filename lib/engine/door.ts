@@ -49,8 +49,23 @@ export async function openEngineDoor(site: string, localDir?: string): Promise<D
   return { url, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
+/**
+ * Where on the site `requestTarget` points, or null unless it is a plain path there. Node hands over the target as
+ * the client wrote it, and `new URL` would take an absolute `http://host/...`, a `//host/...` or a `/\host/...` for
+ * another host, with this process's key; the origin is checked as well, since the parser also drops tabs and newlines.
+ */
+export function ownTarget(requestTarget: string | undefined, site: URL): URL | null {
+  if (!requestTarget?.startsWith('/') || /^\/[/\\]/.test(requestTarget)) return null;
+  const target = new URL(requestTarget, site);
+  return target.origin === site.origin ? target : null;
+}
+
 function pass(req: http.IncomingMessage, res: http.ServerResponse, site: URL, key: string): void {
-  const target = new URL(req.url ?? '/', site);
+  const target = ownTarget(req.url, site);
+  if (!target) {
+    res.writeHead(400).end();
+    return;
+  }
   if (req.method !== 'POST' || !ENGINE_ROUTES.has(target.pathname)) {
     res.writeHead(404).end();
     return;
