@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
+import { guardEngineRoutes } from './lib/engine/public-routes';
 import { encodeValues, isOtherEdition, postedValues, RETRY_PATH, VALUES_HEADER } from './lib/proxy/stale-form';
 import { encodeTouch, FIRST_TOUCH_COOKIE, FIRST_TOUCH_DAYS, LAST_TOUCH_COOKIE, touchOf } from './lib/source';
 import { MAX_FORM_BODY_BYTES, tooLargeResponse } from './lib/proxy/too-large';
@@ -146,6 +147,9 @@ export function rememberSource(request: NextRequest, response: NextResponse): Ne
 }
 
 export async function proxy(request: NextRequest): Promise<Response> {
+  // The engine's routes first, before anything here reads the request (lib/engine/public-routes.ts).
+  const engine = guardEngineRoutes(request);
+  if (engine) return engine;
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     const answer = await guardPost(request);
     if (answer) return answer;
@@ -184,6 +188,8 @@ export const config = {
     { source: '/', has: [{ type: 'query', key: 'utm_content' }] },
     // A page view of `/` from another site (a search, a referral) without tags: its origin is remembered too.
     { source: '/', has: [{ type: 'header', key: 'referer' }] },
+    // The engine's routes (the Workflow SDK's): only what its door passes reaches them (lib/engine/public-routes.ts).
+    '/.well-known/workflow/:path*',
     /*
      * Every path except `/` itself, Next's own files (_next, __nextjs),
      * Vercel's (_vercel), route handlers (api/), files in public/ (images/,
