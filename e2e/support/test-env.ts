@@ -123,7 +123,17 @@ export const NO_TAGS_APP: AppSpec = {
     run: (copy) => writeFileSync(path.join(copy, '.env.local'), PRODUCTION_ENV_LOCAL),
   },
 };
-/** e2e/engine-seal.spec.ts: a server on the local world, then two sharing one PostgreSQL. */
-export const SEAL_PORTS = [3109 + OFFSET, 3110 + OFFSET, 3111 + OFFSET] as const;
+/**
+ * e2e/engine-seal.spec.ts: a server on the local world, two sharing one PostgreSQL, one handed VERCEL=1, one
+ * VERCEL_DEPLOYMENT_ID, and one that must refuse to start.
+ */
+export const SEAL_PORTS = [
+  3109 + OFFSET,
+  3110 + OFFSET,
+  3111 + OFFSET,
+  3115 + OFFSET,
+  3116 + OFFSET,
+  3117 + OFFSET,
+] as const;
 /** e2e/staff.spec.ts: the staff area on the local world, then on two servers sharing one PostgreSQL. */
 export const STAFF_PORTS = [3112 + OFFSET, 3113 + OFFSET, 3114 + OFFSET] as const;

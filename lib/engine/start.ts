@@ -2,7 +2,7 @@ import 'server-only';
 import { getWorld } from 'workflow/runtime';
 import { openEngineDoor } from './door';
 import { rescueCutOffRuns, rescueGivenUpLeads, type OurWorkflows } from './rescue';
-import { getWorkflowServerUrl, getWorkflowWorld } from './choose-world';
+import { getWorkflowServerUrl, getWorkflowWorld, openEngineProblem } from './choose-world';
 import { errorName } from '@/lib/error-name';
 import { prepareWorkflowPostgres, releaseStaleJobLocks } from './postgres';
 
@@ -29,6 +29,12 @@ const RESCUE_EVERY_MS = 10_000;
  * Vercel the platform runs the world, and there is nothing to start.
  */
 export async function startWorkflowWorld(ours: OurWorkflows): Promise<void> {
+  // Never an engine open to anyone. Not a thrown error: Next would log it and go on serving, a 500 to every request.
+  const problem = openEngineProblem();
+  if (problem) {
+    console.error(problem);
+    process.exit(1);
+  }
   const world = getWorkflowWorld();
   if (world.kind === 'vercel') return;
   // Before the world starts: its deliveries go through the door, and nothing else reaches its routes.
