@@ -11,11 +11,15 @@ import { DEVICE_SIZES, IMAGE_SIZES } from './lib/pictures/widths';
 import { MAX_FORM_BODY_BYTES, PROXY_BODY_COPY_BYTES } from './lib/proxy/too-large';
 import { securityHeaders } from './lib/security-headers';
 
-chooseWorkflowWorld();
-
-// The Workflow SDK compiles the lead's workflow and its steps (lib/contact/lead/) and serves them under
-// /.well-known/workflow/.
-export default withWorkflow(nextConfig);
+/**
+ * The Workflow SDK compiles the lead's workflow and its steps (lib/contact/lead/) and serves them under
+ * /.well-known/workflow/. Its world is chosen first, knowing which command runs: `next start` and `next dev` are
+ * always a server of ours, whose engine is sealed (or which refuses to start), whatever its variables say.
+ */
+export default async function config(phase: string, context: { defaultConfig: NextConfig }): Promise<NextConfig> {
+  chooseWorkflowWorld(phase);
+  return withWorkflow(nextConfig)(phase, context);
+}
 
 async function nextConfig(phase: string): Promise<NextConfig> {
   // Only at build: `next start` must not die of a typo the server can run without (it reports it at start-up).

@@ -104,7 +104,7 @@ describe('proxy matcher', () => {
     expect(unstable_doesMiddlewareMatch({ config, url: `${BASE}/`, headers: { 'next-action': 'abc' } })).toBe(true);
   });
 
-  it("never runs for Next's assets, public files, metadata routes or .well-known", () => {
+  it("never runs for Next's assets, public files, metadata routes or .well-known (the engine's routes aside)", () => {
     for (const path of [
       '/_next/static/chunks/main.js',
       '/_next/image?url=%2Fimages%2Flogo.svg&w=256&q=75',

@@ -1,5 +1,6 @@
 import { NextResponse, type NextFetchEvent, type NextRequest } from 'next/server';
 import { experimentResponse } from './lib/proxy/experiments';
+import { guardEngineRoutes } from './lib/engine/public-routes';
 import { encodeValues, isOtherEdition, postedValues, RETRY_PATH, VALUES_HEADER } from './lib/proxy/stale-form';
 import { encodeTouch, FIRST_TOUCH_COOKIE, FIRST_TOUCH_DAYS, LAST_TOUCH_COOKIE, touchOf } from './lib/source';
 import { MAX_FORM_BODY_BYTES, tooLargeResponse } from './lib/proxy/too-large';
@@ -158,6 +159,9 @@ export function rememberSource(request: NextRequest, response: NextResponse): Ne
 
 // `event` is Next's; a unit test may call without one.
 export async function proxy(request: NextRequest, event?: NextFetchEvent): Promise<Response> {
+  // The engine's routes first, before anything here reads the request (lib/engine/public-routes.ts).
+  const engine = guardEngineRoutes(request);
+  if (engine) return engine;
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     const answer = await guardPost(request);
     if (answer) return answer;
@@ -199,6 +203,8 @@ export const config = {
      */
     { source: '/:path*', has: [{ type: 'header', key: 'next-action' }] },
     { source: '/:path*', has: [{ type: 'header', key: 'content-type', value: 'multipart/form-data.*' }] },
+    // The engine's routes (the Workflow SDK's): only what its door passes reaches them (lib/engine/public-routes.ts).
+    '/.well-known/workflow/:path*',
     /*
      * Every path except `/` itself, Next's own files (_next, __nextjs),
      * Vercel's (_vercel), route handlers (api/), files in public/ (images/,

@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isolatedProcessEnv } from '../test-support/isolated-env';
 import { startLeadReceivers } from '../test-support/lead-receivers';
 import { startPostgres, type Postgres } from '../test-support/postgres';
-import { ROOT } from '../test-support/harness';
+import { ROOT, startNext } from '../test-support/harness';
 import { alertsAbout } from './support/alerts';
 import { expect, test } from './support/fixtures';
 import { sendAsPersonWithoutScripts } from './support/form-post';
@@ -24,9 +24,16 @@ import { DATA_DIR, E2E_BUILD_ENV, SEAL_PORTS } from './support/test-env';
  * the contact API, the signed webhook, Meta's Conversions API or the mailbox.
  * The engine's own deliveries still pass its private door (lib/engine/door.ts):
  * a lead the API refuses live is delivered by the engine's first round.
+ *
+ * Issue 48: the same holds for a server of ours handed VERCEL=1 (a .env.local
+ * from `vercel env pull`) or VERCEL_DEPLOYMENT_ID, and the engine's leftover
+ * routes tell a stranger nothing: the webhook route and the health check
+ * answer a bare 404.
  */
 const MANIFEST = path.join(ROOT, 'app/.well-known/workflow/v1/manifest.json');
 const FORGE = path.join(ROOT, 'test-support/forge-engine.mjs');
+const LOCAL_LOG = 'e2e/.server-seal-local.log';
+const VERCEL_LOG = 'e2e/.server-seal-vercel.log';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const person = (mail: string) => ({
   name: 'Lucía Verdadera',
@@ -37,6 +44,8 @@ const person = (mail: string) => ({
 type Answered = { path: string; status: number; what: 'client' | 'raw'; queue: string };
 
 test.setTimeout(120_000);
+// One worker for the file, in order: one set of servers for both tests (fullyParallel would start them twice).
+test.describe.configure({ mode: 'default' });
 let receivers: Awaited<ReturnType<typeof startLeadReceivers>>;
 let postgres: Postgres | undefined;
 const servers: Array<{ url: string; kill: () => void }> = [];
@@ -60,13 +69,24 @@ test.beforeAll(async () => {
     WORKFLOW_POSTGRES_URL: postgres.url,
     CONTACT_FORM_SECRET: 'secreto-del-formulario-compartido-0123456789',
   };
-  const [local, first, second] = SEAL_PORTS;
+  const [local, first, second, vercelFlag, deploymentId] = SEAL_PORTS;
+  // Its start-up lines are read below: none left from an earlier run.
+  rmSync(path.join(ROOT, VERCEL_LOG), { force: true });
   // The two on PostgreSQL started together on an empty database, as a self-hoster's two machines would be.
   servers.push(
     ...(await Promise.all([
-      startServer(local, reachable('local', local), 'e2e/.server-seal-local.log'),
+      startServer(local, reachable('local', local), LOCAL_LOG),
       startServer(first, { ...reachable('pg1', first), ...shared }, 'e2e/.server-seal-pg1.log'),
       startServer(second, { ...reachable('pg2', second), ...shared }, 'e2e/.server-seal-pg2.log'),
+      // What `vercel env pull` writes into .env.local, which `next start` reads.
+      startServer(vercelFlag, { ...reachable('vercel', vercelFlag), VERCEL: '1' }, VERCEL_LOG),
+      // VERCEL_DEPLOYMENT_ID is no variable of the isolated environment: it goes in as the process's own.
+      startNext(ROOT, {
+        port: deploymentId,
+        env: reachable('deployment', deploymentId),
+        processEnv: { VERCEL_DEPLOYMENT_ID: 'dpl_de_otro_lado' },
+        log: 'e2e/.server-seal-deployment.log',
+      }).then((server) => ({ url: server.url, kill: () => void server.stop('SIGKILL') })),
     ])),
   );
 });
@@ -74,6 +94,20 @@ test.afterAll(async () => {
   for (const server of servers) server.kill();
   await receivers?.stop();
   await postgres?.stop();
+});
+
+test('a server of ours whose world the seal cannot wrap refuses to start, saying why', async () => {
+  const log = 'e2e/.server-seal-refused.log';
+  rmSync(path.join(ROOT, log), { force: true });
+  const start = startNext(ROOT, {
+    port: SEAL_PORTS[5],
+    env: { ...E2E_BUILD_ENV, CONTACT_INBOX_DIR: `${DATA_DIR}/seal-refused`, WORKFLOW_TARGET_WORLD: 'vercel' },
+    log,
+  });
+  await expect(start).rejects.toThrow(/the server exited/);
+  expect(readFileSync(path.join(ROOT, log), 'utf8')).toContain(
+    'el servidor no arranca. WORKFLOW_TARGET_WORLD=vercel: en un servidor propio',
+  );
 });
 
 /**
@@ -104,7 +138,41 @@ const WORLDS = [
   'the local world',
   'the first of two servers on one PostgreSQL',
   'the second of two servers on one PostgreSQL',
+  'a server of ours handed VERCEL=1',
+  'a server of ours handed VERCEL_DEPLOYMENT_ID',
 ];
+const WEBHOOK_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+
+test("the engine's leftover routes answer a stranger a bare 404, costing no log line", async ({ request }) => {
+  const log = path.join(ROOT, LOCAL_LOG);
+  const before = statSync(log).size;
+  // The webhook route of a world with no webhooks: before, each made-up token cost a read of every hook file and
+  // an error with its stack trace in the log (issue 48: 40 requests, 8,990 bytes).
+  for (let n = 1; n <= 40; n++) {
+    const method = WEBHOOK_METHODS[n % WEBHOOK_METHODS.length] ?? 'GET';
+    const answer = await request.fetch(`${servers[0]?.url}/.well-known/workflow/v1/webhook/x${n}`, {
+      method,
+      ...(method === 'GET' || method === 'HEAD' ? {} : { data: '{}' }),
+    });
+    expect([n, method, answer.status()]).toEqual([n, method, 404]);
+  }
+  expect(readFileSync(log).subarray(before).toString()).toBe('');
+
+  // The health check names the engine and its version to anyone, and lets any site read it (CORS): no longer.
+  for (const [index, world] of WORLDS.entries())
+    for (const route of ['flow', 'step'])
+      for (const method of ['GET', 'HEAD', 'POST', 'OPTIONS']) {
+        const answer = await request.fetch(`${servers[index]?.url}/.well-known/workflow/v1/${route}?__health`, {
+          method,
+        });
+        const what = `${method} ${route}?__health on ${world}`;
+        expect(answer.status(), what).toBe(404);
+        expect(answer.headers()['access-control-allow-origin'], what).toBeUndefined();
+        expect(await answer.text(), what).toBe('');
+      }
+  // The server handed VERCEL=1 sealed its engine anyway, and said so at start-up.
+  expect(readFileSync(path.join(ROOT, VERCEL_LOG), 'utf8')).toContain('el motor de entregas se sella igual');
+});
 
 test('on every world, a forged engine message starts nothing and reaches no one, and the engine still delivers a held lead', async ({
   request,

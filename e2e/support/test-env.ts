@@ -123,11 +123,21 @@ export const NO_TAGS_APP: AppSpec = {
     run: (copy) => writeFileSync(path.join(copy, '.env.local'), PRODUCTION_ENV_LOCAL),
   },
 };
-/** e2e/engine-seal.spec.ts: a server on the local world, then two sharing one PostgreSQL. */
-export const SEAL_PORTS = [3109 + OFFSET, 3110 + OFFSET, 3111 + OFFSET] as const;
+/**
+ * e2e/engine-seal.spec.ts: a server on the local world, two sharing one PostgreSQL, one handed VERCEL=1, one
+ * VERCEL_DEPLOYMENT_ID, and one that must refuse to start.
+ */
+export const SEAL_PORTS = [
+  3109 + OFFSET,
+  3110 + OFFSET,
+  3111 + OFFSET,
+  3115 + OFFSET,
+  3116 + OFFSET,
+  3117 + OFFSET,
+] as const;
 /** e2e/staff.spec.ts: the staff area on the local world, then on two servers sharing one PostgreSQL. */
 export const STAFF_PORTS = [3112 + OFFSET, 3113 + OFFSET, 3114 + OFFSET] as const;
 /** e2e/staff-totals.spec.ts: a server of its own, so its totals count only the leads it sends. */
-export const TOTALS_PORT = 3115 + OFFSET;
+export const TOTALS_PORT = 3119 + OFFSET;
 /** e2e/bad-input.spec.ts: the staff area configured, tried with generated bad input. */
 export const BAD_INPUT_PORT = 3118 + OFFSET;

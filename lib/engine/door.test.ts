@@ -2,14 +2,30 @@
  * @jest-environment node
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ENGINE_KEY, ENGINE_KEY_HEADER } from './delivery-key.mjs';
-import { openEngineDoor, readEngineDoor } from './door';
+import { openEngineDoor, ownTarget, readEngineDoor } from './door';
 
 type Seen = { method?: string; url?: string; headers: http.IncomingHttpHeaders; body: string };
+
+/** What a request target written by hand gets from `url` (fetch would normalise it to a path first). */
+function rawPost(url: string, target: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () =>
+      socket.end(
+        `POST ${target} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+      ),
+    );
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    socket.on('end', () => resolve(answer.split('\r\n')[0] ?? ''));
+    socket.on('error', reject);
+  });
+}
 
 describe("the engine's private door", () => {
   const saved = { ...process.env };
@@ -80,6 +96,44 @@ describe("the engine's private door", () => {
     } finally {
       await door.close();
     }
+  });
+
+  it('sends nothing to another host a request target names, absolute or starting with //', async () => {
+    // Another listener on this machine: whatever can reach the door's port must not make it carry the key there.
+    const received: http.IncomingHttpHeaders[] = [];
+    const elsewhere = http.createServer((req, res) => {
+      received.push(req.headers);
+      res.writeHead(200).end();
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const other = `127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+    const door = await openEngineDoor(siteUrl, dir);
+    try {
+      const route = '/.well-known/workflow/v1/flow';
+      const targets = [`http://${other}${route}`, `//${other}${route}`, `http://${other}/`, '*', `/\\${other}${route}`];
+      const answers = [];
+      for (const target of targets) answers.push([target, await rawPost(door.url, target)]);
+      expect(received).toEqual([]);
+      expect(seen).toEqual([]);
+      for (const [target, status] of answers)
+        expect([target, status]).toEqual([target, expect.stringMatching(/^HTTP\/1\.1 4\d\d /)]);
+    } finally {
+      await door.close();
+      await new Promise((resolve) => elsewhere.close(resolve));
+    }
+  });
+
+  it('takes a request target only as a plain path on its own site', () => {
+    const site = new URL('http://localhost:3000');
+    const route = '/.well-known/workflow/v1/flow';
+    expect(ownTarget(route, site)?.href).toBe(`http://localhost:3000${route}`);
+    expect(ownTarget(`${route}?__health`, site)?.href).toBe(`http://localhost:3000${route}?__health`);
+    // Not a plain path, even when it names this very site.
+    for (const target of [`http://localhost:3000${route}`, `//localhost:3000${route}`, '*', '', undefined])
+      expect([target, ownTarget(target, site)]).toEqual([target, null]);
+    // A plain path to the eye that the URL parser reads as another host: it drops tabs and newlines.
+    for (const target of [`/\t/other.example${route}`, `/\n/other.example${route}`])
+      expect([target, ownTarget(target, site)]).toEqual([target, null]);
   });
 
   it('tells a site that does not answer as a failed delivery, for the world to try again', async () => {

@@ -3,24 +3,28 @@
 // The world (local files or PostgreSQL) posts each message it delivers to WORKFLOW_LOCAL_BASE_URL.
 // That address is set here to a listener on 127.0.0.1 with a port the system picks at each start,
 // which no reverse proxy is told of: it passes the world's posts to the site with this process's
-// delivery key, the one header the sealed world (lib/engine/sealed-world.mjs) accepts. The site's
-// public address serves the same routes and refuses every message without the key, from
-// anywhere, 127.0.0.1 included (a reverse proxy on this machine connects from there too).
-// Why not Next's proxy.ts: it would buffer each body to read it (vercel/workflow's docs on
-// proxy handlers), and cut an engine message longer than the form's limit.
+// delivery key, the one header the proxy (lib/engine/public-routes.ts) and the sealed world
+// (lib/engine/sealed-world.mjs) accept. The site's public address serves the same routes and
+// refuses every message without the key, from anywhere, 127.0.0.1 included (a reverse proxy on
+// this machine connects from there too).
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { PROXY_BODY_COPY_BYTES } from '../proxy/too-large';
 import { deliverTo } from './choose-world';
 import { ENGINE_KEY, ENGINE_KEY_HEADER } from './delivery-key.mjs';
 
 /** The engine's two queue routes: nothing else passes the door. */
 const ENGINE_ROUTES = new Set(['/.well-known/workflow/v1/flow', '/.well-known/workflow/v1/step']);
-/** A message is a run's input or a step's: a lead is a few kB. */
-const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+/**
+ * A message is a run's input or a step's: a lead is a few kB. The proxy guards the engine's routes
+ * (lib/engine/public-routes.ts), and Next copies at most this much of a body for it, passing the route the copy: a
+ * bigger message would arrive cut.
+ */
+const MAX_MESSAGE_BYTES = PROXY_BODY_COPY_BYTES;
 /**
  * A delivery runs a replay or a step inline: the steps' own timeouts end them long before (a delivery round is 7.5 s).
  */
@@ -49,8 +53,23 @@ export async function openEngineDoor(site: string, localDir?: string): Promise<D
   return { url, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
+/**
+ * Where on the site `requestTarget` points, or null unless it is a plain path there. Node hands over the target as
+ * the client wrote it, and `new URL` would take an absolute `http://host/...`, a `//host/...` or a `/\host/...` for
+ * another host, with this process's key; the origin is checked as well, since the parser also drops tabs and newlines.
+ */
+export function ownTarget(requestTarget: string | undefined, site: URL): URL | null {
+  if (!requestTarget?.startsWith('/') || /^\/[/\\]/.test(requestTarget)) return null;
+  const target = new URL(requestTarget, site);
+  return target.origin === site.origin ? target : null;
+}
+
 function pass(req: http.IncomingMessage, res: http.ServerResponse, site: URL, key: string): void {
-  const target = new URL(req.url ?? '/', site);
+  const target = ownTarget(req.url, site);
+  if (!target) {
+    res.writeHead(400).end();
+    return;
+  }
   if (req.method !== 'POST' || !ENGINE_ROUTES.has(target.pathname)) {
     res.writeHead(404).end();
     return;

@@ -12,21 +12,11 @@
 // Plain JavaScript because the Workflow SDK itself loads this file, with Node's require, at run
 // time (@workflow/core's createWorld: WORKFLOW_TARGET_WORLD names it, lib/engine/choose-world.ts): every world
 // the SDK makes in this process, whenever and in whichever of Next's bundles, is this one.
-import { timingSafeEqual } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { createLocalWorld } from '@workflow/world-local';
-import { ENGINE_KEY, ENGINE_KEY_HEADER } from './delivery-key.mjs';
+import { fromEngine } from './delivery-key.mjs';
 
 const require = createRequire(import.meta.url);
-
-/** True when `req` came through this process's door. No door opened in this process: nothing legitimate can arrive. */
-export function fromEngine(req) {
-  const key = globalThis[ENGINE_KEY];
-  const given = req.headers.get(ENGINE_KEY_HEADER);
-  if (typeof key !== 'string' || !given) return false;
-  const [a, b] = [Buffer.from(given), Buffer.from(key)];
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 function innerWorld() {
   if (process.env.ENGINE_WORLD === '@workflow/world-postgres') return require('@workflow/world-postgres').createWorld();

@@ -2,7 +2,7 @@ import 'server-only';
 import { getWorld } from 'workflow/runtime';
 import { openEngineDoor } from './door';
 import { rescueCutOffRuns, rescueGivenUpLeads, type OurWorkflows } from './rescue';
-import { getWorkflowServerUrl, getWorkflowWorld } from './choose-world';
+import { getWorkflowServerUrl, getWorkflowWorld, openEngineProblem } from './choose-world';
 import { errorName } from '@/lib/error-name';
 import { prepareWorkflowPostgres, releaseStaleJobLocks } from './postgres';
 
@@ -29,11 +29,18 @@ const RESCUE_EVERY_MS = 10_000;
  * Vercel the platform runs the world, and there is nothing to start.
  */
 export async function startWorkflowWorld(ours: OurWorkflows): Promise<void> {
+  // Never an engine open to anyone. Not a thrown error: Next would log it and go on serving, a 500 to every request.
+  const problem = openEngineProblem();
+  if (problem) {
+    console.error(problem);
+    process.exit(1);
+  }
   const world = getWorkflowWorld();
   if (world.kind === 'vercel') return;
   // Before the world starts: its deliveries go through the door, and nothing else reaches its routes.
+  let door: string;
   try {
-    await openEngineDoor(getWorkflowServerUrl(), world.kind === 'local' ? world.dir : undefined);
+    door = (await openEngineDoor(getWorkflowServerUrl(), world.kind === 'local' ? world.dir : undefined)).url;
   } catch (error) {
     console.error(
       `[contacto] ERROR: no se abrió la puerta privada del motor de entregas (${errorName(error)}); las ` +
@@ -43,7 +50,7 @@ export async function startWorkflowWorld(ours: OurWorkflows): Promise<void> {
   }
   // The local world's queue posts each run it re-enqueues to this very server, which listens only once
   // instrumentation.ts is done: started now, those posts would fail and the runs would wait for the next start.
-  if (world.kind === 'local') void whenListening().then(() => start(ours));
+  if (world.kind === 'local') void whenListening(door).then(() => start(ours));
   else await start(ours);
 }
 
@@ -63,12 +70,15 @@ async function start(ours: OurWorkflows): Promise<void> {
   every(RESCUE_EVERY_MS, () => rescueLeads(ours));
 }
 
-/** Resolves once the engine's own route answers on this server (PORT), or after a minute: start anyway. */
-async function whenListening(): Promise<void> {
-  const health = `${getWorkflowServerUrl()}/.well-known/workflow/v1/flow?__health`;
+/**
+ * Resolves once the engine's own route answers on this server, or after a minute: start anyway. Asked through the
+ * door, which adds the delivery key: the site tells no one else the engine's health (lib/engine/public-routes.ts).
+ */
+async function whenListening(door: string): Promise<void> {
+  const health = `${door}/.well-known/workflow/v1/flow?__health`;
   for (const stop = Date.now() + 60_000; Date.now() < stop;) {
     if (
-      await fetch(health, { signal: AbortSignal.timeout(1000) }).then(
+      await fetch(health, { method: 'POST', signal: AbortSignal.timeout(1000) }).then(
         (response) => response.ok,
         () => false,
       )
