@@ -100,10 +100,11 @@ export function ExperimentChart({ days, series }: { days: string[]; series: Char
     days.length === 1
       ? `del ${dateWords(first, longDate)}`
       : `por día, del ${dateWords(first, longDate)} al ${dateWords(last, longDate)}`;
+  const totalOf = (i: number) => number.format(totals[i] ?? 0);
   const summary =
     highest === 0
       ? `Solicitudes ${when}: todavía ninguna en ${lines.map((line) => line.label).join(', ')}.`
-      : `Solicitudes ${when}: ${lines.map((line, i) => `${line.label}, ${number.format(totals[i] ?? 0)} en total`).join('; ')}.`;
+      : `Solicitudes ${when}: ${lines.map((line, i) => `${line.label}, ${totalOf(i)} en total`).join('; ')}.`;
 
   return (
     <figure className={styles.chart}>

@@ -157,6 +157,17 @@ describe('a malformed optional variable turns off only its own feature', () => {
     expect(parseRateLimitConfig({ VERCEL: '1' }).config).toMatchObject({ onVercel: true, trustedProxies: 0 });
     expect(parseRateLimitConfig({}).config.onVercel).toBe(false);
   });
+
+  // A self-hosted server started with `vercel env pull`'s variables seals its engine (choose-world.ts): it is not on
+  // Vercel, so x-vercel-forwarded-for is whatever the client wrote and must not name the client.
+  it('is not fooled by VERCEL=1 on a server of ours, whose engine is sealed', () => {
+    const ours = {
+      VERCEL: '1',
+      WORKFLOW_TARGET_WORLD: '/srv/sitio/lib/engine/sealed-world.mjs',
+      ENGINE_WORLD: 'local',
+    };
+    expect(parseRateLimitConfig(ours).config.onVercel).toBe(false);
+  });
 });
 
 describe('the build check of the server variables (next build)', () => {

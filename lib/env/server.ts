@@ -187,7 +187,8 @@ export function parseRateLimitConfig(source: Source): Parsed<RateLimitConfig> {
   const postgresUrl = world === '@workflow/world-postgres' ? env.WORKFLOW_POSTGRES_URL : undefined;
   const { CONTACT_RATE_LIMIT_MAX: max, CONTACT_RATE_LIMIT_WINDOW_SECONDS: windowSeconds, REDIS_URL: redisUrl } = env;
   const config = { max, windowSeconds, redisUrl, postgresUrl, trustedProxies: env.TRUST_PROXY_HEADERS ?? 0 };
-  return { config: { ...config, onVercel: env.VERCEL === '1' }, problems };
+  // A sealed world is only ever chosen on a server of ours (choose-world.ts), whatever Vercel variables it was handed.
+  return { config: { ...config, onVercel: env.VERCEL === '1' && !sealed }, problems };
 }
 
 export type AlertConfig = { smtpUrl: string; to: string; from: string };

@@ -84,12 +84,18 @@ export function countLead(experiment: string, variant: string, at = Date.now()):
   return NAME.test(experiment) && NAME.test(variant) ? add(leadsField(experiment, variant), at) : ignored();
 }
 
-/** The staff's totals: each lead is counted once per outcome it reaches (received when taken; then live, later, spam or dead). */
+/**
+ * The staff's totals: each lead is counted once per outcome it reaches (received when taken; then live, later, spam
+ * or dead).
+ */
 export function countOutcome(outcome: LeadOutcome, at = Date.now()): Promise<void> {
   return LEAD_OUTCOMES.includes(outcome) ? add(outcomeField(outcome), at) : ignored();
 }
 
-/** The last `days` days (bounded, at most 400), for the given experiments and their variants: one read, bounded cost. */
+/**
+ * The last `days` days (bounded, at most 400), for the given experiments and their variants: one read, bounded
+ * cost.
+ */
 export async function readCounts(
   experiments: { name: string; variants: string[] }[],
   days: number,

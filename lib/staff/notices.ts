@@ -34,7 +34,10 @@ const SAID = new Map<string, (key: string) => string>([
 export const releaseNoticeUrl = (result: ReleaseResult['result'], key: string) =>
   `/equipo?lista=spam&aviso=${RELEASE_NOTICES[result]}&clave=${key}`;
 
-/** The page's words for a code and a key from its address; nothing for a code it does not know or a key that is none. */
+/**
+ * The page's words for a code and a key from its address; nothing for a code it does not know or a key that is
+ * none.
+ */
 export function noticeText(code: string | undefined, key: string | undefined): string | undefined {
   const say = code ? SAID.get(code) : undefined;
   return say && key && LEAD_KEY.test(key) ? say(key) : undefined;
