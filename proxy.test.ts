@@ -14,6 +14,15 @@ const BASE = 'http://localhost:3000';
 const matches = (path: string) => unstable_doesMiddlewareMatch({ config, url: `${BASE}${path}` });
 
 describe('proxy redirect rules', () => {
+  // Next renders a dynamic segment it cannot decode (`/variante/%z`) with a 500, whatever the method.
+  it('refuses a path whose percent-escapes do not decode with a plain 400', async () => {
+    for (const method of ['GET', 'POST']) {
+      const response = await proxy(new NextRequest(`${BASE}/variante/%z`, { method }));
+      expect([method, response.status, await response.text()]).toEqual([method, 400, 'Solicitud no válida.\n']);
+    }
+    expect((await proxy(new NextRequest(`${BASE}/variante/%C3%B1`))).status).toBe(307);
+  });
+
   it('redirects /home to / permanently', async () => {
     const response = await proxy(new NextRequest(`${BASE}/home`));
     expect(response.status).toBe(308);

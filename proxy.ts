@@ -4,7 +4,7 @@ import { guardEngineRoutes } from './lib/engine/public-routes';
 import { encodeValues, isOtherEdition, postedValues, RETRY_PATH, VALUES_HEADER } from './lib/proxy/stale-form';
 import { encodeTouch, FIRST_TOUCH_COOKIE, FIRST_TOUCH_DAYS, LAST_TOUCH_COOKIE, touchOf } from './lib/source';
 import { MAX_FORM_BODY_BYTES, tooLargeResponse } from './lib/proxy/too-large';
-import { actionPostRefusal, isActionPost } from './lib/proxy/action-post';
+import { actionPostRefusal, isActionPost, refusal } from './lib/proxy/action-post';
 
 /** Pages that exist besides `/` (static; the proxy serves its variants while an experiment runs). */
 const KNOWN_PATHS = new Set(['/aviso-de-privacidad', '/gracias']);
@@ -158,10 +158,22 @@ export function rememberSource(request: NextRequest, response: NextResponse): Ne
 }
 
 // `event` is Next's; a unit test may call without one.
+/** True when every percent-escape of `path` is one. */
+function decodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function proxy(request: NextRequest, event?: NextFetchEvent): Promise<Response> {
   // The engine's routes first, before anything here reads the request (lib/engine/public-routes.ts).
   const engine = guardEngineRoutes(request);
   if (engine) return engine;
+  // A path no browser writes (`/variante/%z`): Next fails to decode its dynamic segment with a 500.
+  if (!decodable(request.nextUrl.pathname)) return refusal(400);
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     const answer = await guardPost(request);
     if (answer) return answer;

@@ -61,6 +61,14 @@ describe("the server's door", () => {
     expect(seen).toEqual([]);
   });
 
+  it('refuses the image optimiser a url whose escapes do not decode, and passes every other url on', async () => {
+    const answer = await send('GET', '/_next/image?url=%2F%25zz&w=64&q=75');
+    expect([answer.status, answer.body]).toEqual([400, 'Solicitud no válida.\n']);
+    expect(seen).toEqual([]);
+    expect((await send('GET', '/_next/image?url=%2Fimages%2Flogo.svg&w=64&q=75')).body).toBe('next');
+    expect((await send('GET', '/gracias?x=%25zz')).body).toBe('next');
+  });
+
   it('refuses other methods than GET and HEAD on a file, and only on a file', async () => {
     for (const url of ['/images/logo.svg', '/images/logo.svg?v=1', '/_next/static/chunks/x.js']) {
       const answer = await send('POST', url);

@@ -12,6 +12,8 @@ import path from 'node:path';
  *   means a 405, a 416 or a 412 but renders it with a status page an app/-only build lacks (vercel/next.js#92141). The
  *   405 is sent here; a range or a precondition on a file is dropped, so the file comes whole, as from a server that
  *   supports neither (RFC 9110 lets a server ignore Range).
+ * - The image optimiser (/_next/image) asked for a `url` with a broken percent-escape (`%2F%25zz`): Next decodes it
+ *   again and throws. Refused with a 400, as it refuses any other url it cannot use.
  * Returns what undoes it.
  */
 export function guardServerDoor(publicDir: string): () => void {
@@ -26,6 +28,7 @@ export function guardServerDoor(publicDir: string): () => void {
   http.Server.prototype.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
     const [request, response] = args as [http.IncomingMessage, http.ServerResponse];
     if (event === 'request' && request.method === 'TRACE') return refuse(response, 'GET, HEAD, POST');
+    if (event === 'request' && !usableImageUrl(request.url)) return badRequest(response);
     if (event === 'request' && isFile(request.url)) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(response, 'GET, HEAD');
       for (const name of ['range', 'if-range', 'if-match', 'if-unmodified-since']) delete request.headers[name];
@@ -35,6 +38,24 @@ export function guardServerDoor(publicDir: string): () => void {
   return () => {
     http.Server.prototype.emit = emit;
   };
+}
+
+/** False only for /_next/image with a `url` whose percent-escapes do not decode; anything else is Next's to judge. */
+function usableImageUrl(url = ''): boolean {
+  if (!url.startsWith('/_next/image?')) return true;
+  try {
+    const wanted = new URLSearchParams(url.slice(url.indexOf('?') + 1)).getAll('url');
+    for (const one of wanted) decodeURIComponent(one);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function badRequest(response: http.ServerResponse): true {
+  response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' });
+  response.end('Solicitud no válida.\n');
+  return true;
 }
 
 function refuse(response: http.ServerResponse, allow: string): true {
