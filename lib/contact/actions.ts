@@ -22,7 +22,8 @@ const POSTED_FIELDS: readonly string[] = [...ENQUIRY_FIELDS, HONEYPOT_FIELD, TOK
  * The contact form's Server Action, for the island and for the plain HTML form (React renders the page again from the
  * returned state). The browser is never trusted: the same schema validates again, and every state but `sent` carries
  * the posted values back. A post without a valid signature is asked to confirm before the abuse limit, so that costs
- * nothing and is stored nowhere; one too young is asked again with the same signature, whose wait goes on. Spam is
+ * nothing and is stored nowhere; one too young is asked again with a new signature, whose wait starts over (a script
+ * that posts each answer back at once never gets through, however many times it loops or however slow the server). Spam is
  * thanked like a person and kept apart; a QA enquiry is thanked and logged, never delivered.
  */
 export async function submitContact(_previous: ContactState, formData: FormData): Promise<ContactState> {
@@ -49,9 +50,7 @@ export async function submitContact(_previous: ContactState, formData: FormData)
     input[HONEYPOT_FIELD] === undefined ? 'honeypot-missing' : input[HONEYPOT_FIELD] !== '' ? 'honeypot' : null;
   let nonce: string | undefined;
   if (!trap) {
-    const posted = input[TOKEN_FIELD];
-    const signature = await checkToken(posted, client);
-    if (signature.verdict === 'early' && posted) return { status: 'confirm', values, token: posted };
+    const signature = await checkToken(input[TOKEN_FIELD], client);
     if (signature.verdict !== 'valid') return { status: 'confirm', values, token: await confirmToken() };
     nonce = signature.nonce;
   }
