@@ -45,6 +45,21 @@ describe('third-party scripts and the loaded flag', () => {
     expect(reportWebVitals).not.toHaveBeenCalled();
   });
 
+  it('counts the 6 seconds from the first paint, not from when its script runs (a slow phone hydrates late)', async () => {
+    // jsdom keeps no paint timing: the browser's entry, painted 4 s before this script runs.
+    const paint = { name: 'first-contentful-paint', startTime: performance.now() - 4000 } as PerformanceEntry;
+    const entries = jest.fn((name: string) => (name === paint.name ? [paint] : []));
+    Object.defineProperty(performance, 'getEntriesByName', { value: entries, configurable: true });
+    // A source of its own: next/script adds each source once per page, and the tests share one.
+    render(<ThirdPartyScripts chatWidgetSrc="https://chat.example.com/first-paint.js" />);
+    act(() => jest.advanceTimersByTime(1900));
+    expect(thirdPartyScripts()).toEqual([]);
+    act(() => jest.advanceTimersByTime(200));
+    await waitFor(() => expect(thirdPartyScripts()).toContain('https://chat.example.com/first-paint.js'));
+    expect(entries).toHaveBeenCalledWith('first-contentful-paint');
+    delete (performance as { getEntriesByName?: unknown }).getEntriesByName;
+  });
+
   it('adds analytics, the Ads tag and the chat widget once the flag turns true', async () => {
     render(<ThirdPartyScripts {...props} />);
     act(() => jest.advanceTimersByTime(LOADED_DELAY_MS));

@@ -12,7 +12,7 @@ import type { ThirdPartyTagsProps } from './third-party-tags';
 // (React.lazy rather than next/dynamic: the latter adds its own runtime.)
 const ThirdPartyTags = lazy(() => import('./third-party-tags'));
 
-/** Spec: the 'loaded' flag turns true 6000 ms after the page is first shown. */
+/** Spec: the 'loaded' flag turns true 6000 ms after the page is first shown (its first contentful paint). */
 export const LOADED_DELAY_MS = 6000;
 
 /** The default thank-you page: a visitor may read it and close the tab at once, so its tags do not wait. */
@@ -67,7 +67,20 @@ function NoTags({ leads }: { leads: readonly ConfirmedLead[] }) {
   return null;
 }
 
-/** False until `delayMs` after the page is first visible (a tab opened in the background waits); null: never. */
+/**
+ * How long ago the page was first shown: its first contentful paint, which a tab opened in the background only makes
+ * once it is shown. 0 when the browser does not say (then the wait counts from now).
+ */
+function shownForMs(): number {
+  if (typeof performance === 'undefined' || typeof performance.getEntriesByName !== 'function') return 0;
+  const [firstPaint] = performance.getEntriesByName('first-contentful-paint');
+  return firstPaint ? Math.max(0, performance.now() - firstPaint.startTime) : 0;
+}
+
+/**
+ * False until `delayMs` after the page is first shown (a tab opened in the background waits); null: never. Counted
+ * from the first paint, not from when this script runs: on a slow phone the page is read long before it hydrates.
+ */
 function useLoadedFlag(delayMs: number | null): boolean {
   const [loaded, setLoaded] = useState(false);
 
@@ -77,7 +90,7 @@ function useLoadedFlag(delayMs: number | null): boolean {
     const start = () => {
       if (timer !== undefined || document.visibilityState === 'hidden') return;
       document.removeEventListener('visibilitychange', start);
-      timer = setTimeout(() => setLoaded(true), delayMs);
+      timer = setTimeout(() => setLoaded(true), Math.max(0, delayMs - shownForMs()));
     };
     document.addEventListener('visibilitychange', start);
     start();
