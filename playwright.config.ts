@@ -39,8 +39,14 @@ const localConfig = defineConfig<Options>({
   workers: 6,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  // The HTML report always (npx playwright show-report), and failures as annotations on GitHub.
-  reporter: [...(process.env.GITHUB_ACTIONS ? [['github'] as const] : []), ['list'], ['html', { open: 'never' }]],
+  // The HTML report always (npx playwright show-report), failures as annotations on GitHub, and last of all why each
+  // failed attempt failed (e2e/support/failure-summary.ts), for a log read from its tail.
+  reporter: [
+    ...(process.env.GITHUB_ACTIONS ? [['github'] as const] : []),
+    ['list'],
+    ['html', { open: 'never' }],
+    ['./e2e/support/failure-summary.ts'],
+  ],
   use: {
     baseURL,
     locale: 'es-MX',
