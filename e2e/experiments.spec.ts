@@ -216,7 +216,7 @@ async function expectLeadFrom(mail: string, variant: string | undefined) {
   expect(variant).toBeDefined();
   await expect.poll(() => runsFor(mail, EXPERIMENTS_DATA).length, { timeout: 20_000 }).toBe(1);
   const [run] = runsFor(mail, EXPERIMENTS_DATA);
-  expect(run?.lead.source?.experiment).toEqual({ name: EXPERIMENT, variant });
+  expect(run?.lead.source?.experiments).toEqual([{ name: EXPERIMENT, variant }]);
   const sent = await records(mail);
   expect(sent.attempts.length).toBeGreaterThan(0);
   for (const attempt of sent.attempts) {

@@ -16,7 +16,12 @@ import type { LeadExperiment } from './experiments/lead-experiment';
 export type LeadContact = { mail: string; phone: string };
 
 /** A confirmed enquiry whose events the tags have to send (with the variant its page was of); `sent` once they went. */
-export type ConfirmedLead = { key: string; contact?: LeadContact; experiment?: LeadExperiment; sent: () => void };
+export type ConfirmedLead = {
+  key: string;
+  contact?: LeadContact;
+  experiments?: readonly LeadExperiment[];
+  sent: () => void;
+};
 
 /** How much longer than the spec's 2 s the thanks may stay while gtag sends the lead's events. */
 export const MAX_HOLD_MS = 1000;
@@ -27,7 +32,7 @@ const unheard: ConfirmedLead[] = [];
 const leads = new Map<string, { sent: boolean; waiting: Array<() => void> }>();
 
 /** Calls `callback` once the lead's events were sent (at once when the tags have nothing to measure). */
-function whenSent(key: string, about: Pick<ConfirmedLead, 'contact' | 'experiment'>, callback: () => void): void {
+function whenSent(key: string, about: Pick<ConfirmedLead, 'contact' | 'experiments'>, callback: () => void): void {
   let lead = leads.get(key);
   if (!lead) {
     // One announcement per key: React may run the form's effect twice.
@@ -49,14 +54,14 @@ function whenSent(key: string, about: Pick<ConfirmedLead, 'contact' | 'experimen
  * Leaves (`leave`) `delayMs` after a confirmed enquiry, or later, once its
  * analytics events were sent, but never more than MAX_HOLD_MS later: a
  * blocked gtag.js must not keep the visitor here. `contact`: what the visitor
- * sent, when the form has it; `experiment`: the variant the page is of. Returns a cancel function.
+ * sent, when the form has it; `experiments`: the variants the page is of. Returns a cancel function.
  */
 export function leaveAfterLead(
   key: string,
   delayMs: number,
   leave: () => void,
   contact?: LeadContact,
-  experiment?: LeadExperiment,
+  experiments?: readonly LeadExperiment[],
 ): () => void {
   let sent = false;
   let due = false;
@@ -71,7 +76,7 @@ export function leaveAfterLead(
     if (sent) go();
   }, delayMs);
   const capTimer = setTimeout(go, delayMs + MAX_HOLD_MS);
-  whenSent(key, { contact, experiment }, () => {
+  whenSent(key, { contact, experiments }, () => {
     sent = true;
     if (due) go();
   });

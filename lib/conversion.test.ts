@@ -23,7 +23,7 @@ describe('the events of a confirmed enquiry', () => {
   });
 
   it("says which A/B variant the lead's page was, to GA4 and Ads alike", () => {
-    expect(leadEvents(ALL, KEY, { name: 'titulo-precio', variant: 'b' })).toEqual([
+    expect(leadEvents(ALL, KEY, [{ name: 'titulo-precio', variant: 'b' }])).toEqual([
       [
         'event',
         'conversion',
@@ -42,8 +42,17 @@ describe('the events of a confirmed enquiry', () => {
       ],
     ]);
     const sent = jest.fn();
-    sendLeadEvents(ALL, { key: KEY, experiment: { name: 'titulo-precio', variant: 'control' }, sent });
+    sendLeadEvents(ALL, { key: KEY, experiments: [{ name: 'titulo-precio', variant: 'control' }], sent });
     expect(queued().map((event) => (event[2] as { variant?: string }).variant)).toEqual(['control', 'control']);
+  });
+
+  it('names every experiment of the page, each list joined by commas in the same order', () => {
+    const experiments = [
+      { name: 'titulo-precio', variant: 'b' },
+      { name: 'orden', variant: 'control' },
+    ];
+    const [, generateLead] = leadEvents(ALL, KEY, experiments);
+    expect(generateLead?.[2]).toMatchObject({ experiment: 'titulo-precio,orden', variant: 'b,control' });
   });
 
   it('sends no conversion without a label, and no generate_lead without GA', () => {

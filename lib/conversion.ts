@@ -26,11 +26,21 @@ export type GtagEvent = ['event', string, EventParams];
  * The events a lead sends. Each names its destination (send_to): without it
  * gtag sends an event to every configured tag, and GA would get the
  * conversion, Ads the lead. A lead from an experiment's variant says which
- * (`experiment`, `variant`: lib/content-experiments.ts), so GA4 and Ads can
- * split their reports by it; under the same consent as the rest of the event.
+ * (`experiment`, `variant`: lib/content-experiments.ts; several, each joined
+ * by commas in the same order), so GA4 and Ads can split their reports by it;
+ * under the same consent as the rest of the event.
  */
-export function leadEvents(targets: LeadTargets, key: string, experiment?: LeadExperiment): GtagEvent[] {
-  const tested = experiment ? { experiment: experiment.name, variant: experiment.variant } : {};
+export function leadEvents(
+  targets: LeadTargets,
+  key: string,
+  experiments: readonly LeadExperiment[] = [],
+): GtagEvent[] {
+  const tested = experiments.length
+    ? {
+        experiment: experiments.map(({ name }) => name).join(','),
+        variant: experiments.map(({ variant }) => variant).join(','),
+      }
+    : {};
   // Beacon: the thank-you redirect follows at once, and a beacon outlives the page.
   const events: GtagEvent[] = [];
   if (targets.googleAdsId && targets.googleAdsConversionLabel) {
@@ -79,9 +89,9 @@ export function userData({ mail, phone }: LeadContact): Record<string, string> {
  * arrives). Its eventID is the key the server's Conversions API Lead carries,
  * so Meta counts the two as one.
  */
-export function sendLeadEvents(targets: LeadTargets, { key, contact, experiment, sent }: ConfirmedLead): void {
+export function sendLeadEvents(targets: LeadTargets, { key, contact, experiments, sent }: ConfirmedLead): void {
   if (targets.metaPixelId) fbq('track', 'Lead', {}, { eventID: key });
-  const events = leadEvents(targets, key, experiment);
+  const events = leadEvents(targets, key, experiments);
   // Before the conversion: gtag attaches the user data set when the conversion is sent.
   if (targets.googleAdsEnhancedConversions && contact && events.some(([, name]) => name === 'conversion')) {
     gtag('set', 'user_data', userData(contact));

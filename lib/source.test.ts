@@ -4,12 +4,11 @@
 import {
   decodeTouch,
   encodeTouch,
-  experimentOf,
+  experimentsOf,
   leadSourceOf,
   SOURCE_VALUE_MAX,
   touchLines,
   touchOf,
-  withExperiment,
   type LeadSource,
 } from './source';
 
@@ -86,38 +85,32 @@ describe('where a lead came from', () => {
     expect(touchLines(undefined)).toEqual([]);
   });
 
-  it('carries the experiment and variant the page showed, checked again whenever it is read back', () => {
-    const source: LeadSource = {
-      last: { gclid: 'abc', at: NOW },
-      experiment: { name: 'titular-verano', variant: 'b' },
-    };
-    expect(experimentOf(source)).toEqual({ name: 'titular-verano', variant: 'b' });
-    // Kept by a build before experiments: none, and no error.
-    expect(experimentOf({ last: { gclid: 'abc', at: NOW } })).toBeUndefined();
-    expect(experimentOf(undefined)).toBeUndefined();
+  it('carries every experiment and variant the page showed, checked again whenever it is read back', () => {
+    const experiments = [
+      { name: 'titular-verano', variant: 'b' },
+      { name: 'orden', variant: 'control' },
+    ];
+    expect(experimentsOf({ last: { gclid: 'abc', at: NOW }, experiments })).toEqual(experiments);
+    // Kept by a build before experiments: none, and no error; before leads named several: its one.
+    expect(experimentsOf({ last: { gclid: 'abc', at: NOW } })).toEqual([]);
+    expect(experimentsOf(undefined)).toEqual([]);
+    expect(experimentsOf({ experiment: experiments[0] } as LeadSource)).toEqual([experiments[0]]);
     // Anything else that was written there (an edited run, another build): dropped, never passed on.
-    const read = (experiment: unknown) => experimentOf({ experiment } as LeadSource);
-    expect(read({ name: 'Titular Verano', variant: 'b' })).toBeUndefined();
-    expect(read({ name: 'titular--verano', variant: 'b' })).toBeUndefined();
-    expect(read({ name: 'titular-verano', variant: '<b>' })).toBeUndefined();
-    expect(read({ name: 'x'.repeat(41), variant: 'b' })).toBeUndefined();
-    expect(read({ name: 'x'.repeat(40), variant: 'control' })).toEqual({ name: 'x'.repeat(40), variant: 'control' });
-    expect(read({ name: 'titular-verano' })).toBeUndefined();
-    expect(read('titular-verano:b')).toBeUndefined();
-    // Only the two names are kept.
-    expect(read({ name: 'a', variant: 'b', mail: 'ana@example.mx' })).toEqual({ name: 'a', variant: 'b' });
-  });
-
-  it('adds a well-formed experiment to a source, or to none, and leaves it as it was otherwise', () => {
-    const last = { utm_source: 'google', at: NOW };
-    expect(withExperiment({ last }, { name: 'cta-precio', variant: 'control' })).toEqual({
-      last,
-      experiment: { name: 'cta-precio', variant: 'control' },
-    });
-    expect(withExperiment(undefined, { name: 'cta-precio', variant: 'b' })).toEqual({
-      experiment: { name: 'cta-precio', variant: 'b' },
-    });
-    expect(withExperiment({ last }, { name: 'CTA', variant: 'b' })).toEqual({ last });
-    expect(withExperiment(undefined, undefined)).toBeUndefined();
+    const read = (pair: unknown) => experimentsOf({ experiments: [pair] } as LeadSource);
+    expect(read({ name: 'Titular Verano', variant: 'b' })).toEqual([]);
+    expect(read({ name: 'titular--verano', variant: 'b' })).toEqual([]);
+    expect(read({ name: 'titular-verano', variant: '<b>' })).toEqual([]);
+    expect(read({ name: 'x'.repeat(41), variant: 'b' })).toEqual([]);
+    expect(read({ name: 'x'.repeat(40), variant: 'control' })).toEqual([{ name: 'x'.repeat(40), variant: 'control' }]);
+    expect(read({ name: 'titular-verano' })).toEqual([]);
+    expect(read('titular-verano:b')).toEqual([]);
+    // Only the two names are kept; each experiment once; at most 8.
+    expect(read({ name: 'a', variant: 'b', mail: 'ana@example.mx' })).toEqual([{ name: 'a', variant: 'b' }]);
+    expect(experimentsOf({ experiments: [experiments[0], { ...experiments[0], variant: 'c' }] } as LeadSource)).toEqual(
+      [experiments[0]],
+    );
+    const many = Array.from({ length: 20 }, (_, index) => ({ name: `e${index}`, variant: 'b' }));
+    expect(experimentsOf({ experiments: many })).toHaveLength(8);
+    expect(experimentsOf({ experiments: 'titular-verano:b' } as unknown as LeadSource)).toEqual([]);
   });
 });

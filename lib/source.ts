@@ -6,6 +6,10 @@
  * set, and anything else is dropped silently, never an error for the visitor.
  */
 
+import type { LeadExperiment } from './experiments/lead-experiment';
+
+export type { LeadExperiment };
+
 export const SOURCE_PARAMS = [
   'gclid',
   'gbraid',
@@ -23,10 +27,11 @@ export type SourceParam = (typeof SOURCE_PARAMS)[number];
 
 /** One visit that counts: its tags, the path it landed on, the origin it came from, when (ms). */
 export type Touch = Partial<Record<SourceParam, string>> & { landing?: string; referrer?: string; at?: number };
-/** An experiment of the page's copy (lib/experiments) and the variant this visitor was shown. */
-export type LeadExperiment = { name: string; variant: string };
-/** The first touch within FIRST_TOUCH_DAYS, the visit that sent the form, and the experiment's variant it saw. */
-export type LeadSource = { first?: Touch; last?: Touch; experiment?: LeadExperiment };
+/**
+ * The first touch within FIRST_TOUCH_DAYS, the visit that sent the form, and the variant it saw of each experiment
+ * running (lib/experiments), in the order the agency lists them.
+ */
+export type LeadSource = { first?: Touch; last?: Touch; experiments?: LeadExperiment[] };
 
 export const SOURCE_VALUE_MAX = 200;
 /** Someone who clicked an ad on Monday and comes back directly on Wednesday is still that ad's lead. */
@@ -163,27 +168,34 @@ export const EXPERIMENT_NAME_MAX = 40;
 const isName = (value: unknown): value is string =>
   typeof value === 'string' && value.length <= EXPERIMENT_NAME_MAX && EXPERIMENT_NAME.test(value);
 
+// lib/experiments/definitions.ts allows 16 pages, so at most 4 experiments at once; 8 leaves room.
+const MAX_LEAD_EXPERIMENTS = 8;
+
 /**
- * A lead's experiment and variant, checked again wherever it is read back (a run kept by an older build, an inbox
- * line, a webhook's copy): undefined unless both names hold, never an error.
+ * A lead's experiments and variants, checked again wherever they are read back (a run kept by an older build, an
+ * inbox line, a webhook's copy): each pair whose names hold, each experiment once, never an error. A run kept before
+ * leads named several has one, as `experiment`.
  */
-export function experimentOf(source: LeadSource | undefined): LeadExperiment | undefined {
-  const found: unknown = (source as { experiment?: unknown } | undefined)?.experiment;
-  if (!found || typeof found !== 'object') return undefined;
-  const { name, variant } = found as Record<string, unknown>;
-  return isName(name) && isName(variant) ? { name, variant } : undefined;
+export function experimentsOf(source: LeadSource | undefined): LeadExperiment[] {
+  const kept = source as { experiments?: unknown; experiment?: unknown } | undefined;
+  const found: unknown[] = Array.isArray(kept?.experiments)
+    ? kept.experiments
+    : kept?.experiment
+      ? [kept.experiment]
+      : [];
+  const checked: LeadExperiment[] = [];
+  for (const pair of found.slice(0, MAX_LEAD_EXPERIMENTS)) {
+    if (!pair || typeof pair !== 'object') continue;
+    const { name, variant } = pair as Record<string, unknown>;
+    if (isName(name) && isName(variant) && !checked.some((one) => one.name === name)) checked.push({ name, variant });
+  }
+  return checked;
 }
 
-/** The source with this experiment's variant, when its shape holds; else the source as it was. */
-export function withExperiment(source: LeadSource | undefined, experiment: unknown): LeadSource | undefined {
-  const checked = experimentOf({ experiment } as LeadSource);
-  return checked ? { ...source, experiment: checked } : source;
-}
-
-/** The experiment as the agency reads it: `titular-verano, variante b`. */
-export const experimentWords = ({ name, variant }: LeadExperiment) => `${name}, variante ${variant}`;
-/** Its line for the alert e-mail, when the lead saw one. */
+/** The experiments as the agency reads them: `titular-verano, variante b; boton-precio, variante control`. */
+export const experimentWords = (experiments: readonly LeadExperiment[]) =>
+  experiments.map(({ name, variant }) => `${name}, variante ${variant}`).join('; ');
+/** Their lines for the alert e-mail, one per experiment the lead saw. */
 export function experimentLines(source: LeadSource | undefined): string[] {
-  const experiment = experimentOf(source);
-  return experiment ? [`Experimento: ${experimentWords(experiment)}`] : [];
+  return experimentsOf(source).map((experiment) => `Experimento: ${experimentWords([experiment])}`);
 }

@@ -66,7 +66,7 @@ export function ContactForm({
     readyToken,
     recaptchaSiteKey,
   });
-  const thanksRef = useThanksRedirect(state, thankYouUrl, contact, experiments?.[0]);
+  const thanksRef = useThanksRedirect(state, thankYouUrl, contact, experiments);
 
   const posted = 'values' in state ? state.values : undefined;
   // The server's signature in its answer: the next press is accepted without asking again.

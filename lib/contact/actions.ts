@@ -3,7 +3,7 @@
 import { cookies, headers } from 'next/headers';
 import { requestAddress, requestClient } from '@/lib/abuse/client';
 import { getForwardConfig } from '@/lib/env/server';
-import { countedLead, postedExperiments, taggedWith, VARIANT_FIELD } from '@/lib/experiments/lead';
+import { countedLead, leadExperiments, taggedWith, VARIANT_FIELD } from '@/lib/experiments/lead';
 import { ANSWER_WITHIN_MS, deliverEnquiry, quarantineEnquiry } from './deliver';
 import { CONTACT_FIELDS, EDITION_FIELD, HONEYPOT_FIELD, TOKEN_FIELD, type ContactValues } from './fields';
 import { answerQaEnquiry, isQaEnquiry } from './qa-enquiry';
@@ -22,9 +22,9 @@ const POSTED_FIELDS: readonly string[] = [...ENQUIRY_FIELDS, HONEYPOT_FIELD, TOK
  * The contact form's Server Action, for the island and for the plain HTML form (React renders the page again from the
  * returned state). The browser is never trusted: the same schema validates again, and every state but `sent` carries
  * the posted values back. A post without a valid signature is asked to confirm before the abuse limit, so that costs
- * nothing and is stored nowhere; one too young is asked again with a new signature, whose wait starts over (a script
- * that posts each answer back at once never gets through, however many times it loops or however slow the server). Spam is
- * thanked like a person and kept apart; a QA enquiry is thanked and logged, never delivered.
+ * nothing and is stored nowhere; one too young is asked again with a new signature, whose wait starts over, so a
+ * script that posts each answer back at once never gets through, however many times it loops. Spam is thanked like a
+ * person and kept apart; a QA enquiry is thanked and logged, never delivered.
  */
 export async function submitContact(_previous: ContactState, formData: FormData): Promise<ContactState> {
   const answerBy = Date.now() + ANSWER_WITHIN_MS;
@@ -62,7 +62,7 @@ export async function submitContact(_previous: ContactState, formData: FormData)
   }
   if (nonce && !(await spendToken(nonce))) return { status: 'confirm', values, token: await confirmToken() };
 
-  const experiments = postedExperiments(input[VARIANT_FIELD]);
+  const experiments = await leadExperiments(input[VARIANT_FIELD]);
   const { source, visitor } = await leadContext(requestHeaders).then(taggedWith(experiments));
   const rule = trap ?? spamRule(parsed.data);
   let state: ContactState;

@@ -49,7 +49,7 @@ const enquiry = {
 };
 const source: LeadSource = {
   last: { utm_source: 'google', landing: '/', at: 1 },
-  experiment: { name: 'titular-verano', variant: 'b' },
+  experiments: [{ name: 'titular-verano', variant: 'b' }],
 };
 const known = () => ({ answerBy: Date.now() + 3600, source });
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status });
@@ -95,7 +95,7 @@ describe('a lead from a variant of the page', () => {
       const { deliverEnquiry } = load({ CONTACT_INBOX_DIR: dir });
       expect(await deliverEnquiry(enquiry, known())).toMatchObject({ status: 'sent' });
       const [line] = readFileSync(path.join(dir, 'enquiries.jsonl'), 'utf8').trim().split('\n');
-      expect(JSON.parse(line ?? '{}').source.experiment).toEqual({ name: 'titular-verano', variant: 'b' });
+      expect(JSON.parse(line ?? '{}').source.experiments).toEqual([{ name: 'titular-verano', variant: 'b' }]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

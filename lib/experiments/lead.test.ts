@@ -6,7 +6,8 @@ import { cookies } from 'next/headers';
 import type { LeadSource } from '@/lib/source';
 import { countLead } from './counters';
 import { decodeExperiments, encodeExperiments } from './lead-experiment';
-import { countedLead, postedExperiments, taggedWith } from './lead';
+import { countedLead, leadExperiments, postedExperiments, taggedWith } from './lead';
+import { encodeVisitor, newVisitorId, VISITOR_COOKIE } from './visitor';
 
 jest.mock('./counters', () => ({ countLead: jest.fn(() => Promise.resolve()) }));
 jest.mock('next/server', () => ({ after: jest.fn() }));
@@ -57,16 +58,37 @@ describe('the variant a lead was sent from', () => {
     expect(postedExperiments(undefined)).toEqual([]);
   });
 
+  it("from a form without the field (the retry page), is the one the visitor's cookie keeps", async () => {
+    const jar = (value?: string) =>
+      jest.mocked(cookies).mockResolvedValue({
+        get: (name: string) => (name === VISITOR_COOKIE && value ? { value } : undefined),
+      } as never);
+    const visitor = (variants: Record<string, string>) => encodeVisitor({ id: newVisitorId(), day: 1, variants });
+    jar(visitor({ titulo: 'b', viejo: 'b' }));
+    expect(await leadExperiments(undefined)).toEqual([{ name: 'titulo', variant: 'b' }]);
+    // A posted field wins, even an empty one (a page of no experiment says so).
+    expect(await leadExperiments('titulo:control')).toEqual([{ name: 'titulo', variant: 'control' }]);
+    expect(await leadExperiments('')).toEqual([]);
+    jar(visitor({ titulo: 'zz' }));
+    expect(await leadExperiments(undefined)).toEqual([]);
+    jar('no-es-una-cookie');
+    expect(await leadExperiments(undefined)).toEqual([]);
+    jar(undefined);
+    expect(await leadExperiments(undefined)).toEqual([]);
+  });
+
   it("goes on the lead's source, beside where it came from", () => {
     const context = { source: { last: { utm_source: 'google' } }, visitor: undefined };
     expect(taggedWith([{ name: 'titulo', variant: 'b' }])(context)).toEqual({
-      source: { last: { utm_source: 'google' }, experiment: { name: 'titulo', variant: 'b' } },
+      source: { last: { utm_source: 'google' }, experiments: [{ name: 'titulo', variant: 'b' }] },
       visitor: undefined,
     });
     const none: { source?: LeadSource } = {};
-    expect(taggedWith([{ name: 'titulo', variant: 'b' }])(none).source).toEqual({
-      experiment: { name: 'titulo', variant: 'b' },
-    });
+    const two = [
+      { name: 'titulo', variant: 'b' },
+      { name: 'boton', variant: 'control' },
+    ];
+    expect(taggedWith(two)(none).source).toEqual({ experiments: two });
     expect(taggedWith([])(context)).toBe(context);
   });
 

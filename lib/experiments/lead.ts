@@ -3,11 +3,11 @@ import { after } from 'next/server';
 import type { ContactState } from '@/lib/contact/state';
 import type { LeadSource } from '@/lib/source';
 import { countLead } from './counters';
-import { variantOf } from './definitions';
+import { runningExperiments, variantOf } from './definitions';
 import { decodeExperiments, type LeadExperiment } from './lead-experiment';
+import { isQaVisit, parseVisitor, VISITOR_COOKIE } from './visitor';
 
 export { VARIANT_FIELD, type LeadExperiment } from './lead-experiment';
-import { isQaVisit } from './visitor';
 
 /**
  * The contact action's part of an experiment: which variants a post names (the form's hidden VARIANT_FIELD, with
@@ -20,14 +20,24 @@ export function postedExperiments(value: string | undefined): LeadExperiment[] {
 }
 
 /**
- * The lead's context with its variant on its source (the first experiment's: a lead's source names one, the
- * experiment the agency listed first; the counts have every one).
+ * The variants a lead was shown: the ones its form posted; from a form without the field (the retry page after a
+ * deploy, a page built before the experiment started), the ones the visitor's cookie keeps, in the agency's order.
  */
+export async function leadExperiments(posted: string | undefined): Promise<LeadExperiment[]> {
+  if (posted !== undefined) return postedExperiments(posted);
+  const running = runningExperiments();
+  if (running.length === 0) return [];
+  const kept = parseVisitor((await cookies()).get(VISITOR_COOKIE)?.value)?.variants ?? {};
+  return running.flatMap(({ name }) => {
+    const variant = kept[name];
+    return variant && variantOf(name, variant) ? [{ name, variant }] : [];
+  });
+}
+
+/** The lead's context with the variant of each experiment on its source. */
 export function taggedWith(experiments: readonly LeadExperiment[]) {
-  return <Context extends { source?: LeadSource }>(context: Context): Context => {
-    const [experiment] = experiments;
-    return experiment ? { ...context, source: { ...context.source, experiment } } : context;
-  };
+  return <Context extends { source?: LeadSource }>(context: Context): Context =>
+    experiments.length ? { ...context, source: { ...context.source, experiments: [...experiments] } } : context;
 }
 
 /**

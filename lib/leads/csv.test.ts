@@ -44,7 +44,7 @@ describe('dead letters as CSV', () => {
     const letter = entry();
     letter.lead.source = {
       last: { utm_source: 'google', at: 1 },
-      experiment: { name: 'titular-verano', variant: 'b' },
+      experiments: [{ name: 'titular-verano', variant: 'b' }],
     };
     const [header, row] = rowsOf(deadLettersCsv([letter, entry({ key: 'de-un-build-anterior' })]));
     const columns = header?.split(',') ?? [];
@@ -56,7 +56,7 @@ describe('dead letters as CSV', () => {
 
   it('leaves both cells empty for a lead kept before experiments, or whose names do not hold', () => {
     const odd = entry();
-    odd.lead.source = { experiment: { name: '=HYPERLINK("x")', variant: 'b' } };
+    odd.lead.source = { experiments: [{ name: '=HYPERLINK("x")', variant: 'b' }] };
     const rows = rowsOf(deadLettersCsv([entry(), odd]));
     for (const row of rows.slice(1, 3)) expect(row).toMatch(/,"",""$/);
   });
@@ -69,13 +69,21 @@ describe('any list of leads as CSV (the staff page)', () => {
       {
         runId: 'wrun_2',
         state: 'dead' as const,
-        lead: fakeLead(2, { source: { experiment: { name: 'cta-precio', variant: 'control' } } }),
+        lead: fakeLead(2, {
+          source: {
+            experiments: [
+              { name: 'cta-precio', variant: 'control' },
+              { name: 'orden', variant: 'c' },
+            ],
+          },
+        }),
       },
     ];
     const [header, first, second] = rowsOf(leadsCsv(runs));
     expect(header).toMatch(/,"Origen \(esta visita\)","Origen \(primera visita\)","Experimento","Variante"$/);
     expect(first).toMatch(/^"clave-1",.*,"",""$/);
-    expect(second).toMatch(/^"clave-2",.*,"cta-precio","control"$/);
+    // Two experiments: each cell lists them in the same order.
+    expect(second).toMatch(/^"clave-2",.*,"cta-precio; orden","control; c"$/);
   });
 
   it('neutralises formulas at the start of a cell and after a comma or a semicolon', () => {

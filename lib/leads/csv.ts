@@ -1,4 +1,4 @@
-import { experimentOf, touchLines, type LeadSource } from '@/lib/source';
+import { experimentsOf, touchLines, type LeadSource } from '@/lib/source';
 import type { Lead, LeadOutcome } from '@/lib/contact/lead/lead';
 import type { LeadRun } from './runs';
 import { whenGone, whyHere } from './words';
@@ -73,11 +73,12 @@ export function leadsCsv(runs: readonly LeadRun[]): string {
 }
 
 // Last, so a sheet or a script that reads the columns before them by position reads them as before; empty for a lead
-// that saw no experiment (or kept by a build before them). Two cells, so a sheet filters by variant.
+// that saw no experiment (or kept by a build before them). Two cells, so a sheet filters by variant; a lead that saw
+// several names each in both, in the same order, joined by '; '.
 const EXPERIMENT_HEADER = ['Experimento', 'Variante'];
 function experimentCells(source: LeadSource | undefined): string[] {
-  const experiment = experimentOf(source);
-  return experiment ? [experiment.name, experiment.variant] : ['', ''];
+  const experiments = experimentsOf(source);
+  return [experiments.map(({ name }) => name).join('; '), experiments.map(({ variant }) => variant).join('; ')];
 }
 
 // Where Excel may start a formula: the cell's start, or after a ',' or ';' (either

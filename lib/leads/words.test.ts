@@ -40,12 +40,16 @@ describe('what the staff read about a lead', () => {
   });
 
   it('names the experiment and variant the lead saw, after where it came from; none for a lead before them', () => {
-    const experiment = { name: 'titular-verano', variant: 'b' };
-    expect(origin({ lead: fakeLead(0, { source: { last: { utm_source: 'google', at: 1 }, experiment } }) })).toBe(
+    const experiments = [{ name: 'titular-verano', variant: 'b' }];
+    expect(origin({ lead: fakeLead(0, { source: { last: { utm_source: 'google', at: 1 }, experiments } }) })).toBe(
       'utm_source: google · experimento: titular-verano, variante b',
     );
-    expect(origin({ lead: fakeLead(0, { source: { experiment } }) })).toBe('experimento: titular-verano, variante b');
-    expect(origin({ lead: fakeLead(0, { source: { experiment: { name: 'x y', variant: 'b' } } }) })).toBe('');
+    expect(origin({ lead: fakeLead(0, { source: { experiments } }) })).toBe('experimento: titular-verano, variante b');
+    const two = [...experiments, { name: 'orden', variant: 'control' }];
+    expect(origin({ lead: fakeLead(0, { source: { experiments: two } }) })).toBe(
+      'experimento: titular-verano, variante b; orden, variante control',
+    );
+    expect(origin({ lead: fakeLead(0, { source: { experiments: [{ name: 'x y', variant: 'b' }] } }) })).toBe('');
   });
 
   it('adds up the totals of the counters’ days, or says why it cannot count', () => {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { SPAM_RULE_LABELS } from '@/lib/contact/spam-rules';
-import { experimentOf, experimentWords, touchLines } from '@/lib/source';
+import { experimentsOf, experimentWords, touchLines } from '@/lib/source';
 import type { LeadOutcome } from '@/lib/contact/lead/lead';
 import type { CountsRead, LeadOutcome as Counted } from '@/lib/experiments/counters';
 import type { WorkflowWorld } from '@/lib/engine/choose-world';
@@ -93,15 +93,15 @@ export const TOTALS_NOTE =
 
 /**
  * Where it came from: the visit that sent it (campaign, click id, landing page), then the first one if another, then
- * the experiment's variant it saw.
+ * the variant it saw of each experiment.
  */
 export function origin({ lead: { source } }: Pick<LeadRun, 'lead'>): string {
   const [last, first] = [touchLines(source?.last).join('; '), touchLines(source?.first).join('; ')];
-  const experiment = experimentOf(source);
+  const experiments = experimentsOf(source);
   return [
     last,
     first && first !== last ? `primera visita: ${first}` : '',
-    experiment ? `experimento: ${experimentWords(experiment)}` : '',
+    experiments.length ? `experimento: ${experimentWords(experiments)}` : '',
   ]
     .filter(Boolean)
     .join(' · ');

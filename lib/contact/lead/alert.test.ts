@@ -93,7 +93,7 @@ it('says where the lead came from, in an "Origen" block: this visit, and the fir
 it('names the experiment and variant the page showed, in the "Origen" block; a lead before them names none', async () => {
   const lead: Lead = {
     ...newLead(),
-    source: { last: { utm_source: 'google', at: T0 }, experiment: { name: 'titular-verano', variant: 'b' } },
+    source: { last: { utm_source: 'google', at: T0 }, experiments: [{ name: 'titular-verano', variant: 'b' }] },
   };
   await sendLeadAlert('pending', lead, {}, config, T0 + 1600);
   expect(sink.mails[0]?.text).toContain(
@@ -102,12 +102,23 @@ it('names the experiment and variant the page showed, in the "Origen" block; a l
   // Only an experiment known: the block still says it.
   await sendLeadAlert(
     'pending',
-    { ...newLead(), source: { experiment: { name: 'cta', variant: 'control' } } },
+    {
+      ...newLead(),
+      source: {
+        experiments: [
+          { name: 'cta', variant: 'control' },
+          { name: 'orden', variant: 'c' },
+        ],
+      },
+    },
     {},
     config,
     T0 + 1700,
   );
-  expect(sink.mails[1]?.text).toContain('Origen:\n  Experimento: cta, variante control');
+  // Two experiments at once: a line each.
+  expect(sink.mails[1]?.text).toContain(
+    'Origen:\n  Experimento: cta, variante control\n  Experimento: orden, variante c',
+  );
   // A run kept by a build before experiments, or one whose names do not hold: no such line.
   const odd = { ...newLead(), source: { last: { gclid: 'x', at: T0 }, experiment: { name: 'A\nB', variant: 'b' } } };
   await sendLeadAlert('pending', odd, {}, config, T0 + 1800);

@@ -52,27 +52,38 @@ describe('the webhook body', () => {
 });
 
 describe("the webhook body's experiment", () => {
-  it('carries the experiment and variant the page showed, under source', () => {
-    const body = webhookBody({
-      ...forward,
-      source: { ...forward.source, experiment: { name: 'titular-verano', variant: 'b' } },
-    });
+  it('carries every experiment and variant the page showed under source, the first also as `experiment`', () => {
+    const experiments = [
+      { name: 'titular-verano', variant: 'b' },
+      { name: 'boton-precio', variant: 'control' },
+    ];
+    const body = webhookBody({ ...forward, source: { ...forward.source, experiments } });
     expect(body.data.source).toEqual({
       first: forward.source?.first,
       last: forward.source?.last,
       experiment: { name: 'titular-verano', variant: 'b' },
+      experiments,
+    });
+  });
+
+  it('reads a run kept before leads named several (one `experiment`) the same way', () => {
+    const kept = { ...forward, source: { experiment: { name: 'titular-verano', variant: 'b' } } as never };
+    expect(webhookBody(kept).data.source).toMatchObject({
+      experiment: { name: 'titular-verano', variant: 'b' },
+      experiments: [{ name: 'titular-verano', variant: 'b' }],
     });
   });
 
   it('says null for a lead that saw none, kept before experiments, or whose names do not hold', () => {
-    expect(webhookBody(forward).data.source).toMatchObject({ experiment: null });
+    expect(webhookBody(forward).data.source).toMatchObject({ experiment: null, experiments: [] });
     expect(webhookBody({ ...forward, source: undefined }).data.source).toEqual({
       first: null,
       last: null,
       experiment: null,
+      experiments: [],
     });
-    const odd = { ...forward, source: { experiment: { name: 'x', variant: 'b", "admin": true' } } };
-    expect(webhookBody(odd).data.source).toMatchObject({ experiment: null });
+    const odd = { ...forward, source: { experiments: [{ name: 'x', variant: 'b", "admin": true' }] } };
+    expect(webhookBody(odd).data.source).toMatchObject({ experiment: null, experiments: [] });
   });
 });
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ForwardConfig } from '@/lib/env/server';
 import { dialable } from '@/lib/phone';
 import type { ContactEnquiry } from '../schema';
-import { experimentOf, type LeadSource } from '@/lib/source';
+import { experimentsOf, type LeadSource } from '@/lib/source';
 
 /** A confirmed lead for the webhook and Meta's Conversions API; in a workflow, so no secret (its steps read those). */
 export type Forward = {
@@ -33,9 +33,18 @@ export function webhookBody(forward: Forward): WebhookBody {
       receivedAt: new Date(receivedAt).toISOString(),
       enquiry: { name: enquiry.name, mail: enquiry.mail, phone: enquiry.phone, reason: enquiry.reason },
       phone: dialable(enquiry.phone) ?? null,
-      source: { first: source?.first ?? null, last: source?.last ?? null, experiment: experimentOf(source) ?? null },
+      source: webhookSource(source),
     },
   };
+}
+
+/**
+ * Where it came from, for the receiver: `experiments` lists every experiment's variant the lead saw; `experiment` is
+ * the first of them (null with none), as the webhook sent before leads named several.
+ */
+function webhookSource(source: LeadSource | undefined) {
+  const experiments = experimentsOf(source);
+  return { first: source?.first ?? null, last: source?.last ?? null, experiment: experiments[0] ?? null, experiments };
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -47,7 +47,7 @@ const lead = (extra: Partial<Lead> = {}): Lead => ({
   receivedAt: Date.now(),
   backoffSeconds: [60],
   keepMs: 30 * 24 * 60 * 60 * 1000,
-  source: { last: { utm_source: 'google', at: 1 }, experiment: { name: 'titular-verano', variant: 'b' } },
+  source: { last: { utm_source: 'google', at: 1 }, experiments: [{ name: 'titular-verano', variant: 'b' }] },
   ...extra,
 });
 // A 503 that asks for an hour: one attempt a round, no waiting inside it.
