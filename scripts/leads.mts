@@ -15,7 +15,7 @@ const { chooseWorkflowWorld, deliverTo, getWorkflowServerUrl, getWorkflowWorld }
 chooseWorkflowWorld();
 const { configProblems } = await import('../lib/env/server');
 const { readEngineDoor } = await import('../lib/engine/door');
-const { getWorld } = await import('workflow/runtime');
+const { engineStorage } = await import('../lib/engine/storage');
 const { countLeads, deadLetters, leadsIn } = await import('../lib/leads/list');
 const { release } = await import('../lib/leads/release');
 const { forget } = await import('../lib/leads/forget');
@@ -56,7 +56,7 @@ const serverUrl =
     : (where.kind === 'local' && readEngineDoor(where.dir)) || getWorkflowServerUrl();
 deliverTo(serverUrl);
 
-const world = getWorld();
+const world = engineStorage();
 
 try {
   if (command === 'status') {

@@ -1,9 +1,8 @@
 import 'server-only';
 import { getRun, start } from 'workflow/api';
-import { getWorld } from 'workflow/runtime';
-import { FORGET_WORKFLOW_ID } from '@/lib/contact/lead/lead';
 import { forgetRun } from '@/lib/engine/forget-run';
 import { getWorkflowWorld } from '@/lib/engine/choose-world';
+import { engineStorage, FORGET_WORKFLOW_ID } from '@/lib/engine/storage';
 import { getDeliveryConfig, getInboxDir } from '@/lib/env/server';
 import { purgeInbox } from './inbox';
 import { forwardRunsOf, leadRuns, type World } from './runs';
@@ -34,7 +33,7 @@ const STEP_SETTLE_MS = 15_000;
  * A person's request to be forgotten (Mexico's ARCO right): their lead runs and their copies being sent on (cancelled
  * first if still running), and their local inbox lines. On Vercel the runs are cancelled but stay with the platform.
  */
-export async function forget(address: string, world: World = getWorld()): Promise<ForgetReport> {
+export async function forget(address: string, world: World = engineStorage()): Promise<ForgetReport> {
   const mail = address.trim().toLowerCase();
   const deletes = getWorkflowWorld().kind !== 'vercel';
   const report: ForgetReport = {

@@ -1,5 +1,5 @@
 import 'server-only';
-import { getWorld } from 'workflow/runtime';
+import { engineStorage } from '@/lib/engine/storage';
 import type { DeadLetter } from './csv';
 import { hookOfRun, leadRuns, readLeadRun, type LeadRun, type LeadState, type World } from './runs';
 
@@ -27,7 +27,7 @@ export async function listLeads({
   states = STAFF_STATES,
   pageSize = PAGE_SIZE,
   scanLimit = SCAN_LIMIT,
-  world = getWorld(),
+  world = engineStorage(),
 }: { cursor?: string; states?: readonly LeadState[]; pageSize?: number; scanLimit?: number; world?: World } = {}) {
   const hasHook = hookOfRun(world);
   const leads: LeadRun[] = [];
@@ -57,7 +57,7 @@ export type LeadCounts = Record<LeadState, number> & {
  * How many leads are in each state, as `npm run leads -- status` prints them and the staff page shows them. It reads
  * every run, a page at a time (holding none), so its time grows with the runs the engine keeps (CONTACT_KEEP_DAYS).
  */
-export async function countLeads(world: World = getWorld()): Promise<LeadCounts> {
+export async function countLeads(world: World = engineStorage()): Promise<LeadCounts> {
   const counts: LeadCounts = {
     pending: 0,
     spam: 0,
@@ -76,7 +76,7 @@ export async function countLeads(world: World = getWorld()): Promise<LeadCounts>
 }
 
 /** Every lead in `state`, oldest first: what the command line lists (it shows all of them, as it always has). */
-export async function leadsIn(state: LeadState, world: World = getWorld()): Promise<LeadRun[]> {
+export async function leadsIn(state: LeadState, world: World = engineStorage()): Promise<LeadRun[]> {
   const found: LeadRun[] = [];
   for await (const run of leadRuns(world)) if (run.state === state) found.push(run);
   return found.sort((a, b) => a.lead.receivedAt - b.lead.receivedAt);
@@ -89,4 +89,4 @@ export const asDeadLetters = (runs: LeadRun[]): DeadLetter[] =>
     .sort((a, b) => a.lead.receivedAt - b.lead.receivedAt);
 
 /** Every dead letter, oldest first: `npm run leads -- dead` and `export`. */
-export const deadLetters = async (world: World = getWorld()) => asDeadLetters(await leadsIn('dead', world));
+export const deadLetters = async (world: World = engineStorage()) => asDeadLetters(await leadsIn('dead', world));

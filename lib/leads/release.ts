@@ -1,9 +1,9 @@
 import 'server-only';
 import { resumeHook } from 'workflow/api';
 import { HookNotFoundError } from 'workflow/errors';
-import { getWorld } from 'workflow/runtime';
 import { releaseToken } from '@/lib/contact/lead/lead';
 import { getWorkflowWorld } from '@/lib/engine/choose-world';
+import { engineStorage } from '@/lib/engine/storage';
 import { leadRuns, type LeadRun, type World } from './runs';
 
 /** What releasing a suspected spam came to: released, or why not. */
@@ -20,7 +20,7 @@ export type ReleaseResult =
  */
 export async function release(
   key: string,
-  { serverUrl, waitMs = 20_000, world = getWorld() }: { serverUrl?: string; waitMs?: number; world?: World } = {},
+  { serverUrl, waitMs = 20_000, world = engineStorage() }: { serverUrl?: string; waitMs?: number; world?: World } = {},
 ): Promise<ReleaseResult> {
   const where = getWorkflowWorld();
   if (serverUrl && where.kind === 'local' && !(await serverAnswers(serverUrl)))

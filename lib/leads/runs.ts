@@ -1,11 +1,11 @@
 import 'server-only';
 import { parseWorkflowName } from 'workflow/observability';
-import { getWorld } from 'workflow/runtime';
 import { DEAD_AFTER_MS, releaseToken, type Lead, type LeadOutcome } from '@/lib/contact/lead/lead';
 import { runData } from '@/lib/engine/run-data';
+import { engineStorage, type EngineStorage } from '@/lib/engine/storage';
 
 /** The engine's client: the local files, PostgreSQL, or Vercel's API (the SDK's World). */
-export type World = ReturnType<typeof getWorld>;
+export type World = EngineStorage;
 type Run = Awaited<ReturnType<World['runs']['list']>>['data'][number];
 
 /** Where a lead is: its run's status, with the lead's own outcome once it ended. */
@@ -93,7 +93,7 @@ export async function readLeadRun(world: World, run: Run, hasHook: HookCheck): P
 }
 
 /** Every lead's run, newest first, a page at a time (nothing held but the page): for counts and the command line. */
-export async function* leadRuns(world: World = getWorld()): AsyncGenerator<LeadRun> {
+export async function* leadRuns(world: World = engineStorage()): AsyncGenerator<LeadRun> {
   const hasHook = anyLiveHook(world);
   for (let cursor: string | undefined; ;) {
     const page = await world.runs.list({ resolveData: 'all', pagination: { limit: 50, cursor, sortOrder: 'desc' } });
@@ -107,7 +107,7 @@ export async function* leadRuns(world: World = getWorld()): AsyncGenerator<LeadR
 }
 
 /** The runs sending `mail`'s lead on to the webhook or Meta (lib/contact/lead/forward-workflow.ts), and if live. */
-export async function* forwardRunsOf(mail: string, world: World = getWorld()) {
+export async function* forwardRunsOf(mail: string, world: World = engineStorage()) {
   for (let cursor: string | undefined; ;) {
     const page = await world.runs.list({ resolveData: 'all', pagination: { limit: 50, cursor } });
     for (const run of page.data) {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { forgetAfter, forgetInboxLater, forgetInboxWorkflow, forgetWorkflow } from './forget-workflow';
-import { FORGET_WORKFLOW_ID } from './lead';
+import { FORGET_WORKFLOW_ID } from '@/lib/engine/storage';
 
 /*
  * The end of a lead's run (and of a forwarding run): forgetAfter, then the forgetting run's steps, called as plain
@@ -71,6 +71,18 @@ describe('a lead’s run ending on our own server', () => {
     expect(info).toHaveBeenCalledWith(
       `[contacto] Datos de la ejecución ${RUN} borrados, como dice el aviso de privacidad`,
     );
+  });
+
+  it('ends quietly when the run is gone already (purged), and fails the step on any other error', async () => {
+    const info = jest.spyOn(console, 'info').mockImplementation(() => {});
+    // As the engine throws it (@workflow/errors tells its errors apart by name).
+    const notFound = Object.assign(new Error(`Workflow run "${RUN}" not found`), { name: 'WorkflowRunNotFoundError' });
+    mockGetRun.mockRejectedValueOnce(notFound);
+    await expect(forgetWorkflow(RUN, Date.now() - 1)).resolves.toBeUndefined();
+    expect(info).not.toHaveBeenCalledWith(expect.stringMatching(/borrados/));
+    // Words alone ("not found") are not the engine saying so: the engine retries the step.
+    mockGetRun.mockRejectedValueOnce(new Error('connect ECONNREFUSED: host not found'));
+    await expect(forgetWorkflow(RUN, Date.now() - 1)).rejects.toThrow(/ECONNREFUSED/);
   });
 });
 

@@ -1,10 +1,10 @@
 import { RetryableError, sleep } from 'workflow';
 import { start } from 'workflow/api';
-import { getWorld } from 'workflow/runtime';
 import { getWorkflowWorld } from '@/lib/engine/choose-world';
 import { getContactConfig, getDeliveryConfig } from '@/lib/env/server';
 import { errorName } from '@/lib/error-name';
 import { forgetRun } from '@/lib/engine/forget-run';
+import { runStatus } from '@/lib/engine/storage';
 import { forgetOlderThan } from '../inbox';
 
 /** Waits until `at` (ms), then deletes everything the engine keeps of run `runId` once it has ended. */
@@ -37,12 +37,9 @@ async function forgetEndedRun(runId: string): Promise<'forgotten' | 'gone' | 'ke
   // failing again.
   if (getWorkflowWorld().kind === 'vercel') return 'kept-by-vercel';
   // The lead's run records its own end just after starting this one: never delete a run still being written.
-  const gone = (error: Error) =>
-    /not ?found/i.test(`${error.name} ${error.message}`) ? 'forgotten' : Promise.reject(error);
-  const { runs } = getWorld();
-  const status = await runs.get(runId).then((run) => run.status, gone);
+  const status = await runStatus(runId);
   // Already gone: `npm run leads -- purge` got there first.
-  if (status === 'forgotten') return 'gone';
+  if (status === 'gone') return 'gone';
   if (!ENDED.has(status)) throw new RetryableError('la ejecución de la solicitud sigue abierta', { retryAfter: '5s' });
   await forgetRun(runId);
   console.info(`[contacto] Datos de la ejecución ${runId} borrados, como dice el aviso de privacidad`);

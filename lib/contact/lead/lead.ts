@@ -54,8 +54,6 @@ const DELIVERED = ['delivered', 'accepted', 'sent'];
 export const ROUNDS_PER_RUN = 6;
 /** Undelivered this long: a dead letter, given up and kept for the agency. */
 export const DEAD_AFTER_MS = 24 * 60 * 60 * 1000;
-/** forgetWorkflow's id in the engine's manifest, for `npm run leads`, which runs without the SDK's compiler. */
-export const FORGET_WORKFLOW_ID = 'workflow//./lib/contact/lead/forget-workflow//forgetWorkflow';
 /** The hook a held-back spam waits on; `release` resumes it. */
 export const releaseToken = (key: string) => `lead-release:${key}`;
 
