@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { Carousel } from './carousel';
-import { fakeViewport, type Place } from './test-viewport';
+import { fakeViewport, type Place } from '@/test-support/carousel-viewport';
 
 // The engine's chunk never arrives (a flaky network, or a deployment that
 // removed it) until the test lets it: a throwing module factory makes the

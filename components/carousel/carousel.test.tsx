@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { AUTOPLAY_DELAY_MS, Carousel } from './carousel';
-import { fakeViewport, type Place } from './test-viewport';
+import { fakeViewport, type Place } from '@/test-support/carousel-viewport';
 
 const slides = Array.from({ length: 6 }, (_, index) => ({
   img: `/images/logo-${index + 1}.svg`,

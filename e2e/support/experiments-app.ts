@@ -27,7 +27,7 @@ export const WORDS: Record<VariantId, string> = {
 };
 export const SUBMIT_B = 'Enviar y recibir asesoría';
 
-const FILE = `import type { ExperimentDefinition } from './experiments/definitions';
+const EXPERIMENTS_FILE = `import type { ExperimentDefinition } from './experiments/definitions';
 
 export const experiments: ExperimentDefinition[] = [
   {
@@ -58,11 +58,23 @@ export const experiments: ExperimentDefinition[] = [
 ];
 `;
 
-export const EXPERIMENTS_APP: AppSpec = {
-  name: 'experiments',
-  publicEnv: { ...MAIN_APP.publicEnv, NEXT_PUBLIC_SITE_URL: EXPERIMENTS_URL },
-  prepare: { id: FILE, run: (dir) => writeFileSync(path.join(dir, 'lib/content-experiments.ts'), FILE) },
-};
+/** `spec` with the experiment running, built as `name` for `siteUrl` (also scripts/quality/run.mts's measure). */
+export function withRunningExperiment(spec: AppSpec, name: string, siteUrl: string): AppSpec {
+  return {
+    ...spec,
+    name,
+    publicEnv: { ...spec.publicEnv, NEXT_PUBLIC_SITE_URL: siteUrl },
+    prepare: {
+      id: `${spec.prepare?.id ?? ''}${EXPERIMENTS_FILE}`,
+      run: async (dir) => {
+        await spec.prepare?.run(dir);
+        writeFileSync(path.join(dir, 'lib/content-experiments.ts'), EXPERIMENTS_FILE);
+      },
+    },
+  };
+}
+
+export const EXPERIMENTS_APP: AppSpec = withRunningExperiment(MAIN_APP, 'experiments', EXPERIMENTS_URL);
 
 /**
  * Its server's settings: the end-to-end ones (the stub contact API), its own address and folder (absolute: the server

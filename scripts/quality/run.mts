@@ -13,18 +13,22 @@
 //
 // The page measured is the end-to-end suite's `no-tags` build (every
 // third-party ID empty), served on its own port so its canonical URLs match;
-// both builds are made by the harness once and reused while up to date.
+// both builds are made by the harness once and reused while up to date. The
+// same build with an A/B experiment running (e2e/support/experiments-app.ts)
+// is held to the same byte budgets, its `/` reached through the proxy as a
+// first visit is; the benchmark also times its paints against the bare page.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { SPLIT, withRunningExperiment } from '../../e2e/support/experiments-app';
 import { NO_TAGS_APP, NO_TAGS_PORT } from '../../e2e/support/test-env';
 import { buildApp, ROOT, startNext, stopAll, type Server } from '../../test-support/harness';
 import { BARE_APP } from './bare-app.mjs';
 import { interactionFlow, type FlowRun, type StepFigures } from './flows.mjs';
 import { imageBytes } from './image-bytes.mjs';
 import { lighthouseRun, median, type LighthouseRun, type ThrottlingMethod } from './lighthouse.mjs';
-import { pageWeight } from './page-weight.mjs';
+import { pageWeight, type PageWeight } from './page-weight.mjs';
 
 const BENCH = process.argv.includes('--bench');
 // Applied-throttling runs per page (median); 5 is the least that a single
@@ -36,6 +40,8 @@ const SIMULATED_RUNS = BENCH ? Math.max(1, Number(process.env.QUALITY_SIMULATED_
 const FLOW_RUNS = Math.max(3, Number(process.env.QUALITY_FLOW_RUNS ?? 3));
 const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
 const BARE_PORT = 3402 + OFFSET;
+const EXPERIMENT_PORT = 3403 + OFFSET;
+const EXPERIMENT_APP = withRunningExperiment(NO_TAGS_APP, 'no-tags-experiment', `http://127.0.0.1:${EXPERIMENT_PORT}`);
 
 /*
  * The budgets: deterministic figures, absolute, just above today's. They
@@ -183,7 +189,7 @@ const signed = (n: number, digits = 0) => `${n >= 0 ? '+' : ''}${n.toFixed(digit
 const figure = (value: number | null) => value ?? NaN;
 
 /** The benchmark's timings: Lighthouse under applied throttling and the user flows, each interleaved with its baseline. */
-async function timings(urls: { app: string; bare: string }, simulated: Interleaved): Promise<void> {
+async function timings(urls: { app: string; bare: string; experiment: string }, simulated: Interleaved): Promise<void> {
   console.log(`\nLighthouse, mobile preset, applied throttling (devtools), ${RUNS} runs each, interleaved:`);
   const applied = await interleaved(urls, RUNS, 'devtools');
   const a = applied.app;
@@ -247,12 +253,66 @@ async function timings(urls: { app: string; bare: string }, simulated: Interleav
       r <= GOAL.inpRatio,
     );
   }
+  await experimentTimings(urls, ratioGoal);
   console.log(
     `  TBT during each step (median, printed only): ${STEPS.map((step) => `${step} ${flows.app[step].tbtMs ?? '—'} ms (floor ${flows.floor[step].tbtMs ?? '—'})`).join(', ')}`,
   );
 }
 
-async function measure(urls: { app: string; bare: string }): Promise<Interleaved> {
+/**
+ * The byte budgets again, on the build with an experiment running: each variant's `/` as the proxy serves it (forced
+ * with `?variante=`, so each is measured once, whatever the split deals), the heaviest of them held to the budget.
+ */
+async function measureVariants(experimentUrl: string, bare: PageWeight): Promise<void> {
+  const variants = await Promise.all(
+    Object.keys(SPLIT).map(async (variant) => ({
+      variant,
+      weight: await pageWeight(`${experimentUrl}?variante=${variant}`),
+    })),
+  );
+  console.log(
+    `\nPage weight with an experiment running, per variant: ${variants.map(({ variant, weight }) => `${variant}: JS ${weight.js.gzip} B, HTML ${weight.html.gzip} B (HTTP ${weight.status})`).join('; ')}`,
+  );
+  const served = variants.every(({ weight }) => weight.status === 200);
+  const js = Math.max(...variants.map(({ weight }) => weight.js.gzip));
+  const html = Math.max(...variants.map(({ weight }) => weight.html.gzip));
+  row(
+    'JS a first visit downloads, experiment running (heaviest variant), gzip B',
+    js,
+    bare.js.gzip,
+    signed(js - bare.js.gzip),
+    `<= +${BUDGET.jsOverBare}`,
+    `${BUDGET.jsOverBare - (js - bare.js.gzip)} B`,
+    served && js - bare.js.gzip <= BUDGET.jsOverBare,
+  );
+  row(
+    'HTML of /, experiment running (heaviest variant), gzip B',
+    html,
+    bare.html.gzip,
+    signed(html - bare.html.gzip),
+    `<= ${BUDGET.htmlGzip}`,
+    `${BUDGET.htmlGzip - html} B`,
+    served && html <= BUDGET.htmlGzip,
+  );
+}
+
+/** The paints of `/` with an experiment running (each run a first visit: any variant, through the proxy). */
+async function experimentTimings(
+  urls: { bare: string; experiment: string },
+  ratioGoal: (label: string, project: number | null, base: number | null, goal: number) => void,
+): Promise<void> {
+  console.log(
+    `\nWith an experiment running, Lighthouse applied throttling (devtools), ${RUNS} runs each, interleaved with the bare page:`,
+  );
+  const tested = await interleaved({ app: urls.experiment, bare: urls.bare }, RUNS, 'devtools');
+  const bare = tested.bare ?? tested.app;
+  ratioGoal('LCP ms, applied (median), experiment running', tested.app.lcpMs, bare.lcpMs, GOAL.lcpRatio);
+  ratioGoal('FCP ms, applied (median), experiment running', tested.app.fcpMs, bare.fcpMs, GOAL.fcpRatio);
+  const cls = figure(tested.app.cls);
+  goalRow('CLS, applied (median), experiment running', tested.app.cls, bare.cls, '', '= 0', cls, cls === 0);
+}
+
+async function measure(urls: { app: string; bare: string; experiment: string }): Promise<Interleaved> {
   const app = await pageWeight(urls.app);
   const bare = await pageWeight(urls.bare);
   console.log(`\nPage weight, bytes: ${JSON.stringify({ app, bare })}`);
@@ -280,6 +340,7 @@ async function measure(urls: { app: string; bare: string }): Promise<Interleaved
     `${BUDGET.htmlGzip - app.html.gzip} B`,
     app.html.gzip <= BUDGET.htmlGzip,
   );
+  await measureVariants(urls.experiment, bare);
 
   const images = await imageBytes(urls.app);
   console.log(
@@ -386,6 +447,7 @@ async function main(): Promise<number> {
   const started = Date.now();
   const appDir = await buildApp(NO_TAGS_APP);
   const bareDir = await buildApp(BARE_APP);
+  const experimentDir = await buildApp(EXPERIMENT_APP);
   let simulated: Interleaved;
   try {
     // The build's public values, this run's inbox and the raised limit; not NO_TAGS_BUILD_ENV's stub
@@ -400,7 +462,9 @@ async function main(): Promise<number> {
     servers.push(app);
     const bare = await startNext(bareDir, { port: BARE_PORT });
     servers.push(bare);
-    simulated = await measure({ app: `${app.url}/`, bare: `${bare.url}/` });
+    const experiment = await startNext(experimentDir, { port: EXPERIMENT_PORT, env });
+    servers.push(experiment);
+    simulated = await measure({ app: `${app.url}/`, bare: `${bare.url}/`, experiment: `${experiment.url}/` });
   } finally {
     await stopAll(servers);
     rmSync(inbox, { recursive: true, force: true });
