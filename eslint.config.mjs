@@ -7,7 +7,10 @@ export default defineConfig([
   ...nextTs,
   {
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
     },
   },
   // lib/env/server.ts cannot import 'server-only' (next.config.ts loads it in plain Node): no component imports it.
@@ -16,7 +19,11 @@ export default defineConfig([
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/env/server'], message: 'secrets: pass the component what it needs' }] },
+        {
+          patterns: [
+            { group: ['**/env/server'], message: 'secrets: pass the component what it needs' },
+          ],
+        },
       ],
     },
   },
@@ -29,8 +36,18 @@ export default defineConfig([
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'workflow/runtime', message: "the engine's storage: ask lib/engine/storage.ts" }],
-          patterns: [{ group: ['@workflow/*'], message: "the engine's packages: ask lib/engine/ (storage.ts)" }],
+          paths: [
+            {
+              name: 'workflow/runtime',
+              message: "the engine's storage: ask lib/engine/storage.ts",
+            },
+          ],
+          patterns: [
+            {
+              group: ['@workflow/*'],
+              message: "the engine's packages: ask lib/engine/ (storage.ts)",
+            },
+          ],
         },
       ],
     },

@@ -9,7 +9,12 @@ const config = {
   maxWorkers: 4,
   setupFilesAfterEnv: ['<rootDir>/jest.setup.ts'],
   // .cache/test-apps/ holds the harness's copies of the project (test-support/harness.ts).
-  testPathIgnorePatterns: ['<rootDir>/node_modules/', '<rootDir>/.next/', '<rootDir>/.cache/', '<rootDir>/e2e/'],
+  testPathIgnorePatterns: [
+    '<rootDir>/node_modules/',
+    '<rootDir>/.next/',
+    '<rootDir>/.cache/',
+    '<rootDir>/e2e/',
+  ],
   modulePathIgnorePatterns: ['<rootDir>/.cache/'],
   moduleNameMapper: {
     '^@/(.*)$': '<rootDir>/$1',
@@ -28,7 +33,9 @@ export default async function jestConfig() {
   const resolved = await createJestConfig(config)();
   const [nodeModules, ...others] = resolved.transformIgnorePatterns ?? [];
   if (!nodeModules?.startsWith('/node_modules/') || !nodeModules.includes(EXEMPT))
-    throw new Error(`jest.config.mjs: next/jest's first transformIgnorePatterns changed: ${nodeModules}`);
+    throw new Error(
+      `jest.config.mjs: next/jest's first transformIgnorePatterns changed: ${nodeModules}`,
+    );
   const withEsmOnly = nodeModules.replace(EXEMPT, `${EXEMPT}${ESM_ONLY.join('|')}|`);
   return { ...resolved, transformIgnorePatterns: [withEsmOnly, ...others] };
 }

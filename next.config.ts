@@ -16,7 +16,10 @@ import { securityHeaders } from './lib/security-headers';
  * /.well-known/workflow/. Its world is chosen first, knowing which command runs: `next start` and `next dev` are
  * always a server of ours, whose engine is sealed (or which refuses to start), whatever its variables say.
  */
-export default async function config(phase: string, context: { defaultConfig: NextConfig }): Promise<NextConfig> {
+export default async function config(
+  phase: string,
+  context: { defaultConfig: NextConfig },
+): Promise<NextConfig> {
   chooseWorkflowWorld(phase);
   return withWorkflow(nextConfig)(phase, context);
 }
@@ -31,7 +34,8 @@ async function nextConfig(phase: string): Promise<NextConfig> {
     assertExperiments();
   }
   if (phase === PHASE_DEVELOPMENT_SERVER) {
-    for (const problem of await contentPictureProblems(process.cwd())) console.warn(`AVISO ${problem}`);
+    for (const problem of await contentPictureProblems(process.cwd()))
+      console.warn(`AVISO ${problem}`);
   }
   // The form's edition (lib/proxy/stale-form.ts): one per build, inlined in the page and the proxy alike;
   // kept in process.env so every worker of the build sees the same one. `next start` makes none of its own.

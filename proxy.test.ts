@@ -18,7 +18,11 @@ describe('proxy redirect rules', () => {
   it('refuses a path whose percent-escapes do not decode with a plain 400', async () => {
     for (const method of ['GET', 'POST']) {
       const response = await proxy(new NextRequest(`${BASE}/variante/%z`, { method }));
-      expect([method, response.status, await response.text()]).toEqual([method, 400, 'Solicitud no válida.\n']);
+      expect([method, response.status, await response.text()]).toEqual([
+        method,
+        400,
+        'Solicitud no válida.\n',
+      ]);
     }
     expect((await proxy(new NextRequest(`${BASE}/variante/%C3%B1`))).status).toBe(307);
   });
@@ -77,13 +81,20 @@ describe('proxy matcher', () => {
   it('runs for every request to /, which it passes on untouched unless an experiment runs', async () => {
     expect(matches('/')).toBe(true);
     expect(matches('/?foo=bar&ref=x')).toBe(true);
-    for (const name of SOURCE_PARAMS) expect([name, matches(`/?${name}=abc`)]).toEqual([name, true]);
+    for (const name of SOURCE_PARAMS)
+      expect([name, matches(`/?${name}=abc`)]).toEqual([name, true]);
     // What the island's router sends for the page's data: its variant too, while an experiment runs.
     expect(
-      unstable_doesMiddlewareMatch({ config, url: `${BASE}/`, headers: { rsc: '1', 'next-router-prefetch': '1' } }),
+      unstable_doesMiddlewareMatch({
+        config,
+        url: `${BASE}/`,
+        headers: { rsc: '1', 'next-router-prefetch': '1' },
+      }),
     ).toBe(true);
     // None runs in the agency's file as shipped: a plain view of / gets nothing of the proxy's.
-    const response = await proxy(new NextRequest(`${BASE}/`, { headers: { 'user-agent': 'Mozilla/5.0 Chrome/140' } }));
+    const response = await proxy(
+      new NextRequest(`${BASE}/`, { headers: { 'user-agent': 'Mozilla/5.0 Chrome/140' } }),
+    );
     expect(response.headers.get('x-middleware-next')).toBe('1');
     expect(response.headers.get('x-middleware-rewrite')).toBeNull();
     expect(response.headers.get('set-cookie')).toBeNull();
@@ -92,16 +103,24 @@ describe('proxy matcher', () => {
 
   it("runs for the variants' own pages, whose codes have dots, to send a direct visit to /", async () => {
     expect(matches('/variante/eyJhbGciOiJIUzI1NiJ9.AQ.abc123')).toBe(true);
-    const response = await proxy(new NextRequest(`${BASE}/variante/eyJhbGciOiJIUzI1NiJ9.AQ.abc123?gclid=1`));
+    const response = await proxy(
+      new NextRequest(`${BASE}/variante/eyJhbGciOiJIUzI1NiJ9.AQ.abc123?gclid=1`),
+    );
     expect(response.status).toBe(307);
     expect(response.headers.get('location')).toBe(`${BASE}/?gclid=1`);
   });
 
   it("runs for every post to / with a body: the browser's own form post (no JavaScript) and the island's", () => {
     const multipart = { 'content-type': 'multipart/form-data; boundary=x' };
-    expect(unstable_doesMiddlewareMatch({ config, url: `${BASE}/`, headers: multipart })).toBe(true);
+    expect(unstable_doesMiddlewareMatch({ config, url: `${BASE}/`, headers: multipart })).toBe(
+      true,
+    );
     expect(
-      unstable_doesMiddlewareMatch({ config, url: `${BASE}/`, headers: { ...multipart, 'next-action': 'abc' } }),
+      unstable_doesMiddlewareMatch({
+        config,
+        url: `${BASE}/`,
+        headers: { ...multipart, 'next-action': 'abc' },
+      }),
     ).toBe(true);
     expect(
       unstable_doesMiddlewareMatch({
@@ -110,7 +129,9 @@ describe('proxy matcher', () => {
         headers: { 'content-type': 'text/plain;charset=UTF-8', 'next-action': 'abc' },
       }),
     ).toBe(true);
-    expect(unstable_doesMiddlewareMatch({ config, url: `${BASE}/`, headers: { 'next-action': 'abc' } })).toBe(true);
+    expect(
+      unstable_doesMiddlewareMatch({ config, url: `${BASE}/`, headers: { 'next-action': 'abc' } }),
+    ).toBe(true);
   });
 
   it("never runs for Next's assets, public files, metadata routes or .well-known (the engine's routes aside)", () => {
@@ -135,7 +156,13 @@ describe('proxy matcher', () => {
 describe('a post Next would read as a Server Action', () => {
   const island = { 'content-type': 'text/plain;charset=UTF-8', 'next-action': '60aa11' };
   const sent = (path: string, body: BodyInit, headers: Record<string, string>) =>
-    proxy(new NextRequest(`${BASE}${path}`, { method: 'POST', body, headers: { host: 'localhost:3000', ...headers } }));
+    proxy(
+      new NextRequest(`${BASE}${path}`, {
+        method: 'POST',
+        body,
+        headers: { host: 'localhost:3000', ...headers },
+      }),
+    );
   const expectRefused = async (response: Response, status: number) => {
     expect(response.status).toBe(status);
     expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
@@ -145,13 +172,20 @@ describe('a post Next would read as a Server Action', () => {
   it('is refused with a 400 when its multipart body cannot be read, on any page or none', async () => {
     for (const path of ['/', '/gracias', '/equipo', '/x/y']) {
       await expectRefused(await sent(path, 'x', { 'content-type': 'multipart/form-data' }), 400);
-      await expectRefused(await sent(path, '--otro\r\n', { 'content-type': 'multipart/form-data; boundary=x' }), 400);
+      await expectRefused(
+        await sent(path, '--otro\r\n', { 'content-type': 'multipart/form-data; boundary=x' }),
+        400,
+      );
     }
-    await expectRefused(await sent('/', 'x', { 'content-type': 'multipart/form-data', 'next-action': '60aa11' }), 400);
+    await expectRefused(
+      await sent('/', 'x', { 'content-type': 'multipart/form-data', 'next-action': '60aa11' }),
+      400,
+    );
   });
 
   it("is refused with a 400 when React could not decode the action's arguments", async () => {
-    for (const body of ['[', '["$Q1"]', '["$"]']) await expectRefused(await sent('/', body, island), 400);
+    for (const body of ['[', '["$Q1"]', '["$"]'])
+      await expectRefused(await sent('/', body, island), 400);
     // A form whose bound action names a part the body lacks.
     const form = new FormData();
     form.set('$ACTION_REF_1', '');
@@ -159,7 +193,10 @@ describe('a post Next would read as a Server Action', () => {
     form.set('$ACTION_1:1', '[]');
     const encoded = new Response(form);
     const contentType = encoded.headers.get('content-type') ?? '';
-    await expectRefused(await sent('/', await encoded.arrayBuffer(), { 'content-type': contentType }), 400);
+    await expectRefused(
+      await sent('/', await encoded.arrayBuffer(), { 'content-type': contentType }),
+      400,
+    );
   });
 
   it('is refused with a 403 when its Origin is another site, or none a browser sends', async () => {
@@ -169,40 +206,57 @@ describe('a post Next would read as a Server Action', () => {
 
   it("goes on to Next when it is one of the site's own: the island's, the form's, from the site's origin", async () => {
     const own = { origin: BASE };
-    expect((await sent('/', '["$K1"]', { ...island, ...own })).headers.get('x-middleware-next')).toBe('1');
+    expect(
+      (await sent('/', '["$K1"]', { ...island, ...own })).headers.get('x-middleware-next'),
+    ).toBe('1');
     const { bytes, contentType } = await formBody(null);
-    expect((await sent('/', bytes, { 'content-type': contentType, ...own })).headers.get('x-middleware-next')).toBe(
-      '1',
-    );
+    expect(
+      (await sent('/', bytes, { 'content-type': contentType, ...own })).headers.get(
+        'x-middleware-next',
+      ),
+    ).toBe('1');
     // Behind a proxy of ours, the host the visitor named.
-    const forwarded = { ...island, origin: 'https://agencia.example', 'x-forwarded-host': 'agencia.example' };
+    const forwarded = {
+      ...island,
+      origin: 'https://agencia.example',
+      'x-forwarded-host': 'agencia.example',
+    };
     expect((await sent('/', '[]', forwarded)).headers.get('x-middleware-next')).toBe('1');
   });
 
   it('is reached on every path, while a page view or a file request never runs the proxy', () => {
     const multipart = { 'content-type': 'multipart/form-data; boundary=x' };
-    for (const path of ['/api/nada', '/nada.txt', '/images/logo.svg', '/.well-known/nada', '/_next/static/x.js']) {
-      expect([path, unstable_doesMiddlewareMatch({ config, url: `${BASE}${path}`, headers: multipart })]).toEqual([
+    for (const path of [
+      '/api/nada',
+      '/nada.txt',
+      '/images/logo.svg',
+      '/.well-known/nada',
+      '/_next/static/x.js',
+    ]) {
+      expect([
         path,
-        true,
-      ]);
-      expect([path, unstable_doesMiddlewareMatch({ config, url: `${BASE}${path}`, headers: island })]).toEqual([
+        unstable_doesMiddlewareMatch({ config, url: `${BASE}${path}`, headers: multipart }),
+      ]).toEqual([path, true]);
+      expect([
         path,
-        true,
-      ]);
+        unstable_doesMiddlewareMatch({ config, url: `${BASE}${path}`, headers: island }),
+      ]).toEqual([path, true]);
       expect([path, matches(path)]).toEqual([path, false]);
     }
   });
 
   it('never turns a GET that carries those headers into a redirect', async () => {
-    const response = await proxy(new NextRequest(`${BASE}/images/logo.svg`, { headers: { 'next-action': 'x' } }));
+    const response = await proxy(
+      new NextRequest(`${BASE}/images/logo.svg`, { headers: { 'next-action': 'x' } }),
+    );
     expect(response.headers.get('location')).toBeNull();
     expect(response.headers.get('x-middleware-next')).toBe('1');
   });
 });
 
 describe('where a visit came from, remembered for the lead it may become', () => {
-  const view = (url: string, headers: Record<string, string> = {}) => proxy(new NextRequest(url, { headers }));
+  const view = (url: string, headers: Record<string, string> = {}) =>
+    proxy(new NextRequest(url, { headers }));
   const setCookies = (response: Response) => response.headers.getSetCookie();
 
   /** Each cookie set: its name, its touch as the Server Action reads it back, and its attributes. */
@@ -219,7 +273,9 @@ describe('where a visit came from, remembered for the lead it may become', () =>
 
   it('an ad click: the visit for the session and, once, the first visit for 90 days, HttpOnly, this site only', async () => {
     const cookies = parsed(
-      await view(`https://agencia.example/?gclid=abc&utm_campaign=navidad`, { referer: 'https://www.google.com/' }),
+      await view(`https://agencia.example/?gclid=abc&utm_campaign=navidad`, {
+        referer: 'https://www.google.com/',
+      }),
     );
     const touch = {
       gclid: 'abc',
@@ -229,36 +285,61 @@ describe('where a visit came from, remembered for the lead it may become', () =>
       at: expect.any(Number),
     };
     expect(cookies).toEqual([
-      { name: 'origen', touch, attributes: expect.arrayContaining(['path=/', 'httponly', 'secure', 'samesite=lax']) },
-      { name: 'origen_primero', touch, attributes: expect.arrayContaining(['max-age=7776000', 'httponly']) },
+      {
+        name: 'origen',
+        touch,
+        attributes: expect.arrayContaining(['path=/', 'httponly', 'secure', 'samesite=lax']),
+      },
+      {
+        name: 'origen_primero',
+        touch,
+        attributes: expect.arrayContaining(['max-age=7776000', 'httponly']),
+      },
     ]);
-    expect(cookies[0]?.attributes.some((a) => a.startsWith('max-age') || a.startsWith('expires'))).toBe(false);
+    expect(
+      cookies[0]?.attributes.some((a) => a.startsWith('max-age') || a.startsWith('expires')),
+    ).toBe(false);
   });
 
   it('a later visit keeps the first one, and a visit that names nothing sets nothing', async () => {
     const later = parsed(
-      await view('https://agencia.example/?utm_source=facebook', { cookie: 'origen_primero=gclid%3Dabc' }),
+      await view('https://agencia.example/?utm_source=facebook', {
+        cookie: 'origen_primero=gclid%3Dabc',
+      }),
     );
-    expect(later.map(({ name, touch }) => [name, touch?.utm_source])).toEqual([['origen', 'facebook']]);
+    expect(later.map(({ name, touch }) => [name, touch?.utm_source])).toEqual([
+      ['origen', 'facebook'],
+    ]);
     expect(setCookies(await view('https://agencia.example/?foo=bar'))).toEqual([]);
-    expect(setCookies(await view(`https://agencia.example/?utm_term=${'x'.repeat(5000)}`))).toEqual([]);
+    expect(setCookies(await view(`https://agencia.example/?utm_term=${'x'.repeat(5000)}`))).toEqual(
+      [],
+    );
   });
 
   it("a visit from another site without tags keeps that site's origin; one from this site sets nothing", async () => {
     const referral = parsed(
-      await view('https://agencia.example/', { referer: 'https://www.bing.com/search?q=agencia+cdmx' }),
+      await view('https://agencia.example/', {
+        referer: 'https://www.bing.com/search?q=agencia+cdmx',
+      }),
     );
     expect(referral.map(({ name, touch }) => [name, touch?.referrer, touch?.landing])).toEqual([
       ['origen', 'https://www.bing.com', '/'],
       ['origen_primero', 'https://www.bing.com', '/'],
     ]);
     expect(
-      setCookies(await view('https://agencia.example/', { referer: 'https://agencia.example/aviso-de-privacidad' })),
+      setCookies(
+        await view('https://agencia.example/', {
+          referer: 'https://agencia.example/aviso-de-privacidad',
+        }),
+      ),
     ).toEqual([]);
     // Next's own URL may name the site otherwise (127.0.0.1 as localhost; a proxy's public host): the Host it was asked for is the site too.
     expect(
       setCookies(
-        await view('http://localhost:3100/', { host: '127.0.0.1:3100', referer: 'http://127.0.0.1:3100/?gclid=abc' }),
+        await view('http://localhost:3100/', {
+          host: '127.0.0.1:3100',
+          referer: 'http://127.0.0.1:3100/?gclid=abc',
+        }),
       ),
     ).toEqual([]);
     expect(
@@ -317,11 +398,15 @@ describe('a form sent without JavaScript from another build', () => {
     const reason = 'Quiero una página para mi cafetería, ¿cuánto cuesta? '.repeat(14);
     expect(reason.length).toBeGreaterThan(700);
     const response = await post('0ld3d1c1', { reason });
-    expect(decodeValues(response.headers.get(`x-middleware-request-${VALUES_HEADER}`))?.reason).toBe(reason);
+    expect(
+      decodeValues(response.headers.get(`x-middleware-request-${VALUES_HEADER}`))?.reason,
+    ).toBe(reason);
   });
 
   it("is rewritten to the retry page with its values when its edition is another build's", async () => {
-    const response = await post('0ld3d1c1', { reason: 'Necesito una tienda en línea, ¿cuánto cuesta?' });
+    const response = await post('0ld3d1c1', {
+      reason: 'Necesito una tienda en línea, ¿cuánto cuesta?',
+    });
     expect(new URL(response.headers.get('x-middleware-rewrite') ?? '').pathname).toBe(RETRY_PATH);
     expect(response.headers.get('x-middleware-request-content-type')).toMatch(/^text\/plain/);
     expect(decodeValues(response.headers.get(`x-middleware-request-${VALUES_HEADER}`))).toEqual({
@@ -336,7 +421,8 @@ describe('a form sent without JavaScript from another build', () => {
     const { bytes, contentType } = await formBody('0ld3d1c1');
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
-        for (let at = 0; at < bytes.byteLength; at += 100) controller.enqueue(bytes.slice(at, at + 100));
+        for (let at = 0; at < bytes.byteLength; at += 100)
+          controller.enqueue(bytes.slice(at, at + 100));
         controller.close();
       },
     });
@@ -348,7 +434,9 @@ describe('a form sent without JavaScript from another build', () => {
     };
     const response = await proxyOf(new NextRequest(`${BASE}/`, init));
     expect(new URL(response.headers.get('x-middleware-rewrite') ?? '').pathname).toBe(RETRY_PATH);
-    expect(decodeValues(response.headers.get(`x-middleware-request-${VALUES_HEADER}`))?.name).toBe('Ana López');
+    expect(decodeValues(response.headers.get(`x-middleware-request-${VALUES_HEADER}`))?.name).toBe(
+      'Ana López',
+    );
   });
 });
 
@@ -369,7 +457,10 @@ async function formBody(edition: string | null, extra: Record<string, string> = 
     form.set(key, value);
   }
   const encoded = new Response(form);
-  return { bytes: new Uint8Array(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type') ?? '' };
+  return {
+    bytes: new Uint8Array(await encoded.arrayBuffer()),
+    contentType: encoded.headers.get('content-type') ?? '',
+  };
 }
 
 /**
@@ -431,7 +522,9 @@ describe('a post bigger than the form', () => {
   beforeEach(() => {
     jest.restoreAllMocks();
     warn = jest.spyOn(console, 'warn').mockImplementation(() => {});
-    global.fetch = jest.fn().mockRejectedValue(new Error('the page is not read for a refused post'));
+    global.fetch = jest
+      .fn()
+      .mockRejectedValue(new Error('the page is not read for a refused post'));
   });
 
   it('is refused with the Spanish 413 page on its Content-Length alone, without reading a byte', async () => {
@@ -461,16 +554,26 @@ describe('a post bigger than the form', () => {
 
   it('one byte over is refused; exactly the limit goes on to the action', async () => {
     const over = countedStream(MAX_FORM_BODY_BYTES + 1, CHUNK);
-    expect((await postTo(over.stream, { 'content-type': 'text/plain', 'next-action': '60aa11' })).status).toBe(413);
+    expect(
+      (await postTo(over.stream, { 'content-type': 'text/plain', 'next-action': '60aa11' })).status,
+    ).toBe(413);
     const exact = countedStream(MAX_FORM_BODY_BYTES, CHUNK);
-    const response = await postTo(exact.stream, { 'content-type': 'text/plain', 'next-action': '60aa11' });
+    const response = await postTo(exact.stream, {
+      'content-type': 'text/plain',
+      'next-action': '60aa11',
+    });
     expect(response.headers.get('x-middleware-next')).toBe('1');
   });
 
   it('is logged in one line that names no visitor data', async () => {
-    const { bytes, contentType } = await formBody('60aa11', { reason: 'Mensaje privado de Ana '.repeat(2_000) });
+    const { bytes, contentType } = await formBody('60aa11', {
+      reason: 'Mensaje privado de Ana '.repeat(2_000),
+    });
     await expectSpanishTooLargePage(
-      await postTo(bytes, { 'content-type': contentType, 'content-length': String(bytes.byteLength) }),
+      await postTo(bytes, {
+        'content-type': contentType,
+        'content-length': String(bytes.byteLength),
+      }),
     );
     expect(warn).toHaveBeenCalledTimes(1);
     const line = String(warn.mock.calls[0]?.[0]);
@@ -482,7 +585,9 @@ describe('a post bigger than the form', () => {
     const island = { 'content-type': 'text/plain;charset=UTF-8', 'next-action': '60aa11' };
     const small = new TextEncoder().encode('["$K1"]');
     expect(
-      (await postTo(small, { ...island, 'content-length': String(small.byteLength) })).headers.get('x-middleware-next'),
+      (await postTo(small, { ...island, 'content-length': String(small.byteLength) })).headers.get(
+        'x-middleware-next',
+      ),
     ).toBe('1');
     const chunked = countedStream(20 * 1024, 4 * 1024);
     expect((await postTo(chunked.stream, island)).headers.get('x-middleware-next')).toBe('1');

@@ -1,8 +1,20 @@
 import { NextResponse, type NextFetchEvent, type NextRequest } from 'next/server';
 import { experimentResponse } from './lib/proxy/experiments';
 import { guardEngineRoutes } from './lib/engine/public-routes';
-import { encodeValues, isOtherEdition, postedValues, RETRY_PATH, VALUES_HEADER } from './lib/proxy/stale-form';
-import { encodeTouch, FIRST_TOUCH_COOKIE, FIRST_TOUCH_DAYS, LAST_TOUCH_COOKIE, touchOf } from './lib/source';
+import {
+  encodeValues,
+  isOtherEdition,
+  postedValues,
+  RETRY_PATH,
+  VALUES_HEADER,
+} from './lib/proxy/stale-form';
+import {
+  encodeTouch,
+  FIRST_TOUCH_COOKIE,
+  FIRST_TOUCH_DAYS,
+  LAST_TOUCH_COOKIE,
+  touchOf,
+} from './lib/source';
 import { MAX_FORM_BODY_BYTES, tooLargeResponse } from './lib/proxy/too-large';
 import { actionPostRefusal, isActionPost, refusal } from './lib/proxy/action-post';
 
@@ -20,7 +32,13 @@ export function redirectTarget(method: string, url: URL): URL | null {
   if (method !== 'GET' && method !== 'HEAD') return null;
   const path = url.pathname.replace(/\/+$/, '') || '/';
   // Route handlers (the outbox flush) answer for themselves.
-  if (path === '/' || KNOWN_PATHS.has(path) || STAFF_AREA.test(path) || path === '/api' || path.startsWith('/api/'))
+  if (
+    path === '/' ||
+    KNOWN_PATHS.has(path) ||
+    STAFF_AREA.test(path) ||
+    path === '/api' ||
+    path.startsWith('/api/')
+  )
     return null;
   const target = new URL(url);
   target.pathname = '/';
@@ -54,7 +72,8 @@ export async function readWithin(
 
 /** What the matcher's entries for every path look for: an action's id, or a form's body. */
 const carriesAction = (request: NextRequest) =>
-  request.headers.has('next-action') || Boolean(request.headers.get('content-type')?.startsWith('multipart/form-data'));
+  request.headers.has('next-action') ||
+  Boolean(request.headers.get('content-type')?.startsWith('multipart/form-data'));
 
 /** A browser's own form post (no JavaScript): the only kind that can come from a stale page's form. */
 const isNoScriptFormPost = (request: NextRequest) =>
@@ -123,7 +142,9 @@ async function guardPost(request: NextRequest): Promise<Response | null> {
   const body = await boundedBody(request, action || noScriptForm);
   if (body === 'too-large') {
     const framing = request.headers.has('content-length') ? 'Content-Length' : 'sin Content-Length';
-    console.warn(`[contacto] Envío rechazado (413): el cuerpo pasa de ${MAX_FORM_BODY_BYTES} bytes (${framing})`);
+    console.warn(
+      `[contacto] Envío rechazado (413): el cuerpo pasa de ${MAX_FORM_BODY_BYTES} bytes (${framing})`,
+    );
     return tooLargeResponse();
   }
   const refused = action && body ? await actionPostRefusal(request.headers, body) : null;
@@ -153,7 +174,10 @@ export function rememberSource(request: NextRequest, response: NextResponse): Ne
   } as const;
   response.cookies.set(LAST_TOUCH_COOKIE, value, options);
   if (!request.cookies.has(FIRST_TOUCH_COOKIE))
-    response.cookies.set(FIRST_TOUCH_COOKIE, value, { ...options, maxAge: FIRST_TOUCH_DAYS * 24 * 60 * 60 });
+    response.cookies.set(FIRST_TOUCH_COOKIE, value, {
+      ...options,
+      maxAge: FIRST_TOUCH_DAYS * 24 * 60 * 60,
+    });
   return response;
 }
 
@@ -187,7 +211,9 @@ export async function proxy(request: NextRequest, event?: NextFetchEvent): Promi
   if (!target) {
     // With no experiment running, null at once: `/` is served as it is.
     const response = (await experimentResponse(request, event)) ?? NextResponse.next();
-    return request.nextUrl.search || request.headers.has('referer') ? rememberSource(request, response) : response;
+    return request.nextUrl.search || request.headers.has('referer')
+      ? rememberSource(request, response)
+      : response;
   }
   // /home is a permanent alias; unknown paths may become pages one day.
   const status = request.nextUrl.pathname === '/home' ? 308 : 307;
@@ -214,7 +240,10 @@ export const config = {
      * view or file request carries either header.
      */
     { source: '/:path*', has: [{ type: 'header', key: 'next-action' }] },
-    { source: '/:path*', has: [{ type: 'header', key: 'content-type', value: 'multipart/form-data.*' }] },
+    {
+      source: '/:path*',
+      has: [{ type: 'header', key: 'content-type', value: 'multipart/form-data.*' }],
+    },
     // The engine's routes (the Workflow SDK's): only what its door passes reaches them (lib/engine/public-routes.ts).
     '/.well-known/workflow/:path*',
     /*

@@ -44,7 +44,9 @@ describe('ErrorBoundary', () => {
         <Broken />
       </ErrorBoundary>,
     );
-    const ours = consoleError.mock.calls.filter((call) => String(call[0]).startsWith('No se pudo cargar una parte'));
+    const ours = consoleError.mock.calls.filter((call) =>
+      String(call[0]).startsWith('No se pudo cargar una parte'),
+    );
     expect(ours).toEqual([
       ['No se pudo cargar una parte de la página (carrusel); el resto sigue funcionando.', 'Error'],
     ]);

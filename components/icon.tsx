@@ -7,7 +7,14 @@ import { ICON_SPRITE_PATH, type IconName } from '@/lib/icons';
  */
 export function Icon({ name, className }: { name: IconName; className?: string }) {
   return (
-    <svg className={className} width="1em" height="1em" fill="currentColor" aria-hidden="true" focusable="false">
+    <svg
+      className={className}
+      width="1em"
+      height="1em"
+      fill="currentColor"
+      aria-hidden="true"
+      focusable="false"
+    >
       <use href={`${ICON_SPRITE_PATH}#${name}`} />
     </svg>
   );

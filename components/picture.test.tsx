@@ -4,7 +4,11 @@ import { DEVICE_SIZES, IMAGE_SIZES } from '@/lib/pictures/widths';
 import { Picture, type Slot } from './picture';
 
 // getImageProps reads next.config.ts's image settings: next/jest passes them on.
-const file = (src: string, width: number, height: number): StaticImageData => ({ src, width, height });
+const file = (src: string, width: number, height: number): StaticImageData => ({
+  src,
+  width,
+  height,
+});
 const LOGO: Slot = { kind: 'box', box: { width: 240, height: 56 } };
 const SLIDE: Slot = {
   kind: 'box',
@@ -22,11 +26,16 @@ function render(element: React.ReactElement): HTMLElement {
   return host;
 }
 const widthsOf = (img: Element) =>
-  (img.getAttribute('srcset') ?? '').split(', ').map((entry) => Number(entry.split(' ')[1]?.slice(0, -1)));
+  (img.getAttribute('srcset') ?? '')
+    .split(', ')
+    .map((entry) => Number(entry.split(' ')[1]?.slice(0, -1)));
 
 it('serves an SVG as it is, at the size it is drawn', () => {
   const img = render(
-    <Picture picture={{ src: file('/_next/static/media/logo.1.svg', 220, 56), alt: 'Logo' }} slot={LOGO} />,
+    <Picture
+      picture={{ src: file('/_next/static/media/logo.1.svg', 220, 56), alt: 'Logo' }}
+      slot={LOGO}
+    />,
   ).querySelector('img')!;
   expect(img.getAttribute('src')).toBe('/_next/static/media/logo.1.svg');
   expect(img.hasAttribute('srcset')).toBe(false);
@@ -39,7 +48,11 @@ it('serves an SVG as it is, at the size it is drawn', () => {
 it('sends a raster through the optimiser with the exact 1x and 2x widths of a fixed-size box', () => {
   // A 4:1 PNG in a 240x56 box: 224x56.
   const img = render(
-    <Picture picture={{ src: file('/_next/static/media/logo.2.png', 1200, 300), alt: 'Logo' }} slot={LOGO} eager />,
+    <Picture
+      picture={{ src: file('/_next/static/media/logo.2.png', 1200, 300), alt: 'Logo' }}
+      slot={LOGO}
+      eager
+    />,
   ).querySelector('img')!;
   expect([img.getAttribute('width'), img.getAttribute('height')]).toEqual(['224', '56']);
   expect(img.getAttribute('sizes')).toBe('224px');
@@ -59,19 +72,30 @@ it('contains a logo of any shape in its box without stretching it', () => {
     [2000, 100],
   ] as const) {
     const img = render(
-      <Picture picture={{ src: file('/_next/static/media/x.png', width, height), alt: 'x' }} slot={SLIDE} />,
+      <Picture
+        picture={{ src: file('/_next/static/media/x.png', width, height), alt: 'x' }}
+        slot={SLIDE}
+      />,
     ).querySelector('img')!;
-    const drawn = { width: Number(img.getAttribute('width')), height: Number(img.getAttribute('height')) };
+    const drawn = {
+      width: Number(img.getAttribute('width')),
+      height: Number(img.getAttribute('height')),
+    };
     expect(drawn.width).toBeLessThanOrEqual(240);
     expect(drawn.height).toBeLessThanOrEqual(80);
     expect(drawn.width % 8).toBe(0);
-    expect(Math.abs(drawn.width / drawn.height - width / height) / (width / height)).toBeLessThan(0.05);
+    expect(Math.abs(drawn.width / drawn.height - width / height) / (width / height)).toBeLessThan(
+      0.05,
+    );
   }
 });
 
 it('gives a narrow logo its share of the slide’s box, in its width and in sizes', () => {
   const img = render(
-    <Picture picture={{ src: file('/_next/static/media/sq.png', 500, 500), alt: 'Cuadrado' }} slot={SLIDE} />,
+    <Picture
+      picture={{ src: file('/_next/static/media/sq.png', 500, 500), alt: 'Cuadrado' }}
+      slot={SLIDE}
+    />,
   ).querySelector('img')!;
   expect(img.getAttribute('style')).toBe('width:33.33%');
   expect(img.getAttribute('sizes')).toBe(
@@ -82,7 +106,10 @@ it('gives a narrow logo its share of the slide’s box, in its width and in size
 
 it('never asks for more than the file has', () => {
   const img = render(
-    <Picture picture={{ src: file('/_next/static/media/small.png', 200, 50), alt: 'Chico' }} slot={LOGO} />,
+    <Picture
+      picture={{ src: file('/_next/static/media/small.png', 200, 50), alt: 'Chico' }}
+      slot={LOGO}
+    />,
   ).querySelector('img')!;
   expect(Math.max(...widthsOf(img))).toBe(208);
 });

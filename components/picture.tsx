@@ -30,11 +30,18 @@ function containedSize(file: Box, box: Box, raster: boolean): Box {
 
 /** The optimiser's address for the file at one width (Next's own loader, via getImageProps). */
 function optimisedUrl(src: StaticImageData, width: number): string {
-  const { srcSet } = getImageProps({ src, alt: '', width, height: Math.round((width * src.height) / src.width) }).props;
+  const { srcSet } = getImageProps({
+    src,
+    alt: '',
+    width,
+    height: Math.round((width * src.height) / src.width),
+  }).props;
   const url = srcSet?.split(' ', 1)[0] ?? '';
   // Next rounds a width it does not allow up to one it does: the picture would get a bigger file than it asked for.
   if (!url.includes(`w=${width}&`))
-    throw new Error(`Picture: ${width} px is not among next.config.ts's image widths (lib/pictures/widths.ts)`);
+    throw new Error(
+      `Picture: ${width} px is not among next.config.ts's image widths (lib/pictures/widths.ts)`,
+    );
   return url;
 }
 
@@ -74,11 +81,15 @@ export function Picture({
   const file = picture.src;
   const raster = !/\.svg$/i.test(file.src);
   const drawn =
-    slot.kind === 'box' ? containedSize(file, slot.box, raster) : { width: file.width, height: file.height };
+    slot.kind === 'box'
+      ? containedSize(file, slot.box, raster)
+      : { width: file.width, height: file.height };
   // How much of its box's width the picture takes (a box narrower than its sides' ratio leaves room on the sides).
   const share = slot.kind === 'box' ? drawn.width / slot.box.width : 1;
   const rules: readonly SizeRule[] =
-    slot.kind === 'column' ? slot.widths : (slot.widths ?? [{ from: 0, vw: 0, px: slot.box.width }]);
+    slot.kind === 'column'
+      ? slot.widths
+      : (slot.widths ?? [{ from: 0, vw: 0, px: slot.box.width }]);
 
   // With `images.unoptimized` (next.config.ts) Next gives no srcSet: the file is sent as it is.
   const optimised = raster && Boolean(getImageProps({ src: file, alt: '' }).props.srcSet);
@@ -93,7 +104,9 @@ export function Picture({
     height: drawn.height,
     ...(className && { className }),
     // In a box whose width follows the page, a picture narrower than the box's shape keeps its share of it.
-    ...(slot.kind === 'box' && slot.widths && share100 < 100 && { style: { width: `${share100}%` } }),
+    ...(slot.kind === 'box' &&
+      slot.widths &&
+      share100 < 100 && { style: { width: `${share100}%` } }),
     loading: eager ? ('eager' as const) : ('lazy' as const),
     ...(eager && { fetchPriority: 'high' as const }),
     decoding: 'async' as const,

@@ -7,11 +7,17 @@ const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 async function expectNoViolations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-  const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  const summary = results.violations.map(
+    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
   expect(summary).toEqual([]);
 }
 
-const visitor = { name: 'Ana Accesible', phone: '5512345678', reason: 'Quiero anunciarme en buscadores.' };
+const visitor = {
+  name: 'Ana Accesible',
+  phone: '5512345678',
+  reason: 'Quiero anunciarme en buscadores.',
+};
 
 for (const width of [375, 1280]) {
   test.describe(`WCAG 2.x A/AA at ${width}px`, () => {
@@ -61,10 +67,14 @@ for (const width of [375, 1280]) {
 }
 
 test.describe('privacy where the data is collected', () => {
-  test('a short notice under the form says who is responsible and why, and links the full notice', async ({ page }) => {
+  test('a short notice under the form says who is responsible and why, and links the full notice', async ({
+    page,
+  }) => {
     await page.goto('/');
     const card = page.locator('#contacto');
-    const notice = card.getByText(/es responsable de tus datos y los usa para responder tu solicitud/);
+    const notice = card.getByText(
+      /es responsable de tus datos y los usa para responder tu solicitud/,
+    );
     await expect(notice).toBeVisible();
     await expect(notice).toContainText('Impulso Digital Agencia de Marketing');
     // Under the form: below its button, inside the form's card.
@@ -167,7 +177,9 @@ test.describe('keyboard', () => {
 });
 
 test.describe('reduced motion', () => {
-  test('header shrink and icon flips do not animate when the visitor asks for less motion', async ({ page }) => {
+  test('header shrink and icon flips do not animate when the visitor asks for less motion', async ({
+    page,
+  }) => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.goto('/');
     const header = page.locator('header');
@@ -201,6 +213,8 @@ test.describe('fonts', () => {
     const webFont = faces.find((face) => face.includes('woff2'));
     expect(webFont).toMatch(/font-display: swap/);
     expect(webFont).toMatch(/url\("\/_next\/static\/media\//);
-    expect(faces.some((face) => /size-adjust/.test(face) && /local\("Arial"\)/.test(face))).toBe(true);
+    expect(faces.some((face) => /size-adjust/.test(face) && /local\("Arial"\)/.test(face))).toBe(
+      true,
+    );
   });
 });

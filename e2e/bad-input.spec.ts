@@ -32,32 +32,56 @@ type Area = 'site' | 'staff' | 'engine';
 /** A way in: a path (a dynamic segment as `[name]`), and the action's id when it is a Server Action on that page. */
 type Door = { label: string; path: string; action?: string };
 /** A kind of bad input, in variants that name it in the report; fast-check draws each variant's details. */
-type Kind = [name: string, variants: Record<string, fc.Arbitrary<RawRequest | Promise<RawRequest>>>];
+type Kind = [
+  name: string,
+  variants: Record<string, fc.Arbitrary<RawRequest | Promise<RawRequest>>>,
+];
 
 const areaOf = (door: Door): Area =>
-  door.path.startsWith('/.well-known/workflow/') ? 'engine' : /^\/equipo(\/|$)/.test(door.path) ? 'staff' : 'site';
+  door.path.startsWith('/.well-known/workflow/')
+    ? 'engine'
+    : /^\/equipo(\/|$)/.test(door.path)
+      ? 'staff'
+      : 'site';
 
-const readJson = <T>(file: string): T => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as T;
+const readJson = <T>(file: string): T =>
+  JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as T;
 
 function doors(): Door[] {
   const routes = readJson<Record<string, string>>('.next/app-path-routes-manifest.json');
-  const found: Door[] = [...new Set(Object.values(routes))].map((route) => ({ label: route, path: route }));
+  const found: Door[] = [...new Set(Object.values(routes))].map((route) => ({
+    label: route,
+    path: route,
+  }));
   // The proxy's own paths, and the not-found page from inside and outside its matcher.
-  for (const route of ['/home', '/x/y', '/api', '/api/nada', '/nada.txt', '/favicon.ico', '/icon', '/.well-known/nada'])
+  for (const route of [
+    '/home',
+    '/x/y',
+    '/api',
+    '/api/nada',
+    '/nada.txt',
+    '/favicon.ico',
+    '/icon',
+    '/.well-known/nada',
+  ])
     found.push({ label: route, path: route });
   found.push({ label: '/_next/image', path: '/_next/image' });
   const files = (dir: string): string[] =>
     readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) =>
       entry.isDirectory() ? files(path.join(dir, entry.name)) : [path.join(dir, entry.name)],
     );
-  for (const file of files('public')) found.push({ label: 'public/', path: `/${path.relative('public', file)}` });
+  for (const file of files('public'))
+    found.push({ label: 'public/', path: `/${path.relative('public', file)}` });
   for (const folder of ['chunks', 'media']) {
-    const first = readdirSync(path.join(ROOT, '.next/static', folder)).find((name) => /\.\w+$/.test(name));
-    if (first) found.push({ label: `/_next/static/${folder}/`, path: `/_next/static/${folder}/${first}` });
+    const first = readdirSync(path.join(ROOT, '.next/static', folder)).find((name) =>
+      /\.\w+$/.test(name),
+    );
+    if (first)
+      found.push({ label: `/_next/static/${folder}/`, path: `/_next/static/${folder}/${first}` });
   }
-  const actions = readJson<{ node: Record<string, { workers: Record<string, unknown>; exportedName: string }> }>(
-    '.next/server/server-reference-manifest.json',
-  );
+  const actions = readJson<{
+    node: Record<string, { workers: Record<string, unknown>; exportedName: string }>;
+  }>('.next/server/server-reference-manifest.json');
   for (const [id, { workers, exportedName }] of Object.entries(actions.node))
     for (const worker of Object.keys(workers)) {
       const page = routes[worker.replace(/^app/, '')] ?? '/';
@@ -68,11 +92,45 @@ function doors(): Door[] {
 
 // Each is a property every plain object inherits: a lookup in one finds something whichever is drawn.
 const PROTO_WORDS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
-const BAD_PERCENT = ['%', '%%', '%z', '%zz', '%2', '%E0%A4%A', '%C0%AF', '%ED%A0%80', '%FF%FE', '%00', '%u0041'];
+const BAD_PERCENT = [
+  '%',
+  '%%',
+  '%z',
+  '%zz',
+  '%2',
+  '%E0%A4%A',
+  '%C0%AF',
+  '%ED%A0%80',
+  '%FF%FE',
+  '%00',
+  '%u0041',
+];
 // Every parameter the site reads somewhere, tried on every door at once.
-const PARAMS = [...SOURCE_PARAMS, 'enlace', 'aviso', 'lista', 't', 'url', 'w', 'q', '__health', 'salida'];
+const PARAMS = [
+  ...SOURCE_PARAMS,
+  'enlace',
+  'aviso',
+  'lista',
+  't',
+  'url',
+  'w',
+  'q',
+  '__health',
+  'salida',
+];
 const COOKIES = ['equipo_sesion', 'equipo_pendiente', 'origen', 'origen_primero', '_fbp', '_fbc'];
-const ODD_METHODS = ['PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'PROPFIND', 'SEARCH', 'PURGE', 'FOO', 'get'];
+const ODD_METHODS = [
+  'PUT',
+  'DELETE',
+  'PATCH',
+  'OPTIONS',
+  'TRACE',
+  'PROPFIND',
+  'SEARCH',
+  'PURGE',
+  'FOO',
+  'get',
+];
 const BOUNDARY = '----sin-fin';
 
 const protoWord = fc.constantFrom(...PROTO_WORDS);
@@ -96,11 +154,15 @@ const segment = fc.oneof(
 const where = (door: Door) => segment.map((value) => door.path.replace(/\[[^\]]+\]/g, value));
 /** A query naming every parameter, each with a value of its own. */
 const everyParam = (value: fc.Arbitrary<string>) =>
-  fc.tuple(...PARAMS.map(() => value)).map((values) => PARAMS.map((name, i) => `${name}=${values[i]}`).join('&'));
+  fc
+    .tuple(...PARAMS.map(() => value))
+    .map((values) => PARAMS.map((name, i) => `${name}=${values[i]}`).join('&'));
 
 /** A stranger's sealed cookie or link token, drawn by the three arbitraries below. */
 type Forged = string | { password: string; payload: unknown; cut: number };
-const b64url = fc.uint8Array({ maxLength: 32 }).map((bytes) => Buffer.from(bytes).toString('base64url'));
+const b64url = fc
+  .uint8Array({ maxLength: 32 })
+  .map((bytes) => Buffer.from(bytes).toString('base64url'));
 /** iron's shape (`Fe26.2*…*…`, eight parts), of any version, mostly with its eight parts, the parts random. */
 const ironShaped = fc
   .tuple(
@@ -111,22 +173,35 @@ const ironShaped = fc
     ),
     fc.boolean(),
   )
-  .map(([version, parts, persistent]) => `${[`Fe26.${version}`, ...parts].join('*')}${persistent ? '~2' : ''}`);
+  .map(
+    ([version, parts, persistent]) =>
+      `${[`Fe26.${version}`, ...parts].join('*')}${persistent ? '~2' : ''}`,
+  );
 /** Sealed with another secret, or with ours around something no session is; whole or cut. */
 const sealedElsewhere = fc
-  .tuple(fc.constantFrom('otro-secreto-de-al-menos-treinta-y-dos-caracteres', SECRET), fc.jsonValue(), fc.nat())
+  .tuple(
+    fc.constantFrom('otro-secreto-de-al-menos-treinta-y-dos-caracteres', SECRET),
+    fc.jsonValue(),
+    fc.nat(),
+  )
   .map(([password, payload, cut]): Forged => ({ password, payload, cut }));
 const garbageValue = fc.oneof(protoWord, badPercent, headerText);
 async function sealed(value: Forged): Promise<string> {
   if (typeof value === 'string') return value;
-  const seal = await sealData(value.payload as Record<string, unknown>, { password: value.password, ttl: 600 });
+  const seal = await sealData(value.payload as Record<string, unknown>, {
+    password: value.password,
+    ttl: 600,
+  });
   // Whole half the time, else cut somewhere.
   return value.cut % 2 ? seal : seal.slice(0, value.cut % seal.length);
 }
 
 const multipart = (fields: Array<[string, string]>) =>
   fields
-    .map(([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+    .map(
+      ([name, value]) =>
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+    )
     .join('') + `--${BOUNDARY}--\r\n`;
 const FORM = `multipart/form-data; boundary=${BOUNDARY}`;
 
@@ -134,7 +209,10 @@ type Body = { type: string; body: string };
 /** Bodies that do not say what they are, or say it wrongly. */
 const BAD_BODIES: Record<string, fc.Arbitrary<Body>> = {
   'multipart without a boundary': junk.map((body) => ({ type: 'multipart/form-data', body })),
-  'multipart, empty boundary': junk.map((body) => ({ type: 'multipart/form-data; boundary=', body })),
+  'multipart, empty boundary': junk.map((body) => ({
+    type: 'multipart/form-data; boundary=',
+    body,
+  })),
   'multipart cut short': fc.tuple(junk, fc.nat()).map(([text, cut]) => {
     const whole = multipart([['correo', text]]);
     return { type: FORM, body: whole.slice(0, cut % (whole.length - 4)) };
@@ -145,14 +223,25 @@ const BAD_BODIES: Record<string, fc.Arbitrary<Body>> = {
     type: 'text/plain; charset=x-desconocido',
     body: Buffer.concat([Buffer.from([0xff, 0xfe, 0xc0]), bytes]).toString('latin1'),
   })),
-  'bad urlencoded': badPercent.map((bad) => ({ type: 'application/x-www-form-urlencoded', body: `${bad}=&a` })),
+  'bad urlencoded': badPercent.map((bad) => ({
+    type: 'application/x-www-form-urlencoded',
+    body: `${bad}=&a`,
+  })),
   'text/x-component garbage': junk.map((body) => ({ type: 'text/x-component', body })),
   'no content-type': junk.map((body) => ({ type: '', body })),
 };
 const anyBadBody = fc.oneof(...Object.values(BAD_BODIES));
 const typed = (type: string): Array<[string, string]> => (type ? [['Content-Type', type]] : []);
-const get = (target: string, headers: Array<[string, string]> = []): RawRequest => ({ method: 'GET', target, headers });
-const post = (target: string, { type, body }: Body, headers: Array<[string, string]> = []): RawRequest => ({
+const get = (target: string, headers: Array<[string, string]> = []): RawRequest => ({
+  method: 'GET',
+  target,
+  headers,
+});
+const post = (
+  target: string,
+  { type, body }: Body,
+  headers: Array<[string, string]> = [],
+): RawRequest => ({
   method: 'POST',
   target,
   headers: [...headers, ...typed(type)],
@@ -207,10 +296,17 @@ function inputsFor(door: Door): Kind[] {
       {
         // Node takes it, fetch's Request refuses it.
         TRACE: at.map((to) => ({ method: 'TRACE', target: to })),
-        bare: fc.tuple(at, fc.constantFrom(...ODD_METHODS)).map(([to, method]) => ({ method, target: to })),
+        bare: fc
+          .tuple(at, fc.constantFrom(...ODD_METHODS))
+          .map(([to, method]) => ({ method, target: to })),
         'with a body': fc
           .tuple(at, fc.constantFrom(...ODD_METHODS), junk)
-          .map(([to, method, body]) => ({ method, target: to, headers: typed('text/plain'), body })),
+          .map(([to, method, body]) => ({
+            method,
+            target: to,
+            headers: typed('text/plain'),
+            body,
+          })),
       },
     ],
     [
@@ -232,7 +328,9 @@ function inputsFor(door: Door): Kind[] {
           '4,000 characters': fc.constant('7f'.repeat(2_000)),
         }).map(([variant, id]) => [
           variant,
-          fc.tuple(at, id, anyBadBody).map(([to, named, body]) => post(to, body, [['Next-Action', named]])),
+          fc
+            .tuple(at, id, anyBadBody)
+            .map(([to, named, body]) => post(to, body, [['Next-Action', named]])),
         ]),
       ),
     ],
@@ -248,13 +346,17 @@ function inputsFor(door: Door): Kind[] {
           ] as const
         ).map(([variant, method, value]) => [
           `every cookie ${variant}, ${method}`,
-          fc.tuple(at, fc.tuple(...COOKIES.map(() => value)), protoWord).map(async ([to, values, word]) => {
-            const jar = await Promise.all(COOKIES.map(async (name, i) => `${name}=${await sealed(values[i] ?? '')}`));
-            const cookie: [string, string] = ['Cookie', [...jar, `${word}=${word}`].join('; ')];
-            return method === 'GET'
-              ? get(to, [cookie])
-              : post(to, { type: FORM, body: multipart([['correo', STAFF]]) }, [cookie]);
-          }),
+          fc
+            .tuple(at, fc.tuple(...COOKIES.map(() => value)), protoWord)
+            .map(async ([to, values, word]) => {
+              const jar = await Promise.all(
+                COOKIES.map(async (name, i) => `${name}=${await sealed(values[i] ?? '')}`),
+              );
+              const cookie: [string, string] = ['Cookie', [...jar, `${word}=${word}`].join('; ')];
+              return method === 'GET'
+                ? get(to, [cookie])
+                : post(to, { type: FORM, body: multipart([['correo', STAFF]]) }, [cookie]);
+            }),
         ]),
       ),
     ],
@@ -267,7 +369,9 @@ function inputsFor(door: Door): Kind[] {
           garbage: garbageValue,
         }).map(([variant, token]) => [
           variant,
-          fc.tuple(at, token).map(async ([to, value]) => get(`${to}?t=${encodeURIComponent(await sealed(value))}`)),
+          fc
+            .tuple(at, token)
+            .map(async ([to, value]) => get(`${to}?t=${encodeURIComponent(await sealed(value))}`)),
         ]),
       ),
     ],
@@ -293,7 +397,10 @@ function inputsFor(door: Door): Kind[] {
             [['If-Match', '"nada"']],
             [['If-Unmodified-Since', 'Mon, 01 Jan 1990 00:00:00 GMT']],
           ),
-        }).map(([variant, headers]) => [variant, fc.tuple(at, headers).map(([to, sent]) => get(to, sent))]),
+        }).map(([variant, headers]) => [
+          variant,
+          fc.tuple(at, headers).map(([to, sent]) => get(to, sent)),
+        ]),
       ),
     ],
   ];
@@ -302,7 +409,9 @@ function inputsFor(door: Door): Kind[] {
 /** The image optimiser's own parameters: a picture from elsewhere, or of an odd size or quality. */
 function imageInputs(): Kind[] {
   const image = (url: string, w: string, q: string) =>
-    get(`/_next/image?url=${encodeURIComponent(url)}&w=${encodeURIComponent(w)}&q=${encodeURIComponent(q)}`);
+    get(
+      `/_next/image?url=${encodeURIComponent(url)}&w=${encodeURIComponent(w)}&q=${encodeURIComponent(q)}`,
+    );
   const ours = '/images/logo.svg';
   return [
     [
@@ -334,15 +443,21 @@ function imageInputs(): Kind[] {
 function actionInputs(id: string, at: fc.Arbitrary<string>): Kind[] {
   const island = (to: string, body: string, headers: Array<[string, string]> = []) =>
     post(to, { type: 'text/plain;charset=UTF-8', body }, [['Next-Action', id], ...headers]);
-  const form = (to: string, fields: Array<[string, string]>) => post(to, { type: FORM, body: multipart(fields) });
-  const oddFields = fc.array(fc.tuple(fc.oneof(protoWord, fc.constantFrom(...PARAMS, 'correo', 'clave')), junk), {
-    maxLength: 4,
-  });
+  const form = (to: string, fields: Array<[string, string]>) =>
+    post(to, { type: FORM, body: multipart(fields) });
+  const oddFields = fc.array(
+    fc.tuple(fc.oneof(protoWord, fc.constantFrom(...PARAMS, 'correo', 'clave')), junk),
+    {
+      maxLength: 4,
+    },
+  );
   return [
     [
       'foreign origin',
       {
-        'another site': at.map((to) => island(to, '[]', [['Origin', 'https://otro-sitio.example']])),
+        'another site': at.map((to) =>
+          island(to, '[]', [['Origin', 'https://otro-sitio.example']]),
+        ),
         'null, or none a browser sends': fc
           .tuple(at, fc.constantFrom('null', 'garbage', 'http://'))
           .map(([to, origin]) => island(to, '[]', [['Origin', origin]])),
@@ -351,9 +466,14 @@ function actionInputs(id: string, at: fc.Arbitrary<string>): Kind[] {
     [
       'mistyped action arguments',
       {
-        'not JSON': fc.tuple(at, fc.constantFrom('[', '', 'x', '[1,]')).map(([to, body]) => island(to, body)),
+        'not JSON': fc
+          .tuple(at, fc.constantFrom('[', '', 'x', '[1,]'))
+          .map(([to, body]) => island(to, body)),
         'a reference to nothing': fc
-          .tuple(at, fc.constantFrom('["$Q1"]', '["$"]', '["$h1"]', '[{"a":"$@9"}]', '["$B1"]', '["$nx"]'))
+          .tuple(
+            at,
+            fc.constantFrom('["$Q1"]', '["$"]', '["$h1"]', '[{"a":"$@9"}]', '["$B1"]', '["$nx"]'),
+          )
           .map(([to, body]) => island(to, body)),
         'values of the wrong type': fc
           .tuple(
@@ -372,12 +492,20 @@ function actionInputs(id: string, at: fc.Arbitrary<string>): Kind[] {
         'bound to a part it lacks': fc
           .tuple(at, oddFields)
           .map(([to, fields]) =>
-            form(to, [['$ACTION_REF_1', ''], ['$ACTION_1:0', `{"id":"${id}","bound":"$@7"}`], ...fields]),
+            form(to, [
+              ['$ACTION_REF_1', ''],
+              ['$ACTION_1:0', `{"id":"${id}","bound":"$@7"}`],
+              ...fields,
+            ]),
           ),
         'of broken state': fc
           .tuple(at, fc.constantFrom('[', '{"id":', '"$Q1"'), oddFields)
-          .map(([to, state, fields]) => form(to, [['$ACTION_REF_1', ''], ['$ACTION_1:0', state], ...fields])),
-        'of odd fields': fc.tuple(at, oddFields).map(([to, fields]) => form(to, [[`$ACTION_ID_${id}`, ''], ...fields])),
+          .map(([to, state, fields]) =>
+            form(to, [['$ACTION_REF_1', ''], ['$ACTION_1:0', state], ...fields]),
+          ),
+        'of odd fields': fc
+          .tuple(at, oddFields)
+          .map(([to, fields]) => form(to, [[`$ACTION_ID_${id}`, ''], ...fields])),
       },
     ],
   ];
@@ -420,7 +548,14 @@ test.beforeAll(async () => {
 test.afterAll(() => server?.kill());
 
 test('no door of the build answers bad input with a 5xx or a stack trace', async () => {
-  type Failure = { area: Area; problem: string; kind: string; variant: string; doors: Set<string>; example: string };
+  type Failure = {
+    area: Area;
+    problem: string;
+    kind: string;
+    variant: string;
+    doors: Set<string>;
+    example: string;
+  };
   const failures = new Map<string, Failure>();
   let sent = 0;
   let seed = SEED;
@@ -450,7 +585,10 @@ test('no door of the build answers bad input with a 5xx or a stack trace', async
     const lines = [...failures.values()]
       .filter((failure) => failure.area === area)
       .sort((a, b) => `${a.kind} ${a.variant}`.localeCompare(`${b.kind} ${b.variant}`))
-      .map((f) => `  ${f.problem} · ${f.kind} · ${f.variant} · on ${[...f.doors].join(', ')}\n      e.g. ${f.example}`);
+      .map(
+        (f) =>
+          `  ${f.problem} · ${f.kind} · ${f.variant} · on ${[...f.doors].join(', ')}\n      e.g. ${f.example}`,
+      );
     return lines.length > 0 ? [`${area}:`, ...lines] : [];
   });
   console.log(`${sent} requests, seed ${SEED}, ${RUNS} per door and variant of bad input`);

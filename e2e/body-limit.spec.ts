@@ -56,11 +56,16 @@ function postChunked(
       const parts: Buffer[] = [];
       response.on('data', (part: Buffer) => parts.push(part));
       response.on('end', () => {
-        resolve({ status: response.statusCode ?? 0, html: Buffer.concat(parts).toString('utf8'), ms });
+        resolve({
+          status: response.statusCode ?? 0,
+          html: Buffer.concat(parts).toString('utf8'),
+          ms,
+        });
         request.destroy();
       });
     });
-    const chunks = body instanceof Uint8Array ? sliced(body, 1024) : repeated(body.total, body.chunk);
+    const chunks =
+      body instanceof Uint8Array ? sliced(body, 1024) : repeated(body.total, body.chunk);
     const pump = () => {
       for (let next = chunks.next(); !answered; next = chunks.next()) {
         if (next.done) return void request.end();
@@ -103,12 +108,19 @@ function listeningPid(port: number): number | null {
     for (const row of rows) {
       const columns = row.trim().split(/\s+/);
       // State 0A: LISTEN.
-      if (columns[1]?.endsWith(localPort) && columns[3] === '0A' && columns[9]) inodes.add(`socket:[${columns[9]}]`);
+      if (columns[1]?.endsWith(localPort) && columns[3] === '0A' && columns[9])
+        inodes.add(`socket:[${columns[9]}]`);
     }
   }
-  for (const pid of inodes.size > 0 ? readdirSync('/proc').filter((name) => /^\d+$/.test(name)) : []) {
+  for (const pid of inodes.size > 0
+    ? readdirSync('/proc').filter((name) => /^\d+$/.test(name))
+    : []) {
     try {
-      if (readdirSync(`/proc/${pid}/fd`).some((fd) => inodes.has(readlinkSync(`/proc/${pid}/fd/${fd}`))))
+      if (
+        readdirSync(`/proc/${pid}/fd`).some((fd) =>
+          inodes.has(readlinkSync(`/proc/${pid}/fd/${fd}`)),
+        )
+      )
         return Number(pid);
     } catch {}
   }
@@ -123,7 +135,9 @@ test.describe('a post bigger than the form', () => {
     ['without JavaScript', NO_SCRIPT_FORM],
     ['from the island (next-action)', ISLAND],
   ] as const) {
-    test(`8 MB sent in chunks ${kind} is refused with the Spanish 413 page within a second`, async ({ baseURL }) => {
+    test(`8 MB sent in chunks ${kind} is refused with the Spanish 413 page within a second`, async ({
+      baseURL,
+    }) => {
       const answer = await postChunked(baseURL ?? '', headers, { total: 8 * MB, chunk: CHUNK });
       expectSpanishTooLargePage(answer);
       expect(answer.ms).toBeLessThan(1_000);
@@ -165,8 +179,16 @@ test.describe('a post bigger than the form', () => {
     request,
     baseURL,
   }) => {
-    const fields = { name: 'Ana', mail: 'ana@example.mx', phone: '5512345678', reason: 'x'.repeat(40 * 1024) };
-    for (const headers of [{}, { 'next-action': ISLAND['next-action'] }] as Record<string, string>[]) {
+    const fields = {
+      name: 'Ana',
+      mail: 'ana@example.mx',
+      phone: '5512345678',
+      reason: 'x'.repeat(40 * 1024),
+    };
+    for (const headers of [{}, { 'next-action': ISLAND['next-action'] }] as Record<
+      string,
+      string
+    >[]) {
       const response = await request.post('/', {
         multipart: fields,
         headers: { origin: new URL(baseURL ?? '').origin, ...ownAddress(), ...headers },
@@ -194,9 +216,13 @@ test.describe('a post bigger than the form', () => {
       headers: { origin: new URL(baseURL ?? '').origin, ...ownAddress() },
     });
     expect(response.status()).toBe(413);
-    await expect.poll(() => readFileSync(SERVER_LOG, 'utf8')).toMatch(/\[contacto\] Envío rechazado \(413\)/);
+    await expect
+      .poll(() => readFileSync(SERVER_LOG, 'utf8'))
+      .toMatch(/\[contacto\] Envío rechazado \(413\)/);
     const lines = readFileSync(SERVER_LOG, 'utf8').split('\n');
-    const refusals = lines.flatMap((line, i) => (line.includes('[contacto] Envío rechazado (413)') ? [i] : []));
+    const refusals = lines.flatMap((line, i) =>
+      line.includes('[contacto] Envío rechazado (413)') ? [i] : [],
+    );
     for (const i of refusals) expect(lines[i + 1] ?? '').not.toMatch(/^\s+at /);
     // Next's own error for a body over serverActions.bodySizeLimit, and its stack, never come: the proxy answers first.
     expect(lines.join('\n')).not.toContain('Body exceeded');
@@ -207,11 +233,15 @@ test.describe('a post bigger than the form', () => {
     baseURL,
   }) => {
     // Next logs where it stopped copying; the memory figure alone cannot tell, once the allocator has grown it keeps its size.
-    expectSpanishTooLargePage(await postChunked(baseURL ?? '', NO_SCRIPT_FORM, { total: MB, chunk: CHUNK }));
-    await expect.poll(() => readFileSync(SERVER_LOG, 'utf8')).toMatch(/Request body exceeded \d+KB for \//);
-    const limits = [...readFileSync(SERVER_LOG, 'utf8').matchAll(/Request body exceeded (\S+) for \//g)].map(
-      (match) => match[1],
+    expectSpanishTooLargePage(
+      await postChunked(baseURL ?? '', NO_SCRIPT_FORM, { total: MB, chunk: CHUNK }),
     );
+    await expect
+      .poll(() => readFileSync(SERVER_LOG, 'utf8'))
+      .toMatch(/Request body exceeded \d+KB for \//);
+    const limits = [
+      ...readFileSync(SERVER_LOG, 'utf8').matchAll(/Request body exceeded (\S+) for \//g),
+    ].map((match) => match[1]);
     expect(new Set(limits)).toEqual(new Set([`${PROXY_BODY_COPY_BYTES / 1024}KB`]));
   });
 });

@@ -54,8 +54,16 @@ async function expectSameSlideThenStep(
   expect(await currentSlide(page, name)).toBe((shown.slide + 1) % 6);
 }
 
-async function timeToStep(page: Page, region: Locator, name: string, since: number, before: number) {
-  await expect.poll(() => currentSlide(page, name), { timeout: 10_000, intervals: [100] }).not.toBe(before);
+async function timeToStep(
+  page: Page,
+  region: Locator,
+  name: string,
+  since: number,
+  before: number,
+) {
+  await expect
+    .poll(() => currentSlide(page, name), { timeout: 10_000, intervals: [100] })
+    .not.toBe(before);
   return Date.now() - since;
 }
 
@@ -66,7 +74,9 @@ async function atRest(region: Locator) {
     .poll(
       async () => {
         const now = await region.evaluate(
-          (root) => root.querySelector('[aria-roledescription="slide"]')?.parentElement?.style.transform ?? '',
+          (root) =>
+            root.querySelector('[aria-roledescription="slide"]')?.parentElement?.style.transform ??
+            '',
         );
         const still = now === last;
         last = now;
@@ -86,7 +96,10 @@ async function atRest(region: Locator) {
  */
 async function setTabHidden(page: Page, hidden: boolean) {
   await page.evaluate((isHidden) => {
-    Object.defineProperty(document, 'visibilityState', { value: isHidden ? 'hidden' : 'visible', configurable: true });
+    Object.defineProperty(document, 'visibilityState', {
+      value: isHidden ? 'hidden' : 'visible',
+      configurable: true,
+    });
     Object.defineProperty(document, 'hidden', { value: isHidden, configurable: true });
     document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
   }, hidden);
@@ -94,7 +107,9 @@ async function setTabHidden(page: Page, hidden: boolean) {
 
 for (const name of CAROUSELS) {
   test.describe(`carousel "${name}" while nobody can see it`, () => {
-    test('scrolled off screen for 12 s: the same slide when back, and the next one 5 s later', async ({ page }) => {
+    test('scrolled off screen for 12 s: the same slide when back, and the next one 5 s later', async ({
+      page,
+    }) => {
       const region = await showCarousel(page, name);
       const shown = await position(page, region, name);
 
@@ -108,7 +123,9 @@ for (const name of CAROUSELS) {
       await expectSameSlideThenStep(page, region, name, shown);
     });
 
-    test('in a hidden tab for 12 s: the same slide when shown, and the next one 5 s later', async ({ page }) => {
+    test('in a hidden tab for 12 s: the same slide when shown, and the next one 5 s later', async ({
+      page,
+    }) => {
       const region = await showCarousel(page, name);
       // Let it take one step first, so the test also sees a carousel that has moved.
       await timeToStep(page, region, name, Date.now(), 0);

@@ -188,24 +188,38 @@ test.describe('carousel breakpoints', () => {
 
 test.describe('carousel layout before and after the script starts', () => {
   for (const width of [375, 550, 1280]) {
-    test(`the slides do not move when Embla starts, at ${width}px`, async ({ page, browser, baseURL }) => {
+    test(`the slides do not move when Embla starts, at ${width}px`, async ({
+      page,
+      browser,
+      baseURL,
+    }) => {
       const positions = async (target: Page) =>
         target.evaluate(() =>
           Array.from(document.querySelectorAll('[aria-roledescription="carousel"]')).map((root) => {
-            const viewport = root.querySelector('[aria-roledescription="slide"]')?.parentElement?.parentElement;
+            const viewport = root.querySelector('[aria-roledescription="slide"]')?.parentElement
+              ?.parentElement;
             const bounds = viewport?.getBoundingClientRect();
             return {
               height: Math.round(root.getBoundingClientRect().height),
               visible: Array.from(root.querySelectorAll('[aria-roledescription="slide"]'))
-                .map((slide) => ({ label: slide.getAttribute('aria-label'), rect: slide.getBoundingClientRect() }))
-                .filter(({ rect }) => bounds && rect.right > bounds.left + 1 && rect.left < bounds.right - 1)
+                .map((slide) => ({
+                  label: slide.getAttribute('aria-label'),
+                  rect: slide.getBoundingClientRect(),
+                }))
+                .filter(
+                  ({ rect }) =>
+                    bounds && rect.right > bounds.left + 1 && rect.left < bounds.right - 1,
+                )
                 .map(({ label, rect }) => ({ label, left: rect.left - (bounds?.left ?? 0) }))
                 .sort((a, b) => a.left - b.left),
             };
           }),
         );
 
-      const staticContext = await browser.newContext({ javaScriptEnabled: false, viewport: { width, height: 900 } });
+      const staticContext = await browser.newContext({
+        javaScriptEnabled: false,
+        viewport: { width, height: 900 },
+      });
       const staticPage = await staticContext.newPage();
       await staticPage.goto(`${baseURL}/`);
       const before = await positions(staticPage);
@@ -223,9 +237,9 @@ test.describe('carousel layout before and after the script starts', () => {
       // Same slides in view, same heights, and no slide off by more than the
       // rounding of Embla's whole-pixel measurements (offsetWidth) of
       // fractional slide widths: at most a pixel or two.
-      expect(after.map(({ height, visible }) => [height, visible.map(({ label }) => label)])).toEqual(
-        before.map(({ height, visible }) => [height, visible.map(({ label }) => label)]),
-      );
+      expect(
+        after.map(({ height, visible }) => [height, visible.map(({ label }) => label)]),
+      ).toEqual(before.map(({ height, visible }) => [height, visible.map(({ label }) => label)]));
       after.forEach(({ visible }, carouselIndex) =>
         visible.forEach(({ label, left }, slideIndex) => {
           const expected = before[carouselIndex]?.visible[slideIndex]?.left ?? NaN;

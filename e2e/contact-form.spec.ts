@@ -39,7 +39,8 @@ async function open(page: Page, recaptchaRequests: string[] = []) {
 }
 
 async function fill(page: Page, visitor: Visitor) {
-  for (const key of ['name', 'mail', 'phone', 'reason'] as const) await input(page, key).fill(visitor[key]);
+  for (const key of ['name', 'mail', 'phone', 'reason'] as const)
+    await input(page, key).fill(visitor[key]);
 }
 
 async function expectValuesKept(page: Page, visitor: Visitor) {
@@ -74,7 +75,9 @@ test.describe('contact form', () => {
       await expect(form(page).getByText(/mas de 15 caracteres/)).toHaveCount(0);
       await submit(page).click();
       await expect(page.getByRole('heading', { name: /gracias/i })).toBeVisible();
-      expect((await records(visitor.mail)).attempts.map((attempt) => attempt.body?.phone)).toEqual([sent]);
+      expect((await records(visitor.mail)).attempts.map((attempt) => attempt.body?.phone)).toEqual([
+        sent,
+      ]);
     });
   }
 
@@ -92,7 +95,10 @@ test.describe('contact form', () => {
 
       const leftAt: number[] = [];
       page.on('request', (request) => {
-        if (request.isNavigationRequest() && new URL(request.url()).pathname === E2E_CONFIG.thankYouUrl)
+        if (
+          request.isNavigationRequest() &&
+          new URL(request.url()).pathname === E2E_CONFIG.thankYouUrl
+        )
           leftAt.push(Date.now());
       });
       await fill(page, visitor);
@@ -101,7 +107,9 @@ test.describe('contact form', () => {
       await expect
         .poll(() =>
           page.evaluate(() =>
-            (window.dataLayer ?? []).map((entry) => Array.from(entry as ArrayLike<unknown>).slice(0, 2)),
+            (window.dataLayer ?? []).map((entry) =>
+              Array.from(entry as ArrayLike<unknown>).slice(0, 2),
+            ),
           ),
         )
         .toContainEqual(['event', 'formulario']);
@@ -110,7 +118,9 @@ test.describe('contact form', () => {
       await expect(
         page.locator('#contacto').getByText(/un asesor se pondrá en contacto contigo muy pronto/i),
       ).toBeVisible();
-      expect(recaptcha).toEqual([`https://www.google.com/recaptcha/api.js?render=${E2E_CONFIG.recaptchaSiteKey}`]);
+      expect(recaptcha).toEqual([
+        `https://www.google.com/recaptcha/api.js?render=${E2E_CONFIG.recaptchaSiteKey}`,
+      ]);
 
       const { attempts, stored } = await records(visitor.mail);
       expect(attempts).toHaveLength(1);
@@ -131,27 +141,36 @@ test.describe('contact form', () => {
     },
   );
 
-  test('3 failures then success: 4 attempts, one Idempotency-Key, stored once', ENGINE, async ({ page }) => {
-    const visitor = await sendWith(
-      page,
-      [{ status: 503 }, { status: 503 }, { status: 500 }, { success: true }],
-      'retry',
-    );
-    await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible();
-    const { attempts, stored } = await records(visitor.mail);
-    expect(attempts).toHaveLength(4);
-    expect(new Set(attempts.map((a) => a.idempotencyKey)).size).toBe(1);
-    expect(attempts[0]?.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
-    expect(stored).toHaveLength(1);
-  });
+  test(
+    '3 failures then success: 4 attempts, one Idempotency-Key, stored once',
+    ENGINE,
+    async ({ page }) => {
+      const visitor = await sendWith(
+        page,
+        [{ status: 503 }, { status: 503 }, { status: 500 }, { success: true }],
+        'retry',
+      );
+      await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible();
+      const { attempts, stored } = await records(visitor.mail);
+      expect(attempts).toHaveLength(4);
+      expect(new Set(attempts.map((a) => a.idempotencyKey)).size).toBe(1);
+      expect(attempts[0]?.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+      expect(stored).toHaveLength(1);
+    },
+  );
 
   test(
     '4 failures: a clear message with WhatsApp, every value kept, and the visitor can retry',
     ENGINE,
     async ({ page, outbox }) => {
-      test.skip(outbox !== 'off', 'With the engine the visitor is thanked instead (delivery.spec.ts).');
+      test.skip(
+        outbox !== 'off',
+        'With the engine the visitor is thanked instead (delivery.spec.ts).',
+      );
       const visitor = await sendWith(page, [{ status: 503 }], 'down');
-      await expect(status(page)).toContainText(/no pudimos enviar tu mensaje/i, { timeout: 15_000 });
+      await expect(status(page)).toContainText(/no pudimos enviar tu mensaje/i, {
+        timeout: 15_000,
+      });
       await expect(status(page).getByRole('link', { name: 'WhatsApp' })).toHaveAttribute(
         'href',
         E2E_CONFIG.whatsappUrl,
@@ -174,7 +193,10 @@ test.describe('contact form', () => {
     'without JavaScript, 4 failures answer the same message with WhatsApp, every value kept',
     ENGINE,
     async ({ browser, outbox, baseURL }) => {
-      test.skip(outbox !== 'off', 'With the engine the visitor is thanked instead (delivery.spec.ts).');
+      test.skip(
+        outbox !== 'off',
+        'With the engine the visitor is thanked instead (delivery.spec.ts).',
+      );
       // A context of its own: scripts off (the fixture's page has them on).
       const context = await browser.newContext({
         baseURL,
@@ -191,7 +213,9 @@ test.describe('contact form', () => {
       await expect(status(page)).toHaveText(/para confirmar el envío/i);
       await page.waitForTimeout(READ_AGAIN_MS);
       await submit(page).click();
-      await expect(status(page)).toContainText(/no pudimos enviar tu mensaje/i, { timeout: 15_000 });
+      await expect(status(page)).toContainText(/no pudimos enviar tu mensaje/i, {
+        timeout: 15_000,
+      });
       await expect(status(page).getByRole('link', { name: 'WhatsApp' })).toHaveAttribute(
         'href',
         E2E_CONFIG.whatsappUrl,
@@ -203,7 +227,11 @@ test.describe('contact form', () => {
   );
 
   test('success: false shows the mes under the button', async ({ page }) => {
-    const visitor = await sendWith(page, [{ success: false, mes: 'Ya tenemos una solicitud tuya de hoy.' }], 'mes');
+    const visitor = await sendWith(
+      page,
+      [{ success: false, mes: 'Ya tenemos una solicitud tuya de hoy.' }],
+      'mes',
+    );
     await expect(status(page)).toHaveText('Ya tenemos una solicitud tuya de hoy.');
     const statusBox = await status(page).boundingBox();
     const buttonBox = await submit(page).boundingBox();
@@ -219,12 +247,19 @@ test.describe('contact form', () => {
     expect((await records(visitor.mail)).attempts).toHaveLength(1);
   });
 
-  test('malformed JSON gets the generic message, not a false success', ENGINE, async ({ page, outbox }) => {
-    test.skip(outbox !== 'off', 'With the engine the enquiry is kept and replayed with its key (faults.spec.ts).');
-    const visitor = await sendWith(page, [{ status: 200, raw: '{"success": tr' }], 'malformed');
-    await expect(status(page)).toContainText(/no pudimos enviar tu mensaje/i);
-    await expectValuesKept(page, visitor);
-  });
+  test(
+    'malformed JSON gets the generic message, not a false success',
+    ENGINE,
+    async ({ page, outbox }) => {
+      test.skip(
+        outbox !== 'off',
+        'With the engine the enquiry is kept and replayed with its key (faults.spec.ts).',
+      );
+      const visitor = await sendWith(page, [{ status: 200, raw: '{"success": tr' }], 'malformed');
+      await expect(status(page)).toContainText(/no pudimos enviar tu mensaje/i);
+      await expectValuesKept(page, visitor);
+    },
+  );
 
   test('double click and a held Enter send exactly one request', async ({ page }) => {
     const visitor = visitorWith('double');

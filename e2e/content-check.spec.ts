@@ -39,18 +39,26 @@ function buildWith(edit: (content: string) => string): { status: number | null; 
 
 test('next build stops on a picture that does not exist, naming it', () => {
   const { status, output } = buildWith((content) =>
-    content.replace("'@/public/images/clients/cafe-la-esquina.svg'", "'@/public/images/clients/cafe-la-esquina.png'"),
+    content.replace(
+      "'@/public/images/clients/cafe-la-esquina.svg'",
+      "'@/public/images/clients/cafe-la-esquina.png'",
+    ),
   );
   expect(status).not.toBe(0);
   expect(output).toContain('Hay que corregir las imágenes de lib/content.ts');
-  expect(output).toMatch(/lib\/content\.ts:\d+ public\/images\/clients\/cafe-la-esquina\.png: el archivo no existe/);
+  expect(output).toMatch(
+    /lib\/content\.ts:\d+ public\/images\/clients\/cafe-la-esquina\.png: el archivo no existe/,
+  );
   // It stopped before compiling.
   expect(output).not.toContain('Compiled successfully');
 });
 
 test('next build stops on a picture without its alt text, naming it', () => {
   const { status, output } = buildWith((content) =>
-    content.replace("{ img: dentalSonrisa, alt: 'Clínica Dental Sonrisa' }", '{ img: dentalSonrisa }'),
+    content.replace(
+      "{ img: dentalSonrisa, alt: 'Clínica Dental Sonrisa' }",
+      '{ img: dentalSonrisa }',
+    ),
   );
   expect(status).not.toBe(0);
   expect(output).toMatch(

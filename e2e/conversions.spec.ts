@@ -1,5 +1,11 @@
 import type { Page, Request } from '@playwright/test';
-import { expect, stayOnThankYouView, test, waitForFormScript, recordThanks } from './support/fixtures';
+import {
+  expect,
+  stayOnThankYouView,
+  test,
+  waitForFormScript,
+  recordThanks,
+} from './support/fixtures';
 import { standInGtag } from './support/gtag';
 import { records, setScenario, uniqueMail, type StubStep } from './support/stub';
 import { E2E_CONFIG, E2E_OFF_PORT, NO_TAGS_URL } from './support/test-env';
@@ -65,7 +71,8 @@ async function standInMetaPixel(page: Page) {
       .map((hit) => hit.args);
   return {
     calls,
-    tracked: (event: string) => calls().filter(([command, name]) => command === 'track' && name === event),
+    tracked: (event: string) =>
+      calls().filter(([command, name]) => command === 'track' && name === event),
   };
 }
 
@@ -95,7 +102,8 @@ async function open(page: Page, { recaptcha = true } = {}) {
 }
 
 async function send(page: Page, visitor: ReturnType<typeof visitorWith>) {
-  for (const [name, value] of Object.entries(visitor)) await form(page).locator(`[name="${name}"]`).fill(value);
+  for (const [name, value] of Object.entries(visitor))
+    await form(page).locator(`[name="${name}"]`).fill(value);
   await form(page)
     .getByRole('button', { name: /enviar/i })
     .click();
@@ -152,20 +160,30 @@ test.describe('conversions', () => {
     await stayOnThankYouView(page);
     const mail = uniqueMail('mejoradas');
     // As autofill writes a Mexican mobile, with the old "1" and spaces.
-    const visitor = { ...visitorWith('mejoradas'), mail: mail.replace('qa-', 'QA-'), phone: '+52 1 55 1234 5678' };
+    const visitor = {
+      ...visitorWith('mejoradas'),
+      mail: mail.replace('qa-', 'QA-'),
+      phone: '+52 1 55 1234 5678',
+    };
     await setScenario(visitor.mail, [{ success: true }]);
     await open(page);
     await send(page, visitor);
     await expect(thanks(page)).toBeVisible();
     await expect
       .poll(async () =>
-        (await gtagCommands(page)).some(([command, name]) => command === 'event' && name === 'conversion'),
+        (await gtagCommands(page)).some(
+          ([command, name]) => command === 'event' && name === 'conversion',
+        ),
       )
       .toBe(true);
 
     const commands = await gtagCommands(page);
-    const userData = commands.findIndex(([command, name]) => command === 'set' && name === 'user_data');
-    const conversion = commands.findIndex(([command, name]) => command === 'event' && name === 'conversion');
+    const userData = commands.findIndex(
+      ([command, name]) => command === 'set' && name === 'user_data',
+    );
+    const conversion = commands.findIndex(
+      ([command, name]) => command === 'event' && name === 'conversion',
+    );
     expect(commands[userData]).toEqual([
       'set',
       'user_data',
@@ -175,11 +193,19 @@ test.describe('conversions', () => {
     expect(commands.filter(([command]) => command === 'set')).toHaveLength(1);
 
     const key = (await records(visitor.mail)).attempts[0]?.idempotencyKey;
-    await expect.poll(() => meta.tracked('Lead')).toEqual([['track', 'Lead', {}, { eventID: key }]]);
-    expect(meta.calls().map((call) => call[1])).toEqual([E2E_CONFIG.metaPixelId, 'PageView', 'Lead']);
+    await expect
+      .poll(() => meta.tracked('Lead'))
+      .toEqual([['track', 'Lead', {}, { eventID: key }]]);
+    expect(meta.calls().map((call) => call[1])).toEqual([
+      E2E_CONFIG.metaPixelId,
+      'PageView',
+      'Lead',
+    ]);
   });
 
-  test('an enquiry the engine holds while the API is down is a lead too, counted once', async ({ page }) => {
+  test('an enquiry the engine holds while the API is down is a lead too, counted once', async ({
+    page,
+  }) => {
     const gtag = await standInGtag(page);
     const visitor = visitorWith('kept-lead');
     await setScenario(visitor.mail, [{ status: 503 }]);
@@ -296,7 +322,9 @@ test.describe('conversions', () => {
   for (const { name, steps, sees, baseURL, visitor: overrides } of notLeads) {
     test.describe(name, () => {
       if (baseURL) test.use({ baseURL });
-      test(`${name} sends no conversion, no generate_lead, no user data and no Meta Lead`, async ({ page }) => {
+      test(`${name} sends no conversion, no generate_lead, no user data and no Meta Lead`, async ({
+        page,
+      }) => {
         const gtag = await standInGtag(page);
         const meta = await standInMetaPixel(page);
         // A thanked visitor stays on the thanks, so the page's own queue can be read once the tags have come.
@@ -306,7 +334,9 @@ test.describe('conversions', () => {
         const openedAt = await open(page);
         await send(page, visitor);
         // The form's status region, or the thanks that takes the form's place.
-        await expect(page.locator('#contacto [role="status"]')).toContainText(sees, { timeout: 15_000 });
+        await expect(page.locator('#contacto [role="status"]')).toContainText(sees, {
+          timeout: 15_000,
+        });
         // Nothing to hurry for: the tags wait for the 6 s flag, then get the queue. (The answer itself may come
         // after the flag: a send waits until the form was 3 s on screen, and a failed one tries 4 times.)
         expect(gtag.scriptRequests.filter((at) => at - openedAt < 6000)).toEqual([]);
@@ -346,7 +376,9 @@ test.describe('conversions', () => {
     );
     for (const url of scripts.filter((script) => script.startsWith(baseURL ?? ''))) {
       const code = await (await page.request.get(url)).text();
-      expect(code.includes('largest-contentful-paint'), `${url} has the web-vitals code`).toBe(false);
+      expect(code.includes('largest-contentful-paint'), `${url} has the web-vitals code`).toBe(
+        false,
+      );
     }
 
     // The tags come with the 6 s 'loaded' flag; a busy machine's page (and the script checks above) can take seconds more.
@@ -357,12 +389,19 @@ test.describe('conversions', () => {
     await page.getByRole('heading', { level: 1 }).click();
     await page.waitForTimeout(1000);
     await page.evaluate(() => {
-      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      Object.defineProperty(document, 'visibilityState', {
+        configurable: true,
+        get: () => 'hidden',
+      });
       document.dispatchEvent(new Event('visibilitychange'));
     });
 
     await expect
-      .poll(() => [...new Set(gtag.hits.map((hit) => hit.name))].filter((name) => VITALS.includes(name)).sort())
+      .poll(() =>
+        [...new Set(gtag.hits.map((hit) => hit.name))]
+          .filter((name) => VITALS.includes(name))
+          .sort(),
+      )
       .toEqual(VITALS);
     for (const name of VITALS) {
       for (const { params } of gtag.named(name)) {

@@ -29,12 +29,17 @@ test('a server killed while a lead waits for redelivery loses nothing: restarted
     await page.goto('/');
     await waitForFormScript(page);
     const form = page.locator('#contacto form');
-    for (const [name, value] of Object.entries(lead)) await form.locator(`[name="${name}"]`).fill(value);
+    for (const [name, value] of Object.entries(lead))
+      await form.locator(`[name="${name}"]`).fill(value);
     await form.getByRole('button', { name: /enviar/i }).click();
-    await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible({
+      timeout: 15_000,
+    });
 
     // Held by the engine, and redelivery under way: kill the server now, as a crash would.
-    await expect.poll(async () => (await records(lead.mail)).attempts.length, { timeout: 20_000 }).toBeGreaterThan(4);
+    await expect
+      .poll(async () => (await records(lead.mail)).attempts.length, { timeout: 20_000 })
+      .toBeGreaterThan(4);
     server.kill();
     const key = (await records(lead.mail)).attempts[0]?.idempotencyKey;
     expect(runsFor(lead.mail, 'crash').map((run) => run.lead.key)).toEqual([key]);
@@ -42,7 +47,9 @@ test('a server killed while a lead waits for redelivery loses nothing: restarted
     // The API is back while the server is down; the restarted server's world picks the run up.
     await setScenario(lead.mail, [{ success: true }]);
     server = await startServer(CRASH_PORT, env);
-    await expect.poll(async () => (await records(lead.mail)).stored.length, { timeout: 60_000 }).toBe(1);
+    await expect
+      .poll(async () => (await records(lead.mail)).stored.length, { timeout: 60_000 })
+      .toBe(1);
     const { attempts, stored } = await records(lead.mail);
     expect(stored.map((s) => s.key)).toEqual([key]);
     expect(new Set(attempts.map((a) => a.idempotencyKey))).toEqual(new Set([key]));
@@ -60,9 +67,13 @@ test('a lead waiting across a deploy that moved its steps is delivered once by t
   // Written as the build before lib/contact/lead/workflow.ts held the lead's steps wrote it: on our own servers a
   // run is not pinned to its build, so the new one cannot replay it (REPLAY_DIVERGENCE); the rescue starts it again.
   const fixture = path.join(__dirname, '..', 'test-support', 'lead-run-fixture.mjs');
-  const [runId, key] = execFileSync(process.execPath, [fixture, `${DATA_DIR}/crash/workflow`, mail, 'waiting-moved'], {
-    encoding: 'utf8',
-  })
+  const [runId, key] = execFileSync(
+    process.execPath,
+    [fixture, `${DATA_DIR}/crash/workflow`, mail, 'waiting-moved'],
+    {
+      encoding: 'utf8',
+    },
+  )
     .trim()
     .split(' ');
   expect(runsFor(mail, 'crash').map((run) => run.runId)).toEqual([runId]);

@@ -1,5 +1,11 @@
 import type { Page } from '@playwright/test';
-import { expect, stayOnThankYouView, test, timeContactAction, waitForFormScript } from './support/fixtures';
+import {
+  expect,
+  stayOnThankYouView,
+  test,
+  timeContactAction,
+  waitForFormScript,
+} from './support/fixtures';
 import { runsFor } from './support/leads';
 import { alertsAbout, keyIn, waitForAlerts } from './support/alerts';
 import { records, setScenario, uniqueMail, type StubStep } from './support/stub';
@@ -24,10 +30,13 @@ async function sendWhile(page: Page, steps: StubStep[], tag: string) {
   await page.goto('/');
   await waitForFormScript(page);
   const form = page.locator('#contacto form');
-  for (const [name, value] of Object.entries(lead)) await form.locator(`[name="${name}"]`).fill(value);
+  for (const [name, value] of Object.entries(lead))
+    await form.locator(`[name="${name}"]`).fill(value);
   const waited = timeContactAction(page);
   await form.getByRole('button', { name: /enviar/i }).click();
-  await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible({
+    timeout: 15_000,
+  });
   return { lead, waited: await waited };
 }
 
@@ -48,17 +57,26 @@ test.describe("the lead's workflow", () => {
       expect(alert?.envelopeTo).toEqual([E2E_CONFIG.alertTo]);
       expect(alert?.subject).toBe(`Solicitud de contacto pendiente de entrega: ${lead.name}`);
       // The reason is quoted under its heading, so none of its lines can pass for the template's.
-      for (const line of [`Nombre: ${lead.name}`, `Teléfono: ${lead.phone}`, `Motivo:\n> ${lead.reason}`])
+      for (const line of [
+        `Nombre: ${lead.name}`,
+        `Teléfono: ${lead.phone}`,
+        `Motivo:\n> ${lead.reason}`,
+      ])
         expect(alert?.text).toContain(line);
       const key = alert && keyIn(alert);
       expect(key).toMatch(/^[0-9a-f-]{36}$/);
 
       // The API comes back: the workflow's next round delivers it, on its own.
       await setScenario(lead.mail, [{ success: true }]);
-      await expect.poll(async () => (await records(lead.mail)).stored.length, { timeout: 45_000 }).toBe(1);
+      await expect
+        .poll(async () => (await records(lead.mail)).stored.length, { timeout: 45_000 })
+        .toBe(1);
       const { attempts, stored } = await records(lead.mail);
       expect(stored).toEqual([
-        { key, enquiry: expect.objectContaining({ name: lead.name, mail: lead.mail, phone: lead.phone }) },
+        {
+          key,
+          enquiry: expect.objectContaining({ name: lead.name, mail: lead.mail, phone: lead.phone }),
+        },
       ]);
       expect(new Set(attempts.map((a) => a.idempotencyKey))).toEqual(new Set([key]));
       // Delivered: the engine forgets it at once, as the privacy notice says.
@@ -83,7 +101,10 @@ test.describe("the lead's workflow", () => {
     await expect
       .poll(() => runsFor(lead.mail).map((run) => run.outcome?.outcome), { timeout: 45_000 })
       .toEqual(['dead']);
-    expect(runsFor(lead.mail)[0]?.outcome).toMatchObject({ reason: 'refused', refusal: 'El token de captcha expiró' });
+    expect(runsFor(lead.mail)[0]?.outcome).toMatchObject({
+      reason: 'refused',
+      refusal: 'El token de captcha expiró',
+    });
 
     // A dead letter is never sent again, and the agency, told once already, is not told twice.
     await setScenario(lead.mail, [{ success: true }]);

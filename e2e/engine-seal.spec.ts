@@ -101,7 +101,11 @@ test('a server of ours whose world the seal cannot wrap refuses to start, saying
   rmSync(path.join(ROOT, log), { force: true });
   const start = startNext(ROOT, {
     port: SEAL_PORTS[5],
-    env: { ...E2E_BUILD_ENV, CONTACT_INBOX_DIR: `${DATA_DIR}/seal-refused`, WORKFLOW_TARGET_WORLD: 'vercel' },
+    env: {
+      ...E2E_BUILD_ENV,
+      CONTACT_INBOX_DIR: `${DATA_DIR}/seal-refused`,
+      WORKFLOW_TARGET_WORLD: 'vercel',
+    },
     log,
   });
   await expect(start).rejects.toThrow(/the server exited/);
@@ -122,7 +126,8 @@ async function forge(site: string, mail: string): Promise<Answered[]> {
         process.execPath,
         [FORGE, site, MANIFEST, mail, dir],
         { cwd: ROOT, env: isolatedProcessEnv({}), encoding: 'utf8', timeout: 60_000 },
-        (error, out, err) => (error ? reject(new Error(`the forgery failed: ${error.message}\n${err}`)) : resolve(out)),
+        (error, out, err) =>
+          error ? reject(new Error(`the forgery failed: ${error.message}\n${err}`)) : resolve(out),
       ),
     );
     return stdout
@@ -143,7 +148,9 @@ const WORLDS = [
 ];
 const WEBHOOK_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 
-test("the engine's leftover routes answer a stranger a bare 404, costing no log line", async ({ request }) => {
+test("the engine's leftover routes answer a stranger a bare 404, costing no log line", async ({
+  request,
+}) => {
   const log = path.join(ROOT, LOCAL_LOG);
   const before = statSync(log).size;
   // The webhook route of a world with no webhooks: before, each made-up token cost a read of every hook file and
@@ -162,16 +169,21 @@ test("the engine's leftover routes answer a stranger a bare 404, costing no log 
   for (const [index, world] of WORLDS.entries())
     for (const route of ['flow', 'step'])
       for (const method of ['GET', 'HEAD', 'POST', 'OPTIONS']) {
-        const answer = await request.fetch(`${servers[index]?.url}/.well-known/workflow/v1/${route}?__health`, {
-          method,
-        });
+        const answer = await request.fetch(
+          `${servers[index]?.url}/.well-known/workflow/v1/${route}?__health`,
+          {
+            method,
+          },
+        );
         const what = `${method} ${route}?__health on ${world}`;
         expect(answer.status(), what).toBe(404);
         expect(answer.headers()['access-control-allow-origin'], what).toBeUndefined();
         expect(await answer.text(), what).toBe('');
       }
   // The server handed VERCEL=1 sealed its engine anyway, and said so at start-up.
-  expect(readFileSync(path.join(ROOT, VERCEL_LOG), 'utf8')).toContain('el motor de entregas se sella igual');
+  expect(readFileSync(path.join(ROOT, VERCEL_LOG), 'utf8')).toContain(
+    'el motor de entregas se sella igual',
+  );
 });
 
 test('on every world, a forged engine message starts nothing and reaches no one, and the engine still delivers a held lead', async ({
@@ -198,14 +210,18 @@ test('on every world, a forged engine message starts nothing and reaches no one,
   // What a forged run would do within seconds (issue 40 saw all of it within 3 s): none of it, well past that.
   await new Promise((resolve) => setTimeout(resolve, 8000));
   for (const { world, forged, answered, held, answer } of runs) {
-    expect((await records(forged)).attempts, `on ${world}, the contact API received the forged lead`).toEqual([]);
+    expect(
+      (await records(forged)).attempts,
+      `on ${world}, the contact API received the forged lead`,
+    ).toEqual([]);
     expect(
       receivers.webhook.filter((hit) => hit.body.includes(forged)).length,
       `on ${world}, the webhook carried it`,
     ).toBe(0);
-    expect(JSON.stringify(receivers.graph).includes(sha256(forged)), `on ${world}, Meta received a Lead event`).toBe(
-      false,
-    );
+    expect(
+      JSON.stringify(receivers.graph).includes(sha256(forged)),
+      `on ${world}, Meta received a Lead event`,
+    ).toBe(false);
     expect((await alertsAbout(forged)).length, `on ${world}, the agency was e-mailed`).toBe(0);
     // The engine's own client sent one start per workflow the build serves; every message of every kind was refused.
     expect(answered.filter((hit) => hit.what === 'client').length, world).toBeGreaterThanOrEqual(3);
@@ -220,7 +236,10 @@ test('on every world, a forged engine message starts nothing and reaches no one,
     // And the engine's own deliveries pass its door.
     expect(answer.kind, world).toBe('thanks');
     await expect
-      .poll(async () => (await records(held)).stored.length, { message: `on ${world}, the held lead`, timeout: 30_000 })
+      .poll(async () => (await records(held)).stored.length, {
+        message: `on ${world}, the held lead`,
+        timeout: 30_000,
+      })
       .toBe(1);
   }
 });

@@ -33,7 +33,8 @@ import { E2E_PORT } from './support/test-env';
 test.describe.configure({ mode: 'serial' });
 test.use({ baseURL: EXPERIMENTS_URL });
 
-const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+const CHROME =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 const VISITOR_COOKIE = 'experimento';
 const QA_COOKIE = 'experimento_qa';
@@ -45,16 +46,29 @@ test.beforeAll(async () => {
   // Built by the harness once per source state; minutes the first time.
   test.setTimeout(15 * 60_000);
   const dir = await buildApp(EXPERIMENTS_APP);
-  server = await startNext(dir, { port: EXPERIMENTS_PORT, env: EXPERIMENTS_ENV, log: 'e2e/.server-experiments.log' });
+  server = await startNext(dir, {
+    port: EXPERIMENTS_PORT,
+    env: EXPERIMENTS_ENV,
+    log: 'e2e/.server-experiments.log',
+  });
 });
 test.afterAll(async () => {
   await server?.stop();
 });
 
-type View = { status: number; html: string; cookies: Record<string, string>; cacheControl: string | null };
+type View = {
+  status: number;
+  html: string;
+  cookies: Record<string, string>;
+  cacheControl: string | null;
+};
 
 /** A page view as a program makes it, without scripts: the server's HTML and the cookies it set. */
-async function view(address: string, headers: Record<string, string> = {}, site = EXPERIMENTS_URL): Promise<View> {
+async function view(
+  address: string,
+  headers: Record<string, string> = {},
+  site = EXPERIMENTS_URL,
+): Promise<View> {
   const response = await fetch(`${site}${address}`, {
     headers: { 'user-agent': CHROME, ...headers },
     redirect: 'manual',
@@ -82,7 +96,8 @@ function variantIn(html: string): VariantId | undefined {
 }
 
 /** The variant the visitor cookie keeps (`id.day.portada:b`). */
-const keptVariant = (cookie: string | undefined) => cookie?.match(new RegExp(`\\.${EXPERIMENT}:([a-z0-9-]+)`))?.[1];
+const keptVariant = (cookie: string | undefined) =>
+  cookie?.match(new RegExp(`\\.${EXPERIMENT}:([a-z0-9-]+)`))?.[1];
 /** The day the visitor was last counted, 0 for never. */
 const countedDay = (cookie: string | undefined) => Number(cookie?.split('.')[1]);
 
@@ -97,7 +112,11 @@ test('a first visit has its variant in the server HTML, with the cookie that kee
   expect(first.cacheControl).toMatch(/^private/);
   // The form posts the variant, for a visitor without JavaScript too.
   expect(formControls(first.html)).toContainEqual(
-    expect.objectContaining({ type: 'hidden', name: 'variante', value: `${EXPERIMENT}:${variant}` }),
+    expect.objectContaining({
+      type: 'hidden',
+      name: 'variante',
+      value: `${EXPERIMENT}:${variant}`,
+    }),
   );
 });
 
@@ -113,7 +132,9 @@ test('2,000 first visits split within 3 points of 50/30/20', async () => {
         headers: { 'user-agent': CHROME },
         signal: AbortSignal.timeout(15_000),
       });
-      const cookie = response.headers.getSetCookie().find((line) => line.startsWith(`${VISITOR_COOKIE}=`));
+      const cookie = response.headers
+        .getSetCookie()
+        .find((line) => line.startsWith(`${VISITOR_COOKIE}=`));
       const variant = keptVariant(decodeURIComponent(cookie?.split(';')[0] ?? '')) ?? 'none';
       seen[variant] = (seen[variant] ?? 0) + 1;
       // Every 50th page is read whole: its words are its cookie's variant's.
@@ -127,7 +148,11 @@ test('2,000 first visits split within 3 points of 50/30/20', async () => {
   expect(mismatched).toEqual([]);
   expect(seen.none).toBeUndefined();
   for (const id of Object.keys(SPLIT) as VariantId[])
-    expect([id, Math.abs((seen[id] ?? 0) / 20 - SPLIT[id]) <= 3, seen[id]]).toEqual([id, true, seen[id]]);
+    expect([id, Math.abs((seen[id] ?? 0) / 20 - SPLIT[id]) <= 3, seen[id]]).toEqual([
+      id,
+      true,
+      seen[id],
+    ]);
 });
 
 test('a returning visitor keeps their variant, and is counted once that day', async () => {
@@ -168,19 +193,33 @@ test('?variante= forces a variant for QA: served, not counted, the visitor cooki
 });
 
 test("a variant's own address is sent to /, and says it is not to be indexed", async () => {
-  const direct = await fetch(`${EXPERIMENTS_URL}/variante/eyJhbGciOiJIUzI1NiJ9.AQ.x-y_z`, { redirect: 'manual' });
+  const direct = await fetch(`${EXPERIMENTS_URL}/variante/eyJhbGciOiJIUzI1NiJ9.AQ.x-y_z`, {
+    redirect: 'manual',
+  });
   expect(direct.status).toBe(307);
   expect(direct.headers.get('location')).toBe('/');
   expect(direct.headers.get('x-robots-tag')).toBe('noindex');
 });
 
-test('a lead sent without JavaScript carries its variant to the lead, not to the contact API', async ({ request }) => {
-  const person = { name: 'Rosa Sin Scripts', mail: uniqueMail('ab-nojs'), phone: '5522334455', reason: 'Una tienda.' };
+test('a lead sent without JavaScript carries its variant to the lead, not to the contact API', async ({
+  request,
+}) => {
+  const person = {
+    name: 'Rosa Sin Scripts',
+    mail: uniqueMail('ab-nojs'),
+    phone: '5522334455',
+    reason: 'Una tienda.',
+  };
   await setScenario(person.mail, API_DOWN);
   const headers = { 'user-agent': CHROME };
   const page = await request.get('/', { headers });
   const variant = variantIn(await page.text());
-  let answer = await postForm(request, EXPERIMENTS_URL, bodyOf(formControls(await page.text()), person), headers);
+  let answer = await postForm(
+    request,
+    EXPERIMENTS_URL,
+    bodyOf(formControls(await page.text()), person),
+    headers,
+  );
   expect(answer.kind).toBe('confirm');
   // The answer is the visitor's variant again, rendered from the action's state.
   expect(variantIn(answer.html)).toBe(variant);
@@ -190,26 +229,43 @@ test('a lead sent without JavaScript carries its variant to the lead, not to the
   await expectLeadFrom(person.mail, variant);
 });
 
-test('a lead sent with JavaScript carries its variant to the lead, and to GA4 and Ads', async ({ page }) => {
+test('a lead sent with JavaScript carries its variant to the lead, and to GA4 and Ads', async ({
+  page,
+}) => {
   const gtag = await standInGtag(page);
   await stayOnThankYouView(page);
-  const person = { name: 'Rosa Con Scripts', mail: uniqueMail('ab-js'), phone: '5522334466', reason: 'Una tienda.' };
+  const person = {
+    name: 'Rosa Con Scripts',
+    mail: uniqueMail('ab-js'),
+    phone: '5522334466',
+    reason: 'Una tienda.',
+  };
   await setScenario(person.mail, API_DOWN);
   // QA's way in, for a known variant; its lead is tagged, and would not be counted.
   await page.goto('/?variante=b');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(WORDS.b);
   await expect(submitButton(page)).toBeDisabled({ timeout: 20_000 });
   await page.waitForTimeout(500);
-  for (const [name, value] of Object.entries(person)) await page.locator(`#contacto [name="${name}"]`).fill(value);
+  for (const [name, value] of Object.entries(person))
+    await page.locator(`#contacto [name="${name}"]`).fill(value);
   await submitButton(page).click();
-  await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible({
+    timeout: 15_000,
+  });
   await expectLeadFrom(person.mail, 'b');
   await expect.poll(() => gtag.named('generate_lead').length).toBe(1);
-  expect(gtag.named('generate_lead')[0]?.params).toMatchObject({ experiment: EXPERIMENT, variant: 'b' });
-  expect(gtag.named('conversion')[0]?.params).toMatchObject({ experiment: EXPERIMENT, variant: 'b' });
+  expect(gtag.named('generate_lead')[0]?.params).toMatchObject({
+    experiment: EXPERIMENT,
+    variant: 'b',
+  });
+  expect(gtag.named('conversion')[0]?.params).toMatchObject({
+    experiment: EXPERIMENT,
+    variant: 'b',
+  });
 });
 
-const submitButton = (page: Page) => page.locator('#contacto form').getByRole('button', { name: /enviar/i });
+const submitButton = (page: Page) =>
+  page.locator('#contacto form').getByRole('button', { name: /enviar/i });
 
 /** The lead's record (its run, the API being down) names the variant; what the API received does not. */
 async function expectLeadFrom(mail: string, variant: string | undefined) {
@@ -220,8 +276,16 @@ async function expectLeadFrom(mail: string, variant: string | undefined) {
   const sent = await records(mail);
   expect(sent.attempts.length).toBeGreaterThan(0);
   for (const attempt of sent.attempts) {
-    expect(Object.keys(attempt.body ?? {}).sort()).toEqual(['captcha', 'mail', 'name', 'phone', 'reason']);
-    expect(JSON.stringify(attempt.body)).not.toMatch(new RegExp(`${EXPERIMENT}|variante|experiment`));
+    expect(Object.keys(attempt.body ?? {}).sort()).toEqual([
+      'captcha',
+      'mail',
+      'name',
+      'phone',
+      'reason',
+    ]);
+    expect(JSON.stringify(attempt.body)).not.toMatch(
+      new RegExp(`${EXPERIMENT}|variante|experiment`),
+    );
   }
 }
 

@@ -1,5 +1,11 @@
 import type { Page } from '@playwright/test';
-import { expect, stayOnThankYouView, test, timeContactAction, waitForFormScript } from './support/fixtures';
+import {
+  expect,
+  stayOnThankYouView,
+  test,
+  timeContactAction,
+  waitForFormScript,
+} from './support/fixtures';
 import { records, setScenario, uniqueMail, type StubStep } from './support/stub';
 
 /** The action must answer within 9 s whatever the contact API does (Vercel's limit is 10 s). */
@@ -15,7 +21,12 @@ type Expected = { sees: RegExp; attempts: number | [number, number]; stored: num
  */
 const KEPT: Expected = { sees: /gracias por contactarnos/i, attempts: [1, 8], stored: 0 };
 
-const scenarios: Array<{ name: string; steps: StubStep[]; expected: Expected; withOutbox?: Expected }> = [
+const scenarios: Array<{
+  name: string;
+  steps: StubStep[];
+  expected: Expected;
+  withOutbox?: Expected;
+}> = [
   {
     name: 'drops every connection',
     steps: [{ destroy: true }],
@@ -76,7 +87,8 @@ const scenarios: Array<{ name: string; steps: StubStep[]; expected: Expected; wi
 
 async function submit(page: Page, values: Record<string, string>) {
   const form = page.locator('#contacto form');
-  for (const [name, value] of Object.entries(values)) await form.locator(`[name="${name}"]`).fill(value);
+  for (const [name, value] of Object.entries(values))
+    await form.locator(`[name="${name}"]`).fill(value);
   await form.getByRole('button', { name: /enviar/i }).click();
 }
 
@@ -84,49 +96,60 @@ test.describe('contact API faults', () => {
   for (const scenario of scenarios) {
     const { name, steps } = scenario;
     // Run again by the outbox-off project where the engine changes the outcome.
-    test(`the contact API ${name}`, { tag: scenario.withOutbox ? '@engine' : [] }, async ({ page, outbox }) => {
-      test.setTimeout(40_000);
-      const expected = outbox === 'auto' ? (scenario.withOutbox ?? scenario.expected) : scenario.expected;
-      const deadline = outbox === 'auto' && scenario.withOutbox ? OUTBOX_DEADLINE_MS : ACTION_DEADLINE_MS;
-      const values = {
-        name: 'Ana Fallas',
-        mail: uniqueMail('fault'),
-        phone: '5512345678',
-        reason: 'Quiero más clientes este mes.',
-      };
-      await setScenario(values.mail, steps);
-      await stayOnThankYouView(page);
-      await page.goto('/');
-      await waitForFormScript(page);
+    test(
+      `the contact API ${name}`,
+      { tag: scenario.withOutbox ? '@engine' : [] },
+      async ({ page, outbox }) => {
+        test.setTimeout(40_000);
+        const expected =
+          outbox === 'auto' ? (scenario.withOutbox ?? scenario.expected) : scenario.expected;
+        const deadline =
+          outbox === 'auto' && scenario.withOutbox ? OUTBOX_DEADLINE_MS : ACTION_DEADLINE_MS;
+        const values = {
+          name: 'Ana Fallas',
+          mail: uniqueMail('fault'),
+          phone: '5512345678',
+          reason: 'Quiero más clientes este mes.',
+        };
+        await setScenario(values.mail, steps);
+        await stayOnThankYouView(page);
+        await page.goto('/');
+        await waitForFormScript(page);
 
-      const waited = timeContactAction(page);
-      await submit(page, values);
-      const shown = expected.sees.source.includes('gracias')
-        ? page.getByRole('heading', { name: expected.sees })
-        : page.locator('#contacto form').getByRole('status');
-      await expect(shown).toContainText(expected.sees, { timeout: 15_000 });
-      const took = await waited;
-      expect(took).toBeGreaterThan(0);
-      const { attempts, stored } = await records(values.mail);
-      const [min, max] = Array.isArray(expected.attempts) ? expected.attempts : [expected.attempts, expected.attempts];
-      expect(attempts.length).toBeGreaterThanOrEqual(min);
-      expect(attempts.length).toBeLessThanOrEqual(max);
-      expect(new Set(attempts.map((a) => a.idempotencyKey)).size).toBe(1);
-      expect(stored).toHaveLength(expected.stored);
-      expect(took).toBeLessThan(deadline);
-      if (expected.stored === 0 && expected !== KEPT) {
-        for (const [field, value] of Object.entries(values)) {
-          await expect(page.locator(`#contacto [name="${field}"]`)).toHaveValue(value);
+        const waited = timeContactAction(page);
+        await submit(page, values);
+        const shown = expected.sees.source.includes('gracias')
+          ? page.getByRole('heading', { name: expected.sees })
+          : page.locator('#contacto form').getByRole('status');
+        await expect(shown).toContainText(expected.sees, { timeout: 15_000 });
+        const took = await waited;
+        expect(took).toBeGreaterThan(0);
+        const { attempts, stored } = await records(values.mail);
+        const [min, max] = Array.isArray(expected.attempts)
+          ? expected.attempts
+          : [expected.attempts, expected.attempts];
+        expect(attempts.length).toBeGreaterThanOrEqual(min);
+        expect(attempts.length).toBeLessThanOrEqual(max);
+        expect(new Set(attempts.map((a) => a.idempotencyKey)).size).toBe(1);
+        expect(stored).toHaveLength(expected.stored);
+        expect(took).toBeLessThan(deadline);
+        if (expected.stored === 0 && expected !== KEPT) {
+          for (const [field, value] of Object.entries(values)) {
+            await expect(page.locator(`#contacto [name="${field}"]`)).toHaveValue(value);
+          }
         }
-      }
-      // Held by the engine: let its next round deliver it instead of retrying a fault for a day.
-      if (expected === KEPT) await setScenario(values.mail, [{ success: true }]);
-      test
-        .info()
-        .annotations.push({ type: 'figures', description: `${name}: ${attempts.length} attempt(s), ${took} ms` });
-      console.log(
-        `[fault] ${name}: visitor sees ${expected.sees}; ${attempts.length} attempt(s); action ${took} ms; stored ${stored.length}`,
-      );
-    });
+        // Held by the engine: let its next round deliver it instead of retrying a fault for a day.
+        if (expected === KEPT) await setScenario(values.mail, [{ success: true }]);
+        test
+          .info()
+          .annotations.push({
+            type: 'figures',
+            description: `${name}: ${attempts.length} attempt(s), ${took} ms`,
+          });
+        console.log(
+          `[fault] ${name}: visitor sees ${expected.sees}; ${attempts.length} attempt(s); action ${took} ms; stored ${stored.length}`,
+        );
+      },
+    );
   }
 });

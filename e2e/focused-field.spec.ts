@@ -50,7 +50,9 @@ for (const width of WIDTHS) {
       // The button's band: 16 px to 112 px above the bottom edge (6rem, 1rem from it).
       for (const fromBottom of [30, 60, 90]) {
         await placeAbove(page, field, fromBottom);
-        expect(await coveredPoints(field), `${name}, ${fromBottom} px above the bottom`).toEqual([]);
+        expect(await coveredPoints(field), `${name}, ${fromBottom} px above the bottom`).toEqual(
+          [],
+        );
       }
     }
 

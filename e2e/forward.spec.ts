@@ -106,10 +106,15 @@ test('from an ad, without JavaScript, the API down: the alert and the signed web
   test.setTimeout(90_000);
   const mail = uniqueMail('fwd-nojs');
   // Down for the live attempts and the engine's first 4 rounds (3 s apart, about 12 s), then it takes it.
-  await setScenario(mail, [...Array.from({ length: 8 }, () => ({ status: 503 })), { success: true, mes: 'Recibida' }]);
+  await setScenario(mail, [
+    ...Array.from({ length: 8 }, () => ({ status: 503 })),
+    { success: true, mes: 'Recibida' },
+  ]);
   // The ad's visit sets the source cookies; the person then writes from the same browser.
   await request.get(`${BASE}${AD}`);
-  expect((await sendAsPersonWithoutScripts(request, BASE, person(mail), visitor())).kind).toBe('thanks');
+  expect((await sendAsPersonWithoutScripts(request, BASE, person(mail), visitor())).kind).toBe(
+    'thanks',
+  );
   const [alert] = await waitForAlerts(mail, 1);
   expect(alert?.text).toContain('gclid: e2e-fwd-Cj0K');
 
@@ -130,14 +135,19 @@ test('from an ad, without JavaScript, the API down: the alert and the signed web
     phone: '+525512345678',
     reason: 'Quiero anuncios para mi tortería.',
   });
-  expect(body.data.phone).toEqual({ e164: '+525512345678', whatsapp: 'https://wa.me/525512345678' });
+  expect(body.data.phone).toEqual({
+    e164: '+525512345678',
+    whatsapp: 'https://wa.me/525512345678',
+  });
   // The API takes it later with the same key; the webhook is not sent again.
   await expect.poll(async () => (await records(mail)).stored.length, { timeout: 45_000 }).toBe(1);
   expect(body.data.key).toBe((await records(mail)).stored[0]?.key);
   expect(deliveredTo(mail)).toHaveLength(1);
   // Another secret does not verify it: the signature is real.
   expect(() =>
-    new Webhook(`whsec_${Buffer.from('otro-secreto-que-no-es-el-bueno!').toString('base64')}`).verify(
+    new Webhook(
+      `whsec_${Buffer.from('otro-secreto-que-no-es-el-bueno!').toString('base64')}`,
+    ).verify(
       deliveredTo(mail)[0]?.body ?? '',
       deliveredTo(mail)[0]?.headers as Record<string, string>,
     ),
@@ -155,9 +165,12 @@ test('from an ad, with JavaScript: one signed webhook and one Meta Lead, with th
   await waitForFormScript(page);
   await page.waitForTimeout(3000);
   const form = page.locator('#contacto form');
-  for (const [name, value] of Object.entries(person(mail))) await form.locator(`[name="${name}"]`).fill(value);
+  for (const [name, value] of Object.entries(person(mail)))
+    await form.locator(`[name="${name}"]`).fill(value);
   await form.getByRole('button', { name: /enviar/i }).click();
-  await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible({
+    timeout: 15_000,
+  });
 
   await expect.poll(() => deliveredTo(mail).length, { timeout: 20_000 }).toBe(1);
   const { key, source } = verified(deliveredTo(mail)[0]).data;
@@ -187,7 +200,8 @@ test('from an ad, with JavaScript: one signed webhook and one Meta Lead, with th
   // starts with the other tags after the 6 s 'loaded' flag, which a busy machine can reach after the thanks.
   const browserLead = () =>
     page.evaluate(() => {
-      const queue = (window as unknown as { fbq?: { queue?: ArrayLike<unknown>[] } }).fbq?.queue ?? [];
+      const queue =
+        (window as unknown as { fbq?: { queue?: ArrayLike<unknown>[] } }).fbq?.queue ?? [];
       const call = queue.find((args) => args[0] === 'track' && args[1] === 'Lead');
       return call ? Array.from(call)[3] : undefined;
     });
@@ -199,7 +213,9 @@ test('a receiver down for 20 s gets the lead once, when it is back', async ({ re
   const mail = uniqueMail('fwd-down');
   await setScenario(mail, [{ success: true, mes: 'Recibida' }]);
   receivers.downFor(20_000);
-  expect((await sendAsPersonWithoutScripts(request, BASE, person(mail), visitor())).kind).toBe('thanks');
+  expect((await sendAsPersonWithoutScripts(request, BASE, person(mail), visitor())).kind).toBe(
+    'thanks',
+  );
   await expect.poll(() => deliveredTo(mail).length, { timeout: 60_000, intervals: [1000] }).toBe(1);
   // Tried while down (each answered 503), then once more; and nothing after it was taken.
   expect(hitsFor(mail).filter((hit) => hit.status === 503).length).toBeGreaterThanOrEqual(2);
@@ -218,7 +234,9 @@ for (const when of ['while it retries', 'as it goes on in a fresh run'] as const
     await setScenario(mail, [{ success: true, mes: 'Recibida' }]);
     receivers.downFor(120_000);
     try {
-      expect((await sendAsPersonWithoutScripts(request, BASE, person(mail), visitor())).kind).toBe('thanks');
+      expect((await sendAsPersonWithoutScripts(request, BASE, person(mail), visitor())).kind).toBe(
+        'thanks',
+      );
       // Its webhook run is retrying against the receiver that is down.
       await expect.poll(() => hitsFor(mail).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
       expect(runsHolding(mail, 'forward').length).toBeGreaterThanOrEqual(1);
@@ -227,7 +245,10 @@ for (const when of ['while it retries', 'as it goes on in a fresh run'] as const
         // After ROUNDS_PER_RUN rounds the copy goes on in a new run, which begins by waiting: the queue still holds the
         // message that starts it, input and all. Purged then, it once came back to life and sent (lib/engine/forget-run.ts).
         await expect
-          .poll(() => Math.max(0, ...webhookRunsFrom(mail, 'forward')), { timeout: 60_000, intervals: [100] })
+          .poll(() => Math.max(0, ...webhookRunsFrom(mail, 'forward')), {
+            timeout: 60_000,
+            intervals: [100],
+          })
           .toBeGreaterThan(0);
       }
       // The person asks to be forgotten; the staff run the CLI against this server's engine.
@@ -239,7 +260,9 @@ for (const when of ['while it retries', 'as it goes on in a fresh run'] as const
       const purged = await leadsCli(['purge', mail], env);
       purgedAt = Date.now();
       expect(purged.status, `${purged.stdout}${purged.stderr}`).toBe(0);
-      expect(purged.stdout).toMatch(/reenvío\(s\) al webhook o a Meta detenido\(s\) y borrado\(s\)/);
+      expect(purged.stdout).toMatch(
+        /reenvío\(s\) al webhook o a Meta detenido\(s\) y borrado\(s\)/,
+      );
     } finally {
       receivers.downFor(0);
     }
@@ -247,7 +270,9 @@ for (const when of ['while it retries', 'as it goes on in a fresh run'] as const
     // One already under way when the purge ran (signed before it) cannot be recalled: it lands, now the receiver is up.
     await expect.poll(() => runsHolding(mail, 'forward'), { timeout: 20_000 }).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 8000));
-    const signedAfter = deliveredTo(mail).filter((hit) => Number(hit.headers['webhook-timestamp']) * 1000 > purgedAt);
+    const signedAfter = deliveredTo(mail).filter(
+      (hit) => Number(hit.headers['webhook-timestamp']) * 1000 > purgedAt,
+    );
     expect(signedAfter).toHaveLength(0);
     expect(deliveredTo(mail).length).toBeLessThanOrEqual(1);
   });
@@ -258,7 +283,9 @@ test("a receiver that does not answer never holds up the visitor's answer", asyn
   await setScenario(mail, [{ success: true, mes: 'Recibida' }]);
   receivers.hold();
   try {
-    expect((await sendAsPersonWithoutScripts(request, BASE, person(mail), visitor())).kind).toBe('thanks');
+    expect((await sendAsPersonWithoutScripts(request, BASE, person(mail), visitor())).kind).toBe(
+      'thanks',
+    );
     // Thanked, and stored by the API, while the webhook's request is still unanswered.
     expect((await records(mail)).stored).toHaveLength(1);
     expect(hitsFor(mail)).toHaveLength(0);
@@ -270,7 +297,9 @@ test("a receiver that does not answer never holds up the visitor's answer", asyn
 
 // A failed send (the visitor asked to retry) starts no run, and the live path sends on only what the API took:
 // nothing to forward by construction; conversions.spec.ts checks the browser sends no Lead for it.
-test('spam, QA and refused sends reach neither the webhook nor Meta; a released spam does', async ({ request }) => {
+test('spam, QA and refused sends reach neither the webhook nor Meta; a released spam does', async ({
+  request,
+}) => {
   test.setTimeout(120_000);
   const confirmed = uniqueMail('fwd-ok');
   const refused = uniqueMail('fwd-refused');
@@ -279,10 +308,12 @@ test('spam, QA and refused sends reach neither the webhook nor Meta; a released 
   await setScenario(confirmed, [{ success: true, mes: 'Recibida' }]);
   await setScenario(refused, [{ status: 400, mes: 'Datos rechazados por la API' }]);
   await setScenario(spam, [{ success: true, mes: 'Recibida' }]);
-  expect((await sendAsPersonWithoutScripts(request, BASE, person(confirmed), visitor())).kind).toBe('thanks');
-  expect((await sendAsPersonWithoutScripts(request, BASE, person(refused), visitor())).html).toContain(
-    'Datos rechazados por la API',
+  expect((await sendAsPersonWithoutScripts(request, BASE, person(confirmed), visitor())).kind).toBe(
+    'thanks',
   );
+  expect(
+    (await sendAsPersonWithoutScripts(request, BASE, person(refused), visitor())).html,
+  ).toContain('Datos rechazados por la API');
   expect(
     (
       await sendAsPersonWithoutScripts(
@@ -293,10 +324,14 @@ test('spam, QA and refused sends reach neither the webhook nor Meta; a released 
       )
     ).kind,
   ).toBe('thanks');
-  expect((await sendAsPersonWithoutScripts(request, BASE, person(qa), visitor())).kind).toBe('thanks');
+  expect((await sendAsPersonWithoutScripts(request, BASE, person(qa), visitor())).kind).toBe(
+    'thanks',
+  );
 
   await expect
-    .poll(() => [deliveredTo(confirmed).length, metaLeadsFor(confirmed).length], { timeout: 20_000 })
+    .poll(() => [deliveredTo(confirmed).length, metaLeadsFor(confirmed).length], {
+      timeout: 20_000,
+    })
     .toEqual([1, 1]);
   await new Promise((resolve) => setTimeout(resolve, 5000));
   for (const mail of [refused, spam, qa]) {
@@ -319,8 +354,12 @@ test('spam, QA and refused sends reach neither the webhook nor Meta; a released 
   // One lead, under one id: after a release from the CLI the local world has been seen running each
   // send twice in the same 2 ms; a receiver drops the repeat by webhook-id, Meta by event_id.
   await new Promise((resolve) => setTimeout(resolve, 5000));
-  expect(new Set(deliveredTo(spam).map((hit) => hit.headers['webhook-id']))).toEqual(new Set([held?.lead.key]));
-  expect(new Set(metaLeadsFor(spam).map((event) => event.event_id))).toEqual(new Set([held?.lead.key]));
+  expect(new Set(deliveredTo(spam).map((hit) => hit.headers['webhook-id']))).toEqual(
+    new Set([held?.lead.key]),
+  );
+  expect(new Set(metaLeadsFor(spam).map((event) => event.event_id))).toEqual(
+    new Set([held?.lead.key]),
+  );
   expect(deliveredTo(spam).length).toBeLessThanOrEqual(2);
   expect(verified(deliveredTo(spam)[0]).data.key).toBe(held?.lead.key);
 });

@@ -56,7 +56,9 @@ test.describe('without JavaScript', () => {
     await page.goto('/');
     await expect(form(page)).toHaveAttribute('method', /post/i);
     await expect(form(page)).toHaveAttribute('enctype', 'multipart/form-data');
-    expect(await form(page).locator('input[type="hidden"][name^="$ACTION"]').count()).toBeGreaterThan(0);
+    expect(
+      await form(page).locator('input[type="hidden"][name^="$ACTION"]').count(),
+    ).toBeGreaterThan(0);
     await expect(submit(page)).toBeEnabled();
 
     await fill(page, visitor);
@@ -89,10 +91,14 @@ test.describe('without JavaScript', () => {
 
     await expect(errorOf(page, 'name')).toHaveText('Este campo debe tener al menos 5 caracteres');
     await expect(errorOf(page, 'mail')).toHaveText('Este campo debe ser un email');
-    await expect(errorOf(page, 'phone')).toHaveText('Este campo no debe tener mas de 15 caracteres');
+    await expect(errorOf(page, 'phone')).toHaveText(
+      'Este campo no debe tener mas de 15 caracteres',
+    );
     await expect(errorOf(page, 'reason')).toHaveText('Este campo es obligatorio');
     await expect(input(page, 'name')).toHaveAttribute('aria-invalid', 'true');
-    await expect(input(page, 'name')).toHaveAccessibleDescription('Este campo debe tener al menos 5 caracteres');
+    await expect(input(page, 'name')).toHaveAccessibleDescription(
+      'Este campo debe tener al menos 5 caracteres',
+    );
     await expectValues(page, visitor);
     await expect(form(page).getByRole('status')).toHaveText(/revisa los campos/i);
     // The answer opens at the form.
@@ -114,13 +120,19 @@ test.describe('without JavaScript', () => {
     expect((await records(fixed.mail)).attempts).toHaveLength(1);
   });
 
-  test("a refusal (success: false) shows the API's mes under the button and keeps the values", async ({ page }) => {
+  test("a refusal (success: false) shows the API's mes under the button and keeps the values", async ({
+    page,
+  }) => {
     const visitor = visitorWith('nojs-refused');
-    await setScenario(visitor.mail, [{ success: false, mes: 'Ya tenemos una solicitud con este correo.' }]);
+    await setScenario(visitor.mail, [
+      { success: false, mes: 'Ya tenemos una solicitud con este correo.' },
+    ]);
     await page.goto('/');
     await fill(page, visitor);
     await sendConfirming(page);
-    await expect(form(page).getByRole('status')).toHaveText('Ya tenemos una solicitud con este correo.');
+    await expect(form(page).getByRole('status')).toHaveText(
+      'Ya tenemos una solicitud con este correo.',
+    );
     await expectValues(page, visitor);
     await expect(submit(page)).toBeEnabled();
   });
@@ -149,7 +161,9 @@ test.describe('without JavaScript', () => {
     );
     await submit(page).click();
 
-    await expect(form(page).getByRole('status')).toHaveText(/actualizamos el sitio.*envíalo de nuevo/i);
+    await expect(form(page).getByRole('status')).toHaveText(
+      /actualizamos el sitio.*envíalo de nuevo/i,
+    );
     await expectValues(page, visitor);
     expect(rewritten).toBe(true);
     // Told by the form's own field, not by reading the page again or React's hidden fields.
@@ -174,7 +188,9 @@ test.describe('the form the browser posts itself is held to the same rules', () 
     await page.goto('/');
     await fill(page, visitor);
     const [post] = await Promise.all([
-      page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === '/'),
+      page.waitForRequest(
+        (request) => request.method() === 'POST' && new URL(request.url()).pathname === '/',
+      ),
       submit(page).click(),
     ]);
     // Asked to confirm (no scripts, no signature of the form's time on screen): a person presses again.
@@ -196,7 +212,10 @@ test.describe('the form the browser posts itself is held to the same rules', () 
     });
     expect(forged.status()).toBeGreaterThanOrEqual(400);
     // The body is text (UTF-8): the reason, accents included, is found as it was typed.
-    const padded = Buffer.from(body.toString('utf8').replace(visitor.reason, 'x'.repeat(200_000)), 'utf8');
+    const padded = Buffer.from(
+      body.toString('utf8').replace(visitor.reason, 'x'.repeat(200_000)),
+      'utf8',
+    );
     expect(padded.length).toBeGreaterThan(200_000);
     const oversized = await api.post(`${baseURL}/`, {
       headers: { ...headers, origin: new URL(baseURL ?? '').origin },
@@ -225,8 +244,12 @@ test.describe('the form the browser posts itself is held to the same rules', () 
     await page.goto('/');
     await fill(page, visitor);
     await sendConfirming(page);
-    await expect(form(page).getByRole('status')).toContainText(/varias solicitudes desde tu conexión/i);
-    await expect(form(page).getByRole('status').getByRole('link', { name: 'WhatsApp' })).toBeVisible();
+    await expect(form(page).getByRole('status')).toContainText(
+      /varias solicitudes desde tu conexión/i,
+    );
+    await expect(
+      form(page).getByRole('status').getByRole('link', { name: 'WhatsApp' }),
+    ).toBeVisible();
     await expectValues(page, visitor);
     expect((await records(visitor.mail)).attempts).toHaveLength(5);
   });
@@ -253,7 +276,10 @@ test('scripts held back 20 s: the visitor sends before hydration, the API gets t
   expect((await records(visitor.mail)).attempts).toHaveLength(1);
 
   // The scripts arrive: the island takes the answer over (thanks, then the thank-you page) and sends nothing again.
-  await page.waitForURL((url) => url.pathname === E2E_CONFIG.thankYouUrl, { timeout: 40_000, waitUntil: 'commit' });
+  await page.waitForURL((url) => url.pathname === E2E_CONFIG.thankYouUrl, {
+    timeout: 40_000,
+    waitUntil: 'commit',
+  });
   expect((await records(visitor.mail)).attempts).toHaveLength(1);
 });
 
@@ -271,7 +297,8 @@ test("an enquiry sent before hydration: the answer page, once its scripts run, s
   await page.goto('/', { waitUntil: 'domcontentloaded' });
   await fill(page, visitor);
   const answer = page.waitForResponse(
-    (response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/',
+    (response) =>
+      response.request().method() === 'POST' && new URL(response.url()).pathname === '/',
   );
   await submit(page).click();
   await answer;

@@ -19,7 +19,10 @@ test.describe('the landing page', () => {
       page.getByRole('heading', { level: 2, name: /atrae clientes potenciales/i }),
       page.getByRole('heading', { level: 2, name: /clientes que ya disfrutan los beneficios/i }),
       page.getByRole('heading', { level: 2, name: /nuestros servicios/i }),
-      page.getByRole('heading', { level: 2, name: /marketing digital contra marketing tradicional/i }),
+      page.getByRole('heading', {
+        level: 2,
+        name: /marketing digital contra marketing tradicional/i,
+      }),
     ];
     const tops: number[] = [];
     for (const heading of headings) {
@@ -38,7 +41,11 @@ test.describe('the landing page', () => {
     expect(partnersTop).toBeGreaterThan(tops[4] ?? 0);
   });
 
-  test('is whole in the server HTML: every section shows without JavaScript', async ({ browser, baseURL, request }) => {
+  test('is whole in the server HTML: every section shows without JavaScript', async ({
+    browser,
+    baseURL,
+    request,
+  }) => {
     // React moves a large Suspense boundary to the end of the document and
     // reveals it with a script; none of the page may depend on that.
     const html = await (await request.get('/')).text();
@@ -85,7 +92,9 @@ test.describe('the landing page', () => {
     const image = page.getByRole('img', { name: /computadora, tableta y celular/i });
     await image.scrollIntoViewIfNeeded();
     await expect(image).toBeVisible();
-    expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    expect(
+      await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+    ).toBe(true);
   });
 
   test('three service blocks whose icons flip on hover', async ({ page }) => {
@@ -96,7 +105,9 @@ test.describe('the landing page', () => {
     await expect(services.filter({ hasText: 'Publicidad en Facebook' })).toBeVisible();
     await expect(page.locator('body')).toContainText(/computadora, celular y tableta/);
 
-    const card = page.locator('li').filter({ has: page.getByRole('heading', { name: 'Publicidad en buscadores' }) });
+    const card = page
+      .locator('li')
+      .filter({ has: page.getByRole('heading', { name: 'Publicidad en buscadores' }) });
     const icon = card.locator('[data-icon]');
     const transform = () => icon.evaluate((el) => getComputedStyle(el).transform);
     expect(await transform()).toBe('none');
@@ -105,7 +116,10 @@ test.describe('the landing page', () => {
     await expect.poll(transform).toMatch(/^matrix3d\(-1, 0, /);
   });
 
-  test('shows the icons as server-rendered SVG drawn from the icon sprite', async ({ page, request }) => {
+  test('shows the icons as server-rendered SVG drawn from the icon sprite', async ({
+    page,
+    request,
+  }) => {
     await page.goto('/');
     for (const name of [/twitter/i, /facebook/i]) {
       await expect(page.getByRole('link', { name }).locator('svg')).toHaveCount(1);
@@ -114,7 +128,9 @@ test.describe('the landing page', () => {
 
     const sprite = await request.get('/icons.svg');
     expect(sprite.headers()['content-type']).toContain('image/svg+xml');
-    const symbols = new Set([...(await sprite.text()).matchAll(/<symbol id="([^"]+)"/g)].map((match) => match[1]));
+    const symbols = new Set(
+      [...(await sprite.text()).matchAll(/<symbol id="([^"]+)"/g)].map((match) => match[1]),
+    );
     const uses = await page
       .locator('svg use')
       .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('href') ?? ''));
@@ -122,10 +138,15 @@ test.describe('the landing page', () => {
     for (const href of uses) expect([href, symbols.has(href.split('#')[1])]).toEqual([href, true]);
     // Drawn for real: the phone icon's <use> has content once the sprite has arrived.
     const phone = page.locator('a[href^="tel:"]').locator('..').locator('svg use');
-    await expect.poll(() => phone.evaluate((use) => (use as SVGUseElement).getBBox().width)).toBeGreaterThan(0);
+    await expect
+      .poll(() => phone.evaluate((use) => (use as SVGUseElement).getBBox().width))
+      .toBeGreaterThan(0);
   });
 
-  test('footer: dark, with the brand and a teal privacy link opening in a new tab', async ({ page, context }) => {
+  test('footer: dark, with the brand and a teal privacy link opening in a new tab', async ({
+    page,
+    context,
+  }) => {
     await page.goto('/');
     const footer = page.locator('footer');
     const background = await footer.evaluate((el) => getComputedStyle(el).backgroundColor);
@@ -148,7 +169,10 @@ test.describe('the landing page', () => {
     await expect(notice.getByRole('heading', { level: 1 })).toHaveText('Aviso de privacidad');
   });
 
-  test('floating chat button opens WhatsApp in a new tab and records the event', async ({ page, context }) => {
+  test('floating chat button opens WhatsApp in a new tab and records the event', async ({
+    page,
+    context,
+  }) => {
     await page.goto('/');
     const chat = page.getByRole('link', { name: 'Llama/escribenos' });
     await expect(chat).toBeVisible();
@@ -187,19 +211,27 @@ test.describe('the landing page', () => {
         ),
       );
     const whole = await boxes();
-    const label = await chat.evaluate((link) => (link.querySelector('span') as HTMLElement).outerHTML);
+    const label = await chat.evaluate(
+      (link) => (link.querySelector('span') as HTMLElement).outerHTML,
+    );
     // The icon alone (the label not parsed yet), then half the label, then all of it.
     await chat.evaluate((link) => link.querySelector('span')?.remove());
     expect((await boxes())[0]).toEqual(whole[0]);
     await chat.evaluate((link) => link.insertAdjacentHTML('beforeend', '<span></span>'));
     await chat.evaluate(
       (link, html) =>
-        ((link.querySelector('span') as HTMLElement).outerHTML = html.replace(/<wbr>.*<\/span>$/, '</span>')),
+        ((link.querySelector('span') as HTMLElement).outerHTML = html.replace(
+          /<wbr>.*<\/span>$/,
+          '</span>',
+        )),
       label,
     );
     expect(await chat.evaluate((link) => link.textContent)).toBe('Llama/');
     expect(await boxes()).toEqual(whole);
-    await chat.evaluate((link, html) => ((link.querySelector('span') as HTMLElement).outerHTML = html), label);
+    await chat.evaluate(
+      (link, html) => ((link.querySelector('span') as HTMLElement).outerHTML = html),
+      label,
+    );
     expect(await boxes()).toEqual(whole);
   });
 });
@@ -210,7 +242,9 @@ test.describe('the sticky header', () => {
     const header = page.locator('header');
     const height = () => header.evaluate((el) => el.getBoundingClientRect().height);
     expect(await header.evaluate((el) => getComputedStyle(el).position)).toBe('sticky');
-    expect(await header.evaluate((el) => getComputedStyle(el).transitionDuration)).toContain('0.5s');
+    expect(await header.evaluate((el) => getComputedStyle(el).transitionDuration)).toContain(
+      '0.5s',
+    );
     expect(await height()).toBe(100);
 
     await page.evaluate(() => window.scrollTo(0, 120));
@@ -221,7 +255,9 @@ test.describe('the sticky header', () => {
     await expect.poll(height).toBe(75);
     // Still at the top of the viewport, above the content.
     expect(await header.evaluate((el) => el.getBoundingClientRect().top)).toBe(0);
-    const topElement = await page.evaluate(() => document.elementFromPoint(200, 30)?.closest('header') !== null);
+    const topElement = await page.evaluate(
+      () => document.elementFromPoint(200, 30)?.closest('header') !== null,
+    );
     expect(topElement).toBe(true);
 
     await page.evaluate(() => window.scrollTo(0, 0));
@@ -234,7 +270,9 @@ test.describe('the sticky header', () => {
     const docTop = () => services.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
     const before = await docTop();
     await page.evaluate(() => window.scrollTo(0, 300));
-    await expect.poll(() => page.locator('header').evaluate((el) => el.getBoundingClientRect().height)).toBe(75);
+    await expect
+      .poll(() => page.locator('header').evaluate((el) => el.getBoundingClientRect().height))
+      .toBe(75);
     expect(await docTop()).toBe(before);
   });
 
@@ -243,9 +281,13 @@ test.describe('the sticky header', () => {
     await page.goto('/');
     const promo = page.locator('header').getByRole('img', { name: /asesoría gratis/i });
     await expect(promo).toBeVisible();
-    await expect(page.locator('header').getByRole('img', { name: /Impulso Digital/ })).toBeVisible();
+    await expect(
+      page.locator('header').getByRole('img', { name: /Impulso Digital/ }),
+    ).toBeVisible();
     await page.setViewportSize({ width: 375, height: 740 });
     await expect(promo).toBeHidden();
-    await expect(page.locator('header').getByRole('img', { name: /Impulso Digital/ })).toBeVisible();
+    await expect(
+      page.locator('header').getByRole('img', { name: /Impulso Digital/ }),
+    ).toBeVisible();
   });
 });

@@ -15,7 +15,13 @@ const FAKE_RECAPTCHA = `
     execute: function () { return Promise.resolve('e2e-token'); }
   };`;
 
-const SECTIONS = ['hero-title', 'benefits-title', 'clients-title', 'services-title', 'digital-title'];
+const SECTIONS = [
+  'hero-title',
+  'benefits-title',
+  'clients-title',
+  'services-title',
+  'digital-title',
+];
 const CAROUSELS = ['Logotipos de clientes', 'Certificaciones y socios'];
 /** Long enough for the 6 s 'loaded' flag (the tags chunk) and the start of both carousels once near. */
 const WAIT_MS = 8000;
@@ -37,7 +43,9 @@ async function scriptsInHtml(page: Page): Promise<Set<string>> {
   const response = await page.request.get('/');
   const html = await response.text();
   return new Set(
-    [...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((match) => new URL(match[1] ?? '', response.url()).pathname),
+    [...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map(
+      (match) => new URL(match[1] ?? '', response.url()).pathname,
+    ),
   );
 }
 
@@ -73,7 +81,8 @@ async function open(page: Page) {
 }
 
 async function send(page: Page, visitor: ReturnType<typeof visitorWith>) {
-  for (const [name, value] of Object.entries(visitor)) await form(page).locator(`[name="${name}"]`).fill(value);
+  for (const [name, value] of Object.entries(visitor))
+    await form(page).locator(`[name="${name}"]`).fill(value);
   await form(page)
     .getByRole('button', { name: /enviar/i })
     .click();
@@ -89,7 +98,10 @@ test.describe('lazily loaded chunks that never arrive', () => {
     // The carousels start when near the viewport: bring both near it.
     for (const name of CAROUSELS) await page.getByRole('region', { name }).scrollIntoViewIfNeeded();
     await page.waitForTimeout(WAIT_MS);
-    expect(refused.length, 'the tags and carousel chunks were asked for, and refused').toBeGreaterThan(0);
+    expect(
+      refused.length,
+      'the tags and carousel chunks were asked for, and refused',
+    ).toBeGreaterThan(0);
 
     for (const id of SECTIONS) {
       const section = page.locator(`section[aria-labelledby="${id}"]`);
@@ -109,7 +121,9 @@ test.describe('lazily loaded chunks that never arrive', () => {
 
   // Depends on the form's rewrite (a real HTML form, rules retried on submit):
   // today the submit button waits for the rules chunk, which never arrives.
-  test('every chunk not in the HTML refused: the form still sends the enquiry once', async ({ page }) => {
+  test('every chunk not in the HTML refused: the form still sends the enquiry once', async ({
+    page,
+  }) => {
     const visitor = visitorWith('no-chunks');
     await setScenario(visitor.mail, [{ success: true }]);
     const inHtml = await scriptsInHtml(page);

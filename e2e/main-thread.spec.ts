@@ -36,7 +36,8 @@ declare global {
   }
 }
 
-const overlaps = (a: LongTask, b: LongTask) => a.start < b.start + b.duration && b.start < a.start + a.duration;
+const overlaps = (a: LongTask, b: LongTask) =>
+  a.start < b.start + b.duration && b.start < a.start + a.duration;
 
 for (const width of [390, 1280]) {
   test(`no long task for 15 s at the top of the page once it has settled, at ${width}px and 4x CPU`, async ({
@@ -49,7 +50,10 @@ for (const width of [390, 1280]) {
       window.__longFrames = [];
       new PerformanceObserver((list) => {
         for (const entry of list.getEntries()) {
-          window.__longTasks?.push({ start: Math.round(entry.startTime), duration: Math.round(entry.duration) });
+          window.__longTasks?.push({
+            start: Math.round(entry.startTime),
+            duration: Math.round(entry.duration),
+          });
         }
       }).observe({ type: 'longtask' });
       new PerformanceObserver((list) => {
@@ -100,8 +104,12 @@ for (const width of [390, 1280]) {
       (after) =>
         performance
           .getEntriesByType('resource')
-          .filter((entry) => entry.startTime > after && /\.m?js(\?|$)/.test(new URL(entry.name).pathname))
-          .map((entry) => `${Math.round(entry.startTime)} ${entry.name.replace(location.origin, '')}`),
+          .filter(
+            (entry) => entry.startTime > after && /\.m?js(\?|$)/.test(new URL(entry.name).pathname),
+          )
+          .map(
+            (entry) => `${Math.round(entry.startTime)} ${entry.name.replace(location.origin, '')}`,
+          ),
       loadedAt,
     );
     const watched = { start: settledAt, duration: WATCH_MS };
@@ -121,10 +129,16 @@ for (const width of [390, 1280]) {
       frames,
       scriptsAfterLoad,
     };
-    await testInfo.attach('long tasks', { body: JSON.stringify(report, null, 2), contentType: 'application/json' });
+    await testInfo.attach('long tasks', {
+      body: JSON.stringify(report, null, 2),
+      contentType: 'application/json',
+    });
     console.log(`${width}px: ${JSON.stringify(report)}`);
 
-    expect(await page.evaluate(() => window.scrollY), 'the visitor never left the top of the page').toBe(0);
+    expect(
+      await page.evaluate(() => window.scrollY),
+      'the visitor never left the top of the page',
+    ).toBe(0);
     // The carousels are far below: their engine is neither fetched nor started
     // (it used to start when the browser was first idle, at 390 px even before load).
     const started = await page.locator('[aria-roledescription="carousel"][data-ready]').count();

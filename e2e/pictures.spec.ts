@@ -26,10 +26,19 @@ const fixtures = (): Record<string, Fixture> =>
 /** The fixture a picture's address names (its file's name survives in the optimiser's URL), if it is one. */
 function fixtureOf(src: string): [string, Fixture] | undefined {
   const address = decodeURIComponent(src);
-  return Object.entries(fixtures()).find(([file]) => address.includes(`/${path.basename(file, path.extname(file))}.`));
+  return Object.entries(fixtures()).find(([file]) =>
+    address.includes(`/${path.basename(file, path.extname(file))}.`),
+  );
 }
 
-type Shot = { alt: string; src: string; width: number; height: number; fileWidth: number; complete: boolean };
+type Shot = {
+  alt: string;
+  src: string;
+  width: number;
+  height: number;
+  fileWidth: number;
+  complete: boolean;
+};
 const pictures = (page: Page): Promise<Shot[]> =>
   page.locator('img').evaluateAll((imgs) =>
     Promise.all(
@@ -71,7 +80,11 @@ async function recordShifts(page: Page) {
       if (!(node instanceof Element)) return String(node?.nodeName ?? 'gone');
       return `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}${node.className && typeof node.className === 'string' ? `.${node.className.trim().split(/\s+/).join('.')}` : ''}`;
     };
-    type Source = { node: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly };
+    type Source = {
+      node: Node | null;
+      previousRect: DOMRectReadOnly;
+      currentRect: DOMRectReadOnly;
+    };
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries() as Array<
         PerformanceEntry & { value: number; hadRecentInput: boolean; sources: Source[] }
@@ -87,14 +100,16 @@ async function recordShifts(page: Page) {
   });
   return () =>
     page.evaluate(() => {
-      const parsed = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).domInteractive;
-      return (window as unknown as { __shifts: Array<{ value: number; moved: string[]; at: number }> }).__shifts.filter(
-        ({ at }) => at >= parsed,
-      );
+      const parsed = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming)
+        .domInteractive;
+      return (
+        window as unknown as { __shifts: Array<{ value: number; moved: string[]; at: number }> }
+      ).__shifts.filter(({ at }) => at >= parsed);
     });
 }
 
-const shiftScore = (shifts: Array<{ value: number }>) => shifts.reduce((sum, { value }) => sum + value, 0);
+const shiftScore = (shifts: Array<{ value: number }>) =>
+  shifts.reduce((sum, { value }) => sum + value, 0);
 /** The layout shift a person notices (Google calls up to 0.1 good): below it, a sub-pixel move is nobody's concern. */
 const NOTICEABLE_SHIFT = 0.01;
 
@@ -104,7 +119,8 @@ async function holdPictures(page: Page) {
   const gate = new Promise<void>((resolve) => (release = resolve));
   await page.route(
     (url) =>
-      url.pathname === '/_next/image' || /^\/_next\/static\/media\/.+\.(svg|png|jpe?g|webp|avif)$/.test(url.pathname),
+      url.pathname === '/_next/image' ||
+      /^\/_next\/static\/media\/.+\.(svg|png|jpe?g|webp|avif)$/.test(url.pathname),
     async (route) => {
       await gate;
       await route.continue();
@@ -162,7 +178,9 @@ test.describe('the agency’s own pictures on a phone (390px, DPR 2)', () => {
     // 390px (2 lines in the fallback, 3 in Montserrat) and moves the list under it, which is font-display:
     // swap's trade-off (docs/architecture.md, "Fonts"), not a picture's. It came late here only because
     // this server's optimiser was encoding the held pictures (1 run in 10; the list moved 31px).
-    await page.evaluate(() => Promise.all([...document.fonts].map((face) => face.load().catch(() => undefined))));
+    await page.evaluate(() =>
+      Promise.all([...document.fonts].map((face) => face.load().catch(() => undefined))),
+    );
     release();
     await scrollThrough(page);
     const after = await pictures(page);
@@ -182,10 +200,14 @@ test.describe('the agency’s own pictures on a phone (390px, DPR 2)', () => {
         'Café La Esquina',
       ]),
     );
-    const report = served.map((shot) => `${shot.alt}: drawn ${shot.width}px wide, file ${shot.fileWidth}px`);
+    const report = served.map(
+      (shot) => `${shot.alt}: drawn ${shot.width}px wide, file ${shot.fileWidth}px`,
+    );
     console.log(`  pictures at 390px DPR 2:\n    ${report.join('\n    ')}`);
     for (const shot of served) {
-      expect(shot.fileWidth, `${shot.alt}: ${report.join('; ')}`).toBeLessThanOrEqual(2 * shot.width + 1);
+      expect(shot.fileWidth, `${shot.alt}: ${report.join('; ')}`).toBeLessThanOrEqual(
+        2 * shot.width + 1,
+      );
       // Sharp on a 2x screen: no less than 1.5x (the file itself is the limit for a small one).
       const fixture = fixtureOf(shot.src)?.[1];
       expect(shot.fileWidth, shot.alt).toBeGreaterThanOrEqual(
@@ -194,7 +216,8 @@ test.describe('the agency’s own pictures on a phone (390px, DPR 2)', () => {
       // Not stretched: the box has the file's shape.
       if (fixture)
         expect(
-          Math.abs(shot.width / shot.height - fixture.width / fixture.height) / (fixture.width / fixture.height),
+          Math.abs(shot.width / shot.height - fixture.width / fixture.height) /
+            (fixture.width / fixture.height),
           shot.alt,
         ).toBeLessThan(0.02);
     }
@@ -227,10 +250,17 @@ test.describe('the agency’s own pictures on a desktop (1280px)', () => {
     await expect(page.locator('header')).toHaveJSProperty('offsetHeight', 100);
     const promo = page.locator('header').getByRole('img', { name: /asesoría gratis/i });
     await expect(promo).toBeVisible();
-    await expect.poll(() => promo.evaluate((img: HTMLImageElement) => img.currentSrc)).toContain('/_next/image');
-    await expect.poll(() => promo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await expect
+      .poll(() => promo.evaluate((img: HTMLImageElement) => img.currentSrc))
+      .toContain('/_next/image');
+    await expect
+      .poll(() => promo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+      .toBe(true);
     // The header's pictures fit in it: 56px at most.
-    for (const box of [await promo.boundingBox(), await page.locator('header img').first().boundingBox()])
+    for (const box of [
+      await promo.boundingBox(),
+      await page.locator('header img').first().boundingBox(),
+    ])
       expect(box?.height).toBeLessThanOrEqual(56);
     // Nothing moved while the first screen's pictures arrived. (Scrolling then shrinks the header, which
     // moves its own pictures up by design: that is the spec's 100 -> 75px, not a picture arriving.)
@@ -265,7 +295,8 @@ test.describe('the agency’s own pictures on a desktop (1280px)', () => {
         .locator('[aria-roledescription="carousel"]')
         .first()
         .evaluate((root) => {
-          const viewport = root.querySelector('[aria-roledescription="slide"]')?.parentElement?.parentElement;
+          const viewport = root.querySelector('[aria-roledescription="slide"]')?.parentElement
+            ?.parentElement;
           const bounds = viewport!.getBoundingClientRect();
           return Array.from(root.querySelectorAll('[aria-roledescription="slide"]'))
             .map((slide) => ({
@@ -302,7 +333,9 @@ test.describe('the agency’s own pictures on a desktop (1280px)', () => {
 
     expect(before.length).toBeGreaterThanOrEqual(4);
     // Every slide the same size whatever its logo's shape.
-    expect(new Set(before.map(({ width, height }) => `${Math.round(width)}x${Math.round(height)}`)).size).toBe(1);
+    expect(
+      new Set(before.map(({ width, height }) => `${Math.round(width)}x${Math.round(height)}`)).size,
+    ).toBe(1);
     // Each logo in a 3:1 box, the 8:1 one included: flexbox alone gives the slides one height, but
     // the tallest logo's, so the carousel's height would follow whichever logos the agency drops in.
     const frames = await page
@@ -316,13 +349,18 @@ test.describe('the agency’s own pictures on a desktop (1280px)', () => {
         })),
       );
     expect(frames).toHaveLength(6);
-    for (const { alt, ratio } of frames) expect([alt, Math.abs(ratio - 3) < 0.05]).toEqual([alt, true]);
+    for (const { alt, ratio } of frames)
+      expect([alt, Math.abs(ratio - 3) < 0.05]).toEqual([alt, true]);
     expect(after.map(({ label }) => label)).toEqual(before.map(({ label }) => label));
     after.forEach((slide, index) => {
       const was = before[index]!;
       // Embla measures whole pixels (offsetWidth) of fractional slides: a pixel or two.
       for (const key of ['left', 'imgLeft', 'imgTop'] as const)
-        expect([slide.label, key, Math.abs(slide[key] - was[key]) <= 2]).toEqual([slide.label, key, true]);
+        expect([slide.label, key, Math.abs(slide[key] - was[key]) <= 2]).toEqual([
+          slide.label,
+          key,
+          true,
+        ]);
     });
   });
 });

@@ -1,5 +1,11 @@
 import { expect, test } from './support/fixtures';
-import { formControls, postForm, readAgain, sendAsPersonWithoutScripts, bodyOf } from './support/form-post';
+import {
+  formControls,
+  postForm,
+  readAgain,
+  sendAsPersonWithoutScripts,
+  bodyOf,
+} from './support/form-post';
 import { runsFor } from './support/leads';
 import { startServer } from './support/server';
 import { records, setScenario, uniqueMail } from './support/stub';
@@ -33,7 +39,9 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => server?.kill());
 
-test('a dead letter is kept for the period, then forgotten by the engine itself', async ({ request }) => {
+test('a dead letter is kept for the period, then forgotten by the engine itself', async ({
+  request,
+}) => {
   test.setTimeout(120_000);
   const mail = uniqueMail('retention-dead');
   // Down live, then refused on the next round: a dead letter.
@@ -45,7 +53,9 @@ test('a dead letter is kept for the period, then forgotten by the engine itself'
     { status: 400, mes: 'Rechazada' },
   ]);
   expect((await sendAsPersonWithoutScripts(request, BASE, person(mail))).kind).toBe('thanks');
-  await expect.poll(() => runs(mail).map((run) => run.outcome?.outcome), { timeout: 30_000 }).toEqual(['dead']);
+  await expect
+    .poll(() => runs(mail).map((run) => run.outcome?.outcome), { timeout: 30_000 })
+    .toEqual(['dead']);
   const deadAt = Date.now();
   // Kept for the agency meanwhile...
   await new Promise((resolve) => setTimeout(resolve, (KEEP_SECONDS / 2) * 1000));
@@ -64,10 +74,16 @@ test('a suspected spam waits the period for a release, then is forgotten', async
   const first = await postForm(
     request,
     BASE,
-    bodyOf(formControls(await page.text()), { ...person(mail), reason: 'https://a.example https://b.example' }),
+    bodyOf(formControls(await page.text()), {
+      ...person(mail),
+      reason: 'https://a.example https://b.example',
+    }),
   );
   if (first.kind === 'confirm') await readAgain();
-  const answer = first.kind === 'confirm' ? await postForm(request, BASE, bodyOf(formControls(first.html), {})) : first;
+  const answer =
+    first.kind === 'confirm'
+      ? await postForm(request, BASE, bodyOf(formControls(first.html), {}))
+      : first;
   expect(answer.kind).toBe('thanks');
   await expect.poll(() => runs(mail).length).toBe(1);
   await expect.poll(() => runs(mail), { timeout: 60_000, intervals: [1000] }).toEqual([]);

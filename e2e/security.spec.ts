@@ -8,7 +8,8 @@ import { E2E_CONFIG, SERVER_LOG } from './support/test-env';
 const form = (page: Page) => page.locator('#contacto form');
 
 async function fill(page: Page, values: Record<string, string>) {
-  for (const [name, value] of Object.entries(values)) await form(page).locator(`[name="${name}"]`).fill(value);
+  for (const [name, value] of Object.entries(values))
+    await form(page).locator(`[name="${name}"]`).fill(value);
 }
 
 function visitor(tag: string) {
@@ -21,7 +22,8 @@ function visitor(tag: string) {
   };
 }
 
-const isActionPost = (request: Request) => request.method() === 'POST' && Boolean(request.headers()['next-action']);
+const isActionPost = (request: Request) =>
+  request.method() === 'POST' && Boolean(request.headers()['next-action']);
 
 test.describe('security headers', () => {
   for (const path of ['/', '/aviso-de-privacidad', '/robots.txt', '/images/logo.svg']) {
@@ -47,7 +49,9 @@ test.describe('security headers', () => {
     const violation = await page.evaluate(
       () =>
         new Promise<string>((resolve) => {
-          document.addEventListener('securitypolicyviolation', (event) => resolve(event.violatedDirective));
+          document.addEventListener('securitypolicyviolation', (event) =>
+            resolve(event.violatedDirective),
+          );
           const script = document.createElement('script');
           script.src = 'https://evil.example/steal.js';
           document.head.append(script);
@@ -99,7 +103,9 @@ test.describe('the contact action', () => {
     expect((await records(person.mail)).attempts).toHaveLength(1);
 
     // With a signature of its own (for the same address, once old enough), it is accepted.
-    const used = body.toString('latin1').match(/t\.[0-9a-z]+\.[A-Za-z0-9_-]{11}\.[A-Za-z0-9_-]{22}/)?.[0] ?? '';
+    const used =
+      body.toString('latin1').match(/t\.[0-9a-z]+\.[A-Za-z0-9_-]{11}\.[A-Za-z0-9_-]{22}/)?.[0] ??
+      '';
     expect(used).not.toBe('');
     const fresh = (await (
       await api.get(`${baseURL}/api/contact/token`, {
@@ -166,7 +172,9 @@ test.describe('the contact action', () => {
     // What an old page does after a new deployment: post an action id the server does not know.
     await page.route('**/*', async (route) => {
       if (!isActionPost(route.request())) return route.fallback();
-      await route.continue({ headers: { ...route.request().headers(), 'next-action': '7f'.padEnd(42, '0') } });
+      await route.continue({
+        headers: { ...route.request().headers(), 'next-action': '7f'.padEnd(42, '0') },
+      });
     });
     await form(page)
       .getByRole('button', { name: /enviar/i })
@@ -177,7 +185,10 @@ test.describe('the contact action', () => {
     expect((await records(person.mail)).attempts).toHaveLength(0);
 
     await page.unroute('**/*');
-    await Promise.all([page.waitForEvent('load'), status.getByRole('button', { name: /recargar/i }).click()]);
+    await Promise.all([
+      page.waitForEvent('load'),
+      status.getByRole('button', { name: /recargar/i }).click(),
+    ]);
     for (const [name, value] of Object.entries(person))
       await expect(form(page).locator(`[name="${name}"]`)).toHaveValue(value);
     await expect(form(page).getByRole('button', { name: /enviar/i })).toBeEnabled();

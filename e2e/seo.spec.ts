@@ -1,7 +1,11 @@
 import { expect, test } from './support/fixtures';
 
 test.describe('findable', () => {
-  test('title, description, canonical, Open Graph and Twitter card', async ({ page, request, baseURL }) => {
+  test('title, description, canonical, Open Graph and Twitter card', async ({
+    page,
+    request,
+    baseURL,
+  }) => {
     await page.goto('/');
     const meta = (selector: string) => page.locator(selector).first().getAttribute('content');
     expect(await page.title()).toMatch(/Impulso Digital/);
@@ -20,10 +24,15 @@ test.describe('findable', () => {
     expect(image.status()).toBe(200);
     expect(image.headers()['content-type']).toBe('image/png');
     const twitterImage = new URL((await meta('meta[name="twitter:image"]')) ?? '');
-    expect((await request.get(`${baseURL}${twitterImage.pathname}${twitterImage.search}`)).status()).toBe(200);
+    expect(
+      (await request.get(`${baseURL}${twitterImage.pathname}${twitterImage.search}`)).status(),
+    ).toBe(200);
 
     await expect(page.locator('link[rel="icon"]').first()).toHaveAttribute('href', /icon/);
-    await expect(page.locator('link[rel="apple-touch-icon"]')).toHaveAttribute('href', /apple-icon/);
+    await expect(page.locator('link[rel="apple-touch-icon"]')).toHaveAttribute(
+      'href',
+      /apple-icon/,
+    );
     await expect(page.locator('link[rel="manifest"]')).toHaveAttribute('href', /manifest/);
   });
 
@@ -56,7 +65,8 @@ test.describe('findable', () => {
     expect(html.split('ProfessionalService').length - 1).toBe(1);
     const scripts: string[] = [];
     page.on('response', async (response) => {
-      if (response.request().resourceType() === 'script') scripts.push(await response.text().catch(() => ''));
+      if (response.request().resourceType() === 'script')
+        scripts.push(await response.text().catch(() => ''));
     });
     await page.goto('/', { waitUntil: 'networkidle' });
     // Still there after hydration: the client component leaves the server's text alone.
@@ -74,7 +84,9 @@ test.describe('findable', () => {
       .evaluateAll((els) => els.map((el) => Number(el.tagName[1])));
     expect(levels.filter((level) => level === 1)).toHaveLength(1);
     expect(levels[0]).toBe(1);
-    levels.slice(1).forEach((level, index) => expect(level - (levels[index] ?? 1)).toBeLessThanOrEqual(1));
+    levels
+      .slice(1)
+      .forEach((level, index) => expect(level - (levels[index] ?? 1)).toBeLessThanOrEqual(1));
   });
 
   test('every image has its size; images below the fold load lazily', async ({ page }) => {
@@ -89,7 +101,11 @@ test.describe('findable', () => {
       })),
     );
     for (const image of images) {
-      expect([image.src, Number(image.width) > 0, Number(image.height) > 0]).toEqual([image.src, true, true]);
+      expect([image.src, Number(image.width) > 0, Number(image.height) > 0]).toEqual([
+        image.src,
+        true,
+        true,
+      ]);
       if (image.top > 1200) expect([image.src, image.loading]).toEqual([image.src, 'lazy']);
     }
   });

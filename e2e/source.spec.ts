@@ -35,7 +35,8 @@ async function sendFrom(
   // A person reads before writing.
   await page.waitForTimeout(scripts ? 500 : 3000);
   const form = page.locator('#contacto form');
-  for (const [name, value] of Object.entries(lead)) await form.locator(`[name="${name}"]`).fill(value);
+  for (const [name, value] of Object.entries(lead))
+    await form.locator(`[name="${name}"]`).fill(value);
   await form.getByRole('button', { name: /enviar/i }).click();
   if (!scripts) {
     // Without scripts the server asks once to confirm; a person reads the line and presses again.
@@ -43,7 +44,9 @@ async function sendFrom(
     await page.waitForTimeout(READ_AGAIN_MS);
     await form.getByRole('button', { name: /enviar/i }).click();
   }
-  await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible({
+    timeout: 15_000,
+  });
   return lead;
 }
 
@@ -95,12 +98,21 @@ test.describe('where each lead came from', () => {
           expect(origin).toContain(line);
         }
         const [attempt] = (await records(lead.mail)).attempts;
-        expect(Object.keys(attempt?.body ?? {}).sort()).toEqual(['captcha', 'mail', 'name', 'phone', 'reason']);
+        expect(Object.keys(attempt?.body ?? {}).sort()).toEqual([
+          'captcha',
+          'mail',
+          'name',
+          'phone',
+          'reason',
+        ]);
       });
     });
   }
 
-  test("two days later, back directly without tags: still the first ad's lead", async ({ page, context }) => {
+  test("two days later, back directly without tags: still the first ad's lead", async ({
+    page,
+    context,
+  }) => {
     test.setTimeout(60_000);
     await page.goto(AD);
     await waitForFormScript(page);
@@ -117,7 +129,10 @@ test.describe('where each lead came from', () => {
     expect(origin).toContain('utm_campaign: florerias-cdmx');
   });
 
-  test('91 days later, back directly without tags: the ad is forgotten', async ({ page, context }) => {
+  test('91 days later, back directly without tags: the ad is forgotten', async ({
+    page,
+    context,
+  }) => {
     test.setTimeout(60_000);
     await page.goto(AD);
     await waitForFormScript(page);

@@ -53,7 +53,11 @@ function fillEverything(controls: Control[], mail: string): Record<string, strin
     controls.map((control) => [
       control.name,
       known[control.name] ??
-        (control.type === 'hidden' ? control.value : control.type === 'email' ? mail : 'Juan Robot'),
+        (control.type === 'hidden'
+          ? control.value
+          : control.type === 'email'
+            ? mail
+            : 'Juan Robot'),
     ]),
   );
 }
@@ -65,17 +69,30 @@ test.describe('bots: none reaches the contact API', () => {
   }) => {
     const mail = uniqueMail('bot-all-at-once');
     const controls = formControls(await (await request.get('/')).text());
-    const answer = await postForm(request, baseURL as string, fillEverything(controls, mail), fromOwnAddress());
+    const answer = await postForm(
+      request,
+      baseURL as string,
+      fillEverything(controls, mail),
+      fromOwnAddress(),
+    );
     expect(answer.kind).toBe('thanks');
     expect((await records(mail)).attempts).toHaveLength(0);
     expect(quarantined(mail).map((entry) => entry.spamRule)).toEqual(['honeypot']);
   });
 
-  test('2. the same script, waiting 8 s before it posts: kept apart as spam', async ({ request, baseURL }) => {
+  test('2. the same script, waiting 8 s before it posts: kept apart as spam', async ({
+    request,
+    baseURL,
+  }) => {
     const mail = uniqueMail('bot-all-8s');
     const controls = formControls(await (await request.get('/')).text());
     await new Promise((resolve) => setTimeout(resolve, 8000));
-    const answer = await postForm(request, baseURL as string, fillEverything(controls, mail), fromOwnAddress());
+    const answer = await postForm(
+      request,
+      baseURL as string,
+      fillEverything(controls, mail),
+      fromOwnAddress(),
+    );
     expect(answer.kind).toBe('thanks');
     expect((await records(mail)).attempts).toHaveLength(0);
     expect(quarantined(mail)).toHaveLength(1);
@@ -88,7 +105,12 @@ test.describe('bots: none reaches the contact API', () => {
     const mail = uniqueMail('bot-four-300ms');
     const controls = formControls(await (await request.get('/')).text());
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const answer = await postForm(request, baseURL as string, bodyOf(controls, botValues(mail)), fromOwnAddress());
+    const answer = await postForm(
+      request,
+      baseURL as string,
+      bodyOf(controls, botValues(mail)),
+      fromOwnAddress(),
+    );
     expect(answer.kind).toBe('confirm');
     // It never confirms: nothing of it is anywhere.
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -135,7 +157,12 @@ test.describe('bots: none reaches the contact API', () => {
     );
     for (let round = 0; round < 3; round++) {
       expect(answer.kind).toBe('confirm');
-      answer = await postForm(request, baseURL as string, bodyOf(formControls(answer.html), {}), from);
+      answer = await postForm(
+        request,
+        baseURL as string,
+        bodyOf(formControls(answer.html), {}),
+        from,
+      );
     }
     expect(answer.kind).toBe('confirm');
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -174,14 +201,23 @@ test.describe('bots: none reaches the contact API', () => {
     baseURL,
   }) => {
     const from = fromOwnAddress();
-    const { token } = (await (await request.get('/api/contact/token', { headers: from })).json()) as { token: string };
+    const { token } = (await (
+      await request.get('/api/contact/token', { headers: from })
+    ).json()) as { token: string };
     await new Promise((resolve) => setTimeout(resolve, 3500));
     const controls = formControls(await (await request.get('/')).text());
     const mails = ['a', 'b', 'c'].map((which) => uniqueMail(`bot-reuse-${which}`));
     const kinds: string[] = [];
     for (const mail of mails)
       kinds.push(
-        (await postForm(request, baseURL as string, bodyOf(controls, { ...botValues(mail), firma: token }), from)).kind,
+        (
+          await postForm(
+            request,
+            baseURL as string,
+            bodyOf(controls, { ...botValues(mail), firma: token }),
+            from,
+          )
+        ).kind,
       );
     expect(kinds).toEqual(['thanks', 'confirm', 'confirm']);
     let reached = 0;
@@ -194,14 +230,21 @@ test.describe('bots: none reaches the contact API', () => {
     baseURL,
   }) => {
     const mail = uniqueMail('bot-elsewhere');
-    const { token } = (await (await request.get('/api/contact/token', { headers: fromOwnAddress() })).json()) as {
+    const { token } = (await (
+      await request.get('/api/contact/token', { headers: fromOwnAddress() })
+    ).json()) as {
       token: string;
     };
     await new Promise((resolve) => setTimeout(resolve, 3500));
     const controls = formControls(await (await request.get('/')).text());
-    const answer = await postForm(request, baseURL as string, bodyOf(controls, { ...botValues(mail), firma: token }), {
-      'x-forwarded-for': '198.18.0.99',
-    });
+    const answer = await postForm(
+      request,
+      baseURL as string,
+      bodyOf(controls, { ...botValues(mail), firma: token }),
+      {
+        'x-forwarded-for': '198.18.0.99',
+      },
+    );
     expect(answer.kind).toBe('confirm');
     expect((await records(mail)).attempts).toHaveLength(0);
     expect(storedAnywhere(mail)).toBe(0);
@@ -213,14 +256,18 @@ test.describe('bots: none reaches the contact API', () => {
   }) => {
     // The old derivation: SHA-256 of "contacto:firma:<site key>".
     const key = createHash('sha256').update(`contacto:firma:${E2E_CONFIG.contactSiteKey}`).digest();
-    const mac = (text: string) => createHmac('sha256', key).update(text).digest().subarray(0, 16).toString('base64url');
+    const mac = (text: string) =>
+      createHmac('sha256', key).update(text).digest().subarray(0, 16).toString('base64url');
     const issued = (Date.now() - 60_000).toString(36);
     const from = fromOwnAddress();
     // The shape it once signed (kind and time), and today's (a nonce, and the address the server reads in
     // the HMAC): were the key still derived so, the second would be valid and this test would fail.
     const old = `t.${issued}`;
     const today = `t.${issued}.${randomBytes(8).toString('base64url')}`;
-    const forgeries = { old: `${old}.${mac(old)}`, today: `${today}.${mac(`${today}|${from['x-forwarded-for']}`)}` };
+    const forgeries = {
+      old: `${old}.${mac(old)}`,
+      today: `${today}.${mac(`${today}|${from['x-forwarded-for']}`)}`,
+    };
     const controls = formControls(await (await request.get('/')).text());
     for (const [shape, forged] of Object.entries(forgeries)) {
       const mail = uniqueMail(`bot-forged-${shape}`);
@@ -249,7 +296,9 @@ test.describe('bots: none reaches the contact API', () => {
     await form.locator('[name="name"]').fill('Roberto Enlaces');
     await form.locator('[name="mail"]').fill(mail);
     await form.locator('[name="phone"]').fill('5512345678');
-    await form.locator('[name="reason"]').fill('https://mi-negocio.example.com https://otro.example.com');
+    await form
+      .locator('[name="reason"]')
+      .fill('https://mi-negocio.example.com https://otro.example.com');
     await form.getByRole('button', { name: /enviar/i }).click();
     await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible();
     const [entry] = quarantined(mail);
@@ -267,11 +316,15 @@ test.describe('bots: none reaches the contact API', () => {
     expect(listed.stdout).toContain(entry?.key);
     expect(listed.stdout).toContain(mail);
 
-    const released = spawnSync('npm', ['run', '--silent', 'leads', '--', 'release', entry?.key ?? ''], {
-      env,
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const released = spawnSync(
+      'npm',
+      ['run', '--silent', 'leads', '--', 'release', entry?.key ?? ''],
+      {
+        env,
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     expect(released.status, `${released.stdout}${released.stderr}`).toBe(0);
     // The run resumes into the same delivery as any lead's.
     await expect.poll(async () => (await records(mail)).stored.length, { timeout: 30_000 }).toBe(1);
@@ -301,7 +354,10 @@ async function watchForConfirm(page: Page) {
         (window as unknown as { askedToConfirm: boolean }).askedToConfirm = true;
     }).observe(document, { subtree: true, childList: true, characterData: true });
   });
-  return async () => page.evaluate(() => Boolean((window as unknown as { askedToConfirm?: boolean }).askedToConfirm));
+  return async () =>
+    page.evaluate(() =>
+      Boolean((window as unknown as { askedToConfirm?: boolean }).askedToConfirm),
+    );
 }
 
 test.describe('people: thanked, delivered once, at no cost', () => {
@@ -336,7 +392,9 @@ test.describe('people: thanked, delivered once, at no cost', () => {
     // What a browser's autofill does: every field at once, with input events.
     await formOf(page).evaluate((form, values) => {
       for (const [name, value] of Object.entries(values)) {
-        const field = form.querySelector<HTMLInputElement | HTMLTextAreaElement>(`[name="${name}"]`);
+        const field = form.querySelector<HTMLInputElement | HTMLTextAreaElement>(
+          `[name="${name}"]`,
+        );
         if (!field) continue;
         const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(field), 'value')?.set;
         setter?.call(field, value);
@@ -365,11 +423,14 @@ test.describe('people: thanked, delivered once, at no cost', () => {
       const visitor = person('person-nojs');
       await stayOnThankYouView(page);
       await page.goto('/');
-      for (const [field, value] of Object.entries(visitor)) await formOf(page).locator(`[name="${field}"]`).fill(value);
+      for (const [field, value] of Object.entries(visitor))
+        await formOf(page).locator(`[name="${field}"]`).fill(value);
       await formOf(page)
         .getByRole('button', { name: /enviar/i })
         .click();
-      await expect(formOf(page).getByRole('status')).toHaveText('Para confirmar el envío, presiona «Enviar» otra vez.');
+      await expect(formOf(page).getByRole('status')).toHaveText(
+        'Para confirmar el envío, presiona «Enviar» otra vez.',
+      );
       for (const [field, value] of Object.entries(visitor))
         await expect(formOf(page).locator(`[name="${field}"]`)).toHaveValue(value);
       expect((await records(visitor.mail)).attempts).toHaveLength(0);
@@ -397,7 +458,10 @@ test.describe('people: thanked, delivered once, at no cost', () => {
       await page.keyboard.press('Tab');
       visited.push(
         await page.evaluate(
-          () => document.activeElement?.getAttribute('name') ?? document.activeElement?.textContent?.trim() ?? '',
+          () =>
+            document.activeElement?.getAttribute('name') ??
+            document.activeElement?.textContent?.trim() ??
+            '',
         ),
       );
     }
@@ -438,7 +502,10 @@ test.describe('behind one proxy (TRUST_PROXY_HEADERS=1), the default limit of 5 
         const visitor = person(`proxy-${i}`);
         mails.push(visitor.mail);
         // What nginx's `proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for` sends: the client's own, then the address it saw.
-        const headers = { 'x-forwarded-for': `${written(i)}, ${realAddress(i)}`, 'x-real-ip': written(i) };
+        const headers = {
+          'x-forwarded-for': `${written(i)}, ${realAddress(i)}`,
+          'x-real-ip': written(i),
+        };
         kinds.push((await sendAsPersonWithoutScripts(request, server.url, visitor, headers)).kind);
       }
       let reached = 0;

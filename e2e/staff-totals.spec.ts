@@ -39,7 +39,10 @@ test.afterAll(() => server?.kill());
 /** The totals as the page shows them ("Recibidas: 3" → { Recibidas: 3 }); the page's reason when it cannot count. */
 async function totals(page: Page, site: string): Promise<Record<string, number>> {
   await page.goto(`${site}/equipo?lista=spam`);
-  const lines = await page.getByRole('list', { name: 'Totales' }).getByRole('listitem').allTextContents();
+  const lines = await page
+    .getByRole('list', { name: 'Totales' })
+    .getByRole('listitem')
+    .allTextContents();
   const cannot = lines.find((line) => line.startsWith('No se puede contar'));
   if (cannot) throw new Error(`/equipo: ${cannot}`);
   return Object.fromEntries(
@@ -51,11 +54,18 @@ async function totals(page: Page, site: string): Promise<Record<string, number>>
 }
 
 const minus = (after: Record<string, number>, before: Record<string, number>) =>
-  Object.fromEntries(Object.entries(after).map(([words, count]) => [words, count - (before[words] ?? 0)]));
+  Object.fromEntries(
+    Object.entries(after).map(([words, count]) => [words, count - (before[words] ?? 0)]),
+  );
 
 let address = 0;
 /** A person without JavaScript sends the form, from an address of their own (the abuse limit is per address). */
-async function send(request: APIRequestContext, site: string, tag: string, values: Record<string, string> = {}) {
+async function send(
+  request: APIRequestContext,
+  site: string,
+  tag: string,
+  values: Record<string, string> = {},
+) {
   address += 1;
   const person = {
     name: `Marta Totales ${tag}`,
@@ -109,7 +119,9 @@ test("/equipo's totals match the leads sent: live, later, held as spam then deli
     mail: `qa-spam-${Date.now()}@pruebas.invalid`,
   });
 
-  await expect.poll(async () => (await records(later.mail)).stored.length, { timeout: 45_000 }).toBe(1);
+  await expect
+    .poll(async () => (await records(later.mail)).stored.length, { timeout: 45_000 })
+    .toBe(1);
   await expect
     .poll(() => runsFor(dead.mail, SERVER).map((run) => run.outcome?.outcome), { timeout: 45_000 })
     .toEqual(['dead']);
@@ -125,7 +137,9 @@ test("/equipo's totals match the leads sent: live, later, held as spam then deli
     expect(tries).toBeLessThan(5);
     await pause(2000);
   }
-  await expect.poll(async () => (await records(spam.mail)).stored.length, { timeout: 30_000 }).toBe(1);
+  await expect
+    .poll(async () => (await records(spam.mail)).stored.length, { timeout: 30_000 })
+    .toBe(1);
 
   // Received: the four people's leads, the spam among them. Delivered at once: the live one, and the spam delivered
   // the moment it was released. Each end is counted as its run ends: the page says so within moments.
@@ -140,6 +154,12 @@ test("/equipo's totals match the leads sent: live, later, held as spam then deli
     });
   // Nothing more comes in later: no replay of a run counts it again.
   await pause(5000);
-  expect(minus(await totals(page, site), before)).toMatchObject({ Recibidas: 4, 'Entregadas al momento': 2 });
-  expect(minus(await totals(page, site), before)).toMatchObject({ 'Entregadas al reintentar': 1, 'No entregadas': 1 });
+  expect(minus(await totals(page, site), before)).toMatchObject({
+    Recibidas: 4,
+    'Entregadas al momento': 2,
+  });
+  expect(minus(await totals(page, site), before)).toMatchObject({
+    'Entregadas al reintentar': 1,
+    'No entregadas': 1,
+  });
 });

@@ -79,10 +79,16 @@ async function heldBack(request: APIRequestContext, site: string, tag: string) {
 
 /** Every sign-in link mailed to `staff` so far (the mail sink keeps every mail of the run), oldest first. */
 async function linksTo(staff: string): Promise<string[]> {
-  const all = (await (await fetch(`${SMTP_URL}/__mails`)).json()) as Array<{ to: string[]; raw: string }>;
+  const all = (await (await fetch(`${SMTP_URL}/__mails`)).json()) as Array<{
+    to: string[];
+    raw: string;
+  }>;
   return all
     .filter((mail) => mail.to.includes(staff))
-    .map((mail) => readRawMail(mail.raw).text.match(/https?:\/\/\S+\/equipo\/entrar\?t=\S+/)?.[0] ?? '')
+    .map(
+      (mail) =>
+        readRawMail(mail.raw).text.match(/https?:\/\/\S+\/equipo\/entrar\?t=\S+/)?.[0] ?? '',
+    )
     .filter(Boolean);
 }
 
@@ -129,7 +135,9 @@ async function oddListsAnswerPlainly(page: Page, site: string) {
     answers.push(`${answer.status()} ${listed ? 'lists' : 'no lists'} ${query.slice(0, 60)}`);
   }
   for (const query of ['lista=__proto__', 'lista=%00', 'lista=dead&lista=spam'])
-    answers.push(`${(await page.request.get(`${site}/equipo/exportar?${query}`)).status()} CSV ${query}`);
+    answers.push(
+      `${(await page.request.get(`${site}/equipo/exportar?${query}`)).status()} CSV ${query}`,
+    );
   expect(answers.filter((answer) => !/^200 (lists|CSV)/.test(answer))).toEqual([]);
 }
 
@@ -169,7 +177,9 @@ for (const world of WORLDS) {
       expect(tries).toBeLessThan(5);
       await pause(2000);
     }
-    await expect.poll(async () => (await records(spam.mail)).stored.length, { timeout: 30_000 }).toBe(1);
+    await expect
+      .poll(async () => (await records(spam.mail)).stored.length, { timeout: 30_000 })
+      .toBe(1);
 
     // The list as CSV, for Excel: UTF-8 with its BOM.
     await page.goto(`${site}/equipo?lista=spam`);
@@ -208,20 +218,32 @@ for (const world of WORLDS) {
  * framework's, the engine's) with GET and POST, and each Server Action by its id on each page that has it. None may
  * answer with any part of a seeded lead; and the actions that act on leads must not have acted.
  */
-test('with no session, no route or action of the site gives away a held lead, or acts on it', async ({ request }) => {
+test('with no session, no route or action of the site gives away a held lead, or acts on it', async ({
+  request,
+}) => {
   const site = servers[0]?.url ?? '';
   const person = await heldBack(request, site, 'puertas');
   const secrets = [person.name, person.mail, person.phone, person.reason];
   await expect.poll(() => runsFor(person.mail, 'staff-local').length, { timeout: 20_000 }).toBe(1);
   const key = runsFor(person.mail, 'staff-local')[0]?.lead.key ?? '';
 
-  const routes = JSON.parse(readFileSync(path.join(ROOT, '.next/app-path-routes-manifest.json'), 'utf8')) as Record<
-    string,
-    string
-  >;
-  const paths = [...new Set(Object.values(routes))].map((route) => route.replace(/\[[^\]]+\]/g, 'x'));
-  paths.push('/equipo/exportar?lista=spam', '/equipo/exportar?lista=dead', '/equipo/exportar?lista=pending');
-  paths.push(`/equipo/entrar?t=${key}`, '/equipo?lista=spam', '/equipo?lista=dead', '/equipo?lista=pending');
+  const routes = JSON.parse(
+    readFileSync(path.join(ROOT, '.next/app-path-routes-manifest.json'), 'utf8'),
+  ) as Record<string, string>;
+  const paths = [...new Set(Object.values(routes))].map((route) =>
+    route.replace(/\[[^\]]+\]/g, 'x'),
+  );
+  paths.push(
+    '/equipo/exportar?lista=spam',
+    '/equipo/exportar?lista=dead',
+    '/equipo/exportar?lista=pending',
+  );
+  paths.push(
+    `/equipo/entrar?t=${key}`,
+    '/equipo?lista=spam',
+    '/equipo?lista=dead',
+    '/equipo?lista=pending',
+  );
   const leaks: string[] = [];
   const check = (what: string, body: string) => {
     for (const secret of secrets) if (body.includes(secret)) leaks.push(`${what}: ${secret}`);
@@ -229,11 +251,16 @@ test('with no session, no route or action of the site gives away a held lead, or
   for (const route of paths) {
     const get = await request.get(`${site}${route}`, { maxRedirects: 0 });
     check(`GET ${route}`, await get.text());
-    const post = await request.post(`${site}${route}`, { form: { correo: person.mail, clave: key }, maxRedirects: 0 });
+    const post = await request.post(`${site}${route}`, {
+      form: { correo: person.mail, clave: key },
+      maxRedirects: 0,
+    });
     check(`POST ${route}`, await post.text());
   }
 
-  const manifest = JSON.parse(readFileSync(path.join(ROOT, '.next/server/server-reference-manifest.json'), 'utf8')) as {
+  const manifest = JSON.parse(
+    readFileSync(path.join(ROOT, '.next/server/server-reference-manifest.json'), 'utf8'),
+  ) as {
     node: Record<string, { workers: Record<string, unknown>; exportedName: string }>;
   };
   const pageOf = (worker: string) => routes[worker.replace(/^app/, '')] ?? '/';
@@ -258,7 +285,8 @@ test('with no session, no route or action of the site gives away a held lead, or
         });
         check(`action ${exportedName} on ${page}`, await answer.text());
         const to = answer.headers.get('location') ?? answer.headers.get('x-action-redirect') ?? '';
-        if (asForm && guarded.includes(exportedName) && to.startsWith('/equipo')) bounced.push(exportedName);
+        if (asForm && guarded.includes(exportedName) && to.startsWith('/equipo'))
+          bounced.push(exportedName);
         actions += 1;
       }
     }
@@ -286,13 +314,20 @@ test('another site cannot make a signed-in browser act', async ({ page, request 
     (route) => route.continue(),
   );
   const person = await heldBack(request, site, 'origen');
-  await expect.poll(() => runsFor(person.mail, 'staff-local')[0]?.status ?? '', { timeout: 20_000 }).toBe('running');
+  await expect
+    .poll(() => runsFor(person.mail, 'staff-local')[0]?.status ?? '', { timeout: 20_000 })
+    .toBe('running');
   const key = runsFor(person.mail, 'staff-local')[0]?.lead.key ?? '';
   await signIn(page, site, staffOf('local'));
-  const manifest = JSON.parse(readFileSync(path.join(ROOT, '.next/server/server-reference-manifest.json'), 'utf8')) as {
+  const manifest = JSON.parse(
+    readFileSync(path.join(ROOT, '.next/server/server-reference-manifest.json'), 'utf8'),
+  ) as {
     node: Record<string, { exportedName: string }>;
   };
-  const id = Object.entries(manifest.node).find(([, action]) => action.exportedName === 'deliverSpam')?.[0] ?? '';
+  const id =
+    Object.entries(manifest.node).find(
+      ([, action]) => action.exportedName === 'deliverSpam',
+    )?.[0] ?? '';
   // As the browser posts the area's form without scripts: the action's id as a field, the lead's key beside it.
   const post = (origin: string) =>
     page.request.post(`${site}/equipo`, {
@@ -307,16 +342,25 @@ test('another site cannot make a signed-in browser act', async ({ page, request 
   expect(runsFor(person.mail, 'staff-local')[0]?.lead.spamRule).toBeTruthy();
   // The control: the site's own origin releases it.
   await post(site);
-  await expect.poll(async () => (await records(person.mail)).stored.length, { timeout: 30_000 }).toBe(1);
+  await expect
+    .poll(async () => (await records(person.mail)).stored.length, { timeout: 30_000 })
+    .toBe(1);
 });
 
 /*
  * Bad input anywhere in the area, with or without a session, gets a plain answer: a word looked up that is no
  * message (prototype names), links and cookies cut, forged or sealed with another secret, odd lists and cursors.
  */
-const SEALED_JUNK = ['Fe26.1*a*b*c*d*e*f*g', 'Fe26.2*1*a*b*c*d*e*f~2', 'Fe26.2**b*c*d*e*f*g', '*******~'];
+const SEALED_JUNK = [
+  'Fe26.1*a*b*c*d*e*f*g',
+  'Fe26.2*1*a*b*c*d*e*f~2',
+  'Fe26.2**b*c*d*e*f*g',
+  '*******~',
+];
 const paramsOfNoSense = [
-  ...['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'invalid&enlace=used'].map((word) => `enlace=${word}`),
+  ...['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'invalid&enlace=used'].map(
+    (word) => `enlace=${word}`,
+  ),
   'lista=__proto__&desde=%00',
   'aviso=constructor&clave=__proto__',
   'salida=%FF&lista=%E0%A4%A',
@@ -326,8 +370,15 @@ test('bad input in the staff area gets a plain answer, never a 500', async ({ re
   const site = servers[0]?.url ?? '';
   const answers: string[] = [];
   const wrong: string[] = [];
-  const get = async (route: string, expected: (body: string, location: string) => boolean, cookie?: string) => {
-    const answer = await request.get(`${site}${route}`, { maxRedirects: 0, headers: cookie ? { cookie } : {} });
+  const get = async (
+    route: string,
+    expected: (body: string, location: string) => boolean,
+    cookie?: string,
+  ) => {
+    const answer = await request.get(`${site}${route}`, {
+      maxRedirects: 0,
+      headers: cookie ? { cookie } : {},
+    });
     const said = `${answer.status()} ${route.slice(0, 80)}${cookie ? ` (cookie ${cookie.slice(0, 40)})` : ''}`;
     answers.push(said);
     if (!expected(await answer.text(), answer.headers().location ?? '')) wrong.push(said);
@@ -338,17 +389,22 @@ test('bad input in the staff area gets a plain answer, never a 500', async ({ re
   for (const token of [...SEALED_JUNK, '%00', 'x'.repeat(3000)])
     await get(`/equipo/entrar?t=${encodeURIComponent(token)}`, linkRefused);
   for (const value of SEALED_JUNK) {
-    const cookie = ['equipo_sesion', 'equipo_conocido', 'equipo_pendiente'].map((n) => `${n}=${value}`).join('; ');
+    const cookie = ['equipo_sesion', 'equipo_conocido', 'equipo_pendiente']
+      .map((n) => `${n}=${value}`)
+      .join('; ');
     await get('/equipo', signInPage, cookie);
     await get('/equipo/exportar?lista=dead', (body) => !body.includes('Nombre'), cookie);
     await get(`/equipo/entrar?t=${encodeURIComponent(value)}`, linkRefused, cookie);
   }
   await get('/equipo/exportar?lista=__proto__&lista=%00', () => true);
   // Salir, by its action's id, with those cookies: the browser is signed out, whatever it carried.
-  const manifest = JSON.parse(readFileSync(path.join(ROOT, '.next/server/server-reference-manifest.json'), 'utf8')) as {
+  const manifest = JSON.parse(
+    readFileSync(path.join(ROOT, '.next/server/server-reference-manifest.json'), 'utf8'),
+  ) as {
     node: Record<string, { exportedName: string }>;
   };
-  const leave = Object.entries(manifest.node).find(([, action]) => action.exportedName === 'leave')?.[0] ?? '';
+  const leave =
+    Object.entries(manifest.node).find(([, action]) => action.exportedName === 'leave')?.[0] ?? '';
   for (const value of SEALED_JUNK) {
     const answer = await request.post(`${site}/equipo`, {
       headers: { Origin: site, cookie: `equipo_sesion=${value}` },
@@ -382,7 +438,9 @@ test("strangers asking for links in a staff member's name do not keep out the br
   // Six strangers, each from an address of its own (the proxy's X-Forwarded-For), ask in that person's name.
   const strangers: string[] = [];
   for (let i = 0; i < 6; i++) {
-    const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${i + 1}` } });
+    const context = await browser.newContext({
+      extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${i + 1}` },
+    });
     strangers.push(await askForLink(await context.newPage(), site, staff));
     await context.close();
   }
@@ -400,7 +458,9 @@ test("strangers asking for links in a staff member's name do not keep out the br
  * A signed-in page shows only the site's own words, and after Salir a copy of the cookie opens nothing, even once
  * the server restarts (the local world: one machine, which keeps what must outlive it in its data folder).
  */
-test("a signed-in page shows only the site's words, and Salir holds across a restart", async ({ page }) => {
+test("a signed-in page shows only the site's words, and Salir holds across a restart", async ({
+  page,
+}) => {
   const site = servers[0]?.url ?? '';
   await page.context().route(
     (url) => url.hostname === '127.0.0.1',

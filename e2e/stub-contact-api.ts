@@ -32,7 +32,13 @@ type Step = {
   destroy?: boolean;
 };
 type Enquiry = { mail?: string; [field: string]: unknown } | null;
-type Attempt = { at: number; siteKey: string | null; idempotencyKey?: string; contentType?: string; body: Enquiry };
+type Attempt = {
+  at: number;
+  siteKey: string | null;
+  idempotencyKey?: string;
+  contentType?: string;
+  body: Enquiry;
+};
 
 const port = Number(process.env.STUB_PORT ?? 3199);
 const failRate = Number(process.env.STUB_FAIL_RATE ?? 0);
@@ -60,7 +66,12 @@ const readBody = (req: IncomingMessage) =>
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
   });
 
-async function answer(res: ServerResponse, step: Step, enquiry: Enquiry, key: string | undefined): Promise<void> {
+async function answer(
+  res: ServerResponse,
+  step: Step,
+  enquiry: Enquiry,
+  key: string | undefined,
+): Promise<void> {
   if (step.delayMs) await new Promise((resolve) => setTimeout(resolve, step.delayMs));
   if (step.hang) return; // never answers; the socket closes when the client gives up
   if (step.destroy) {
@@ -87,7 +98,8 @@ async function answer(res: ServerResponse, step: Step, enquiry: Enquiry, key: st
   }
   if (step.raw !== undefined) return send(res, step.status ?? 200, step.raw, 'text/html');
   const status = step.status ?? 200;
-  if (status >= 400) return send(res, status, step.mes ? { success: false, mes: step.mes } : { error: 'stub' });
+  if (status >= 400)
+    return send(res, status, step.mes ? { success: false, mes: step.mes } : { error: 'stub' });
   if (step.success === false) return send(res, status, { success: false, mes: step.mes });
   if (!stored.has(key)) {
     stored.set(key, enquiry);
@@ -108,7 +120,9 @@ const server = http.createServer(async (req, res) => {
     const mail = url.searchParams.get('mail');
     return send(res, 200, {
       attempts: attempts.filter((a) => a.body?.mail === mail),
-      stored: [...stored.entries()].filter(([, e]) => e?.mail === mail).map(([key, enquiry]) => ({ key, enquiry })),
+      stored: [...stored.entries()]
+        .filter(([, e]) => e?.mail === mail)
+        .map(([key, enquiry]) => ({ key, enquiry })),
     });
   }
   if (req.method === 'GET' && url.pathname === '/__summary') {
@@ -134,9 +148,13 @@ const server = http.createServer(async (req, res) => {
     return send(res, 200, { ok: true });
   }
   if (req.method === 'POST' && url.pathname === '/__throttle') {
-    const options = JSON.parse(await readBody(req)) as { rate?: number; retryAfterSeconds?: number };
+    const options = JSON.parse(await readBody(req)) as {
+      rate?: number;
+      retryAfterSeconds?: number;
+    };
     throttleRate = Number(options.rate ?? 0);
-    if (options.retryAfterSeconds !== undefined) retryAfterSeconds = Number(options.retryAfterSeconds);
+    if (options.retryAfterSeconds !== undefined)
+      retryAfterSeconds = Number(options.retryAfterSeconds);
     return send(res, 200, { ok: true });
   }
   if (req.method === 'POST' && url.pathname === '/api/contact') {
@@ -158,7 +176,8 @@ const server = http.createServer(async (req, res) => {
     if (key && Date.now() < (throttledUntil.get(key) ?? 0)) earlyRetries += 1;
     if (Date.now() < outageUntil) return send(res, 503, { error: 'stub: outage' });
     const scripted = scenarios.get(body?.mail);
-    if (!scripted && failRate > 0 && Math.random() < failRate) return send(res, 503, { error: 'stub: random failure' });
+    if (!scripted && failRate > 0 && Math.random() < failRate)
+      return send(res, 503, { error: 'stub: random failure' });
     if (!scripted && throttleRate > 0 && Math.random() < throttleRate) {
       throttled += 1;
       if (key) throttledUntil.set(key, Date.now() + retryAfterSeconds * 1000);
@@ -186,5 +205,8 @@ const server = http.createServer(async (req, res) => {
   send(res, 404, { error: 'not found' });
 });
 
-server.listen(port, '127.0.0.1', () => console.log(`stub contact API on http://127.0.0.1:${port}/api/`));
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => process.exit(0)));
+server.listen(port, '127.0.0.1', () =>
+  console.log(`stub contact API on http://127.0.0.1:${port}/api/`),
+);
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => server.close(() => process.exit(0)));

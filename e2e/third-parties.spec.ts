@@ -53,8 +53,12 @@ test.describe('third-party scripts', () => {
     // next/script preloads a tag's src while rendering and runs the inline
     // config in an effect just after: the requests can be seen a moment before.
     const commands = async () => (await gtagCommands(page)).map((command) => command.slice(0, 2));
-    await expect.poll(commands, { timeout: 2000 }).toContainEqual(['config', E2E_CONFIG.gaMeasurementId]);
-    await expect.poll(commands, { timeout: 2000 }).toContainEqual(['config', E2E_CONFIG.googleAdsId]);
+    await expect
+      .poll(commands, { timeout: 2000 })
+      .toContainEqual(['config', E2E_CONFIG.gaMeasurementId]);
+    await expect
+      .poll(commands, { timeout: 2000 })
+      .toContainEqual(['config', E2E_CONFIG.googleAdsId]);
   });
 
   test("Consent Mode's defaults are the first commands gtag.js reads: denied in the EEA, the UK and Switzerland, granted elsewhere", async ({
@@ -65,7 +69,9 @@ test.describe('third-party scripts', () => {
     // Before the tags: this click's event waits in the queue.
     await chatOnWhatsApp(page);
     await expect
-      .poll(async () => (await gtagCommands(page)).map((command) => command[1]), { timeout: 15_000 })
+      .poll(async () => (await gtagCommands(page)).map((command) => command[1]), {
+        timeout: 15_000,
+      })
       .toContain(E2E_CONFIG.googleAdsId);
 
     const commands = await gtagCommands(page);

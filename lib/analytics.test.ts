@@ -22,7 +22,11 @@ describe('analytics queue', () => {
     trackEvent('formulario', { form: 'contacto' });
 
     expect(window.dataLayer).toHaveLength(2);
-    expect(Array.from(window.dataLayer[1] as IArguments)).toEqual(['event', 'formulario', { form: 'contacto' }]);
+    expect(Array.from(window.dataLayer[1] as IArguments)).toEqual([
+      'event',
+      'formulario',
+      { form: 'contacto' },
+    ]);
   });
 
   it('hands queued events to gtag.js once it replaces dataLayer.push', () => {

@@ -35,7 +35,10 @@ export function fbq(...args: unknown[]): void {
   else (window.fbqQueue ??= []).push(args);
 }
 
-export function trackEvent(name: AnalyticsEvent, params: Record<string, string | number> = {}): void {
+export function trackEvent(
+  name: AnalyticsEvent,
+  params: Record<string, string | number> = {},
+): void {
   gtag('event', name, params);
   // A chat started on WhatsApp is Meta's standard Contact event.
   if (name === 'whatsapp') fbq('track', 'Contact');

@@ -32,7 +32,11 @@ const unheard: ConfirmedLead[] = [];
 const leads = new Map<string, { sent: boolean; waiting: Array<() => void> }>();
 
 /** Calls `callback` once the lead's events were sent (at once when the tags have nothing to measure). */
-function whenSent(key: string, about: Pick<ConfirmedLead, 'contact' | 'experiments'>, callback: () => void): void {
+function whenSent(
+  key: string,
+  about: Pick<ConfirmedLead, 'contact' | 'experiments'>,
+  callback: () => void,
+): void {
   let lead = leads.get(key);
   if (!lead) {
     // One announcement per key: React may run the form's effect twice.
@@ -95,7 +99,8 @@ export function leaveAfterLead(
 export function useLeads(measured: boolean): readonly ConfirmedLead[] {
   const [confirmed, setConfirmed] = useState<readonly ConfirmedLead[]>([]);
   useEffect(() => {
-    const current = (lead: ConfirmedLead) => (measured ? setConfirmed((list) => [...list, lead]) : lead.sent());
+    const current = (lead: ConfirmedLead) =>
+      measured ? setConfirmed((list) => [...list, lead]) : lead.sent();
     listener = current;
     unheard.splice(0).forEach(current);
     return () => {

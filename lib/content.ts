@@ -57,7 +57,10 @@ export type ContactDetails = {
 export const brand = {
   name: 'Impulso Digital',
   legalName: 'Impulso Digital Agencia de Marketing',
-  logo: { src: logoImage, alt: 'Impulso Digital, agencia de marketing digital' } satisfies PictureContent,
+  logo: {
+    src: logoImage,
+    alt: 'Impulso Digital, agencia de marketing digital',
+  } satisfies PictureContent,
   promo: {
     src: promoImage,
     alt: 'Asesoría gratis: más de 14 años de experiencia en marketing digital',
@@ -166,7 +169,10 @@ export const digital = {
   ],
   comparison: [
     { label: 'Marketing tradicional', text: 'Mensaje para todos, resultados difíciles de medir.' },
-    { label: 'Marketing digital', text: 'Mensaje para tus clientes potenciales, resultados medidos día a día.' },
+    {
+      label: 'Marketing digital',
+      text: 'Mensaje para tus clientes potenciales, resultados medidos día a día.',
+    },
   ],
   partnersHeading: 'Certificaciones y socios',
   carouselLabel: 'Certificaciones y socios',
@@ -184,8 +190,16 @@ export const footer = {
   privacyLabel: 'AVISO DE PRIVACIDAD',
   rights: `© ${brand.name}. Todos los derechos reservados.`,
   social: [
-    { network: 'twitter', label: 'Impulso Digital en Twitter', href: 'https://twitter.com/impulsodigitalmx' },
-    { network: 'facebook', label: 'Impulso Digital en Facebook', href: 'https://www.facebook.com/impulsodigitalmx' },
+    {
+      network: 'twitter',
+      label: 'Impulso Digital en Twitter',
+      href: 'https://twitter.com/impulsodigitalmx',
+    },
+    {
+      network: 'facebook',
+      label: 'Impulso Digital en Facebook',
+      href: 'https://www.facebook.com/impulsodigitalmx',
+    },
   ] as const,
 };
 
@@ -333,7 +347,12 @@ export const privacyNotice = {
       purpose: 'Relacionar una solicitud con el clic en un anuncio',
       lasts: '90 días',
     },
-    { name: '_fbp', owner: 'Píxel de Meta', purpose: 'Distinguir navegadores para medir anuncios', lasts: '90 días' },
+    {
+      name: '_fbp',
+      owner: 'Píxel de Meta',
+      purpose: 'Distinguir navegadores para medir anuncios',
+      lasts: '90 días',
+    },
     {
       name: '_fbc',
       owner: 'Píxel de Meta',

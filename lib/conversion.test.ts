@@ -2,11 +2,19 @@ import { e164, leadEvents, sendLeadEvents } from './conversion';
 import type { ConfirmedLead } from './confirmed-lead';
 
 const KEY = '4f9c2a51-8d1e-4c3b-9a7f-2e6d8b0c1a55';
-const ALL = { gaMeasurementId: 'G-ABC123', googleAdsId: 'AW-123456789', googleAdsConversionLabel: 'AbC-D_efG-h12' };
+const ALL = {
+  gaMeasurementId: 'G-ABC123',
+  googleAdsId: 'AW-123456789',
+  googleAdsConversionLabel: 'AbC-D_efG-h12',
+};
 const CONTACT = { mail: '  Ana.Lopez@Example.MX ', phone: '+52 1 55 1234 5678' };
 
 const queued = () => (window.dataLayer ?? []).map((entry) => Array.from(entry as IArguments));
-const lead = (sent: () => void, contact?: ConfirmedLead['contact']): ConfirmedLead => ({ key: KEY, contact, sent });
+const lead = (sent: () => void, contact?: ConfirmedLead['contact']): ConfirmedLead => ({
+  key: KEY,
+  contact,
+  sent,
+});
 
 describe('the events of a confirmed enquiry', () => {
   beforeEach(() => {
@@ -17,7 +25,11 @@ describe('the events of a confirmed enquiry', () => {
 
   it('is one Ads conversion with the enquiry key as transaction_id, and one GA generate_lead', () => {
     expect(leadEvents(ALL, KEY)).toEqual([
-      ['event', 'conversion', { send_to: 'AW-123456789/AbC-D_efG-h12', transaction_id: KEY, transport_type: 'beacon' }],
+      [
+        'event',
+        'conversion',
+        { send_to: 'AW-123456789/AbC-D_efG-h12', transaction_id: KEY, transport_type: 'beacon' },
+      ],
       ['event', 'generate_lead', { send_to: 'G-ABC123', transport_type: 'beacon' }],
     ]);
   });
@@ -38,12 +50,24 @@ describe('the events of a confirmed enquiry', () => {
       [
         'event',
         'generate_lead',
-        { send_to: 'G-ABC123', transport_type: 'beacon', experiment: 'titulo-precio', variant: 'b' },
+        {
+          send_to: 'G-ABC123',
+          transport_type: 'beacon',
+          experiment: 'titulo-precio',
+          variant: 'b',
+        },
       ],
     ]);
     const sent = jest.fn();
-    sendLeadEvents(ALL, { key: KEY, experiments: [{ name: 'titulo-precio', variant: 'control' }], sent });
-    expect(queued().map((event) => (event[2] as { variant?: string }).variant)).toEqual(['control', 'control']);
+    sendLeadEvents(ALL, {
+      key: KEY,
+      experiments: [{ name: 'titulo-precio', variant: 'control' }],
+      sent,
+    });
+    expect(queued().map((event) => (event[2] as { variant?: string }).variant)).toEqual([
+      'control',
+      'control',
+    ]);
   });
 
   it('names every experiment of the page, each list joined by commas in the same order', () => {
@@ -52,15 +76,22 @@ describe('the events of a confirmed enquiry', () => {
       { name: 'orden', variant: 'control' },
     ];
     const [, generateLead] = leadEvents(ALL, KEY, experiments);
-    expect(generateLead?.[2]).toMatchObject({ experiment: 'titulo-precio,orden', variant: 'b,control' });
+    expect(generateLead?.[2]).toMatchObject({
+      experiment: 'titulo-precio,orden',
+      variant: 'b,control',
+    });
   });
 
   it('sends no conversion without a label, and no generate_lead without GA', () => {
     expect(leadEvents({ googleAdsId: 'AW-123456789' }, KEY)).toEqual([]);
     expect(
-      leadEvents({ googleAdsId: 'AW-123456789', googleAdsConversionLabel: 'x' }, KEY).map((event) => event[1]),
+      leadEvents({ googleAdsId: 'AW-123456789', googleAdsConversionLabel: 'x' }, KEY).map(
+        (event) => event[1],
+      ),
     ).toEqual(['conversion']);
-    expect(leadEvents({ gaMeasurementId: 'G-ABC123' }, KEY).map((event) => event[1])).toEqual(['generate_lead']);
+    expect(leadEvents({ gaMeasurementId: 'G-ABC123' }, KEY).map((event) => event[1])).toEqual([
+      'generate_lead',
+    ]);
   });
 
   it('queues them for gtag and says they were sent only once gtag called back for every one', () => {
@@ -71,7 +102,9 @@ describe('the events of a confirmed enquiry', () => {
       ['event', 'conversion'],
       ['event', 'generate_lead'],
     ]);
-    const callbacks = events.map((event) => (event[2] as { event_callback: () => void }).event_callback);
+    const callbacks = events.map(
+      (event) => (event[2] as { event_callback: () => void }).event_callback,
+    );
     callbacks[0]?.();
     callbacks[0]?.();
     expect(sent).not.toHaveBeenCalled();
@@ -113,7 +146,10 @@ describe('Google enhanced conversions', () => {
   it('sends nothing personal when off, without the enquiry, or without an Ads conversion to go with', () => {
     sendLeadEvents(ALL, lead(jest.fn(), CONTACT));
     sendLeadEvents({ ...ALL, googleAdsEnhancedConversions: true }, lead(jest.fn()));
-    sendLeadEvents({ gaMeasurementId: 'G-ABC123', googleAdsEnhancedConversions: true }, lead(jest.fn(), CONTACT));
+    sendLeadEvents(
+      { gaMeasurementId: 'G-ABC123', googleAdsEnhancedConversions: true },
+      lead(jest.fn(), CONTACT),
+    );
     expect(queued().filter(([command]) => command === 'set')).toEqual([]);
     expect(JSON.stringify(queued())).not.toMatch(/ana\.lopez|55 ?1234/i);
   });
@@ -162,7 +198,10 @@ describe('the Meta Pixel Lead', () => {
   it('with gtag as well, is sent once gtag has called back too', () => {
     window.fbq = jest.fn();
     const sent = jest.fn();
-    sendLeadEvents({ googleAdsId: 'AW-1', googleAdsConversionLabel: 'x', metaPixelId: '1' }, lead(sent));
+    sendLeadEvents(
+      { googleAdsId: 'AW-1', googleAdsConversionLabel: 'x', metaPixelId: '1' },
+      lead(sent),
+    );
     expect(sent).not.toHaveBeenCalled();
     (queued()[0]?.[2] as { event_callback: () => void }).event_callback();
     expect(sent).toHaveBeenCalledTimes(1);

@@ -57,7 +57,11 @@ export function leadEvents(
     ]);
   }
   if (targets.gaMeasurementId) {
-    events.push(['event', 'generate_lead', { send_to: targets.gaMeasurementId, transport_type: 'beacon', ...tested }]);
+    events.push([
+      'event',
+      'generate_lead',
+      { send_to: targets.gaMeasurementId, transport_type: 'beacon', ...tested },
+    ]);
   }
   return events;
 }
@@ -79,7 +83,10 @@ export function e164(typed: string): string | undefined {
 /** The enquiry's e-mail and phone as Google's enhanced conversions want them. */
 export function userData({ mail, phone }: LeadContact): Record<string, string> {
   const phoneNumber = e164(phone);
-  return { email: mail.trim().toLowerCase(), ...(phoneNumber ? { phone_number: phoneNumber } : {}) };
+  return {
+    email: mail.trim().toLowerCase(),
+    ...(phoneNumber ? { phone_number: phoneNumber } : {}),
+  };
 }
 
 /**
@@ -89,11 +96,18 @@ export function userData({ mail, phone }: LeadContact): Record<string, string> {
  * arrives). Its eventID is the key the server's Conversions API Lead carries,
  * so Meta counts the two as one.
  */
-export function sendLeadEvents(targets: LeadTargets, { key, contact, experiments, sent }: ConfirmedLead): void {
+export function sendLeadEvents(
+  targets: LeadTargets,
+  { key, contact, experiments, sent }: ConfirmedLead,
+): void {
   if (targets.metaPixelId) fbq('track', 'Lead', {}, { eventID: key });
   const events = leadEvents(targets, key, experiments);
   // Before the conversion: gtag attaches the user data set when the conversion is sent.
-  if (targets.googleAdsEnhancedConversions && contact && events.some(([, name]) => name === 'conversion')) {
+  if (
+    targets.googleAdsEnhancedConversions &&
+    contact &&
+    events.some(([, name]) => name === 'conversion')
+  ) {
     gtag('set', 'user_data', userData(contact));
   }
   let waiting = events.length;

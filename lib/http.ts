@@ -8,7 +8,8 @@ export function parseRetryAfter(value: string | null, now: number): number | und
   // IMF-fixdate and the obsolete RFC 850 form, both in GMT.
   if (/^[A-Za-z]{3,9}, [\w -]+ \d\d:\d\d:\d\d GMT$/.test(text)) date = Date.parse(text);
   // asctime, which carries no zone but means GMT as well.
-  else if (/^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d\d:\d\d:\d\d \d{4}$/.test(text)) date = Date.parse(`${text} GMT`);
+  else if (/^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d\d:\d\d:\d\d \d{4}$/.test(text))
+    date = Date.parse(`${text} GMT`);
   return Number.isFinite(date) && date >= now ? date - now : undefined;
 }
 

@@ -5,7 +5,9 @@ describe('iconSprite', () => {
 
   it('has one symbol with a viewBox and drawn paths for every icon', () => {
     for (const name of Object.keys(ICONS)) {
-      const symbol = sprite.match(new RegExp(`<symbol id="${name}" viewBox="[\\d. ]+">(.*?)</symbol>`))?.[1] ?? '';
+      const symbol =
+        sprite.match(new RegExp(`<symbol id="${name}" viewBox="[\\d. ]+">(.*?)</symbol>`))?.[1] ??
+        '';
       expect([name, /<path d="M[^"]{20,}"/.test(symbol)]).toEqual([name, true]);
     }
     expect(sprite.match(/<symbol /g)).toHaveLength(Object.keys(ICONS).length);

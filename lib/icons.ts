@@ -44,14 +44,18 @@ export type IconName = keyof typeof ICONS;
 
 export const ICON_SPRITE_PATH = '/icons.svg';
 
-type Element = ReactElement<{ attr?: Record<string, string>; children?: ReactNode } & Record<string, unknown>>;
+type Element = ReactElement<
+  { attr?: Record<string, string>; children?: ReactNode } & Record<string, unknown>
+>;
 
-const escape = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+const escape = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** The markup of react-icons' element tree (plain tags with string attributes). */
 function markup(node: ReactNode): string {
   if (Array.isArray(node)) return node.map(markup).join('');
-  if (!node || typeof node !== 'object' || !('type' in node) || typeof node.type !== 'string') return '';
+  if (!node || typeof node !== 'object' || !('type' in node) || typeof node.type !== 'string')
+    return '';
   const { children, ...attributes } = (node as Element).props;
   const attrs = Object.entries(attributes)
     .filter(([, value]) => typeof value === 'string' || typeof value === 'number')

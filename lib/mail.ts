@@ -22,7 +22,10 @@ export async function sendMail(
     transports.set(config.smtpUrl, transport);
   }
   try {
-    await withTimeout(transport.sendMail({ from: config.from, to: config.to, ...mail }), MAIL_TIMEOUT_MS);
+    await withTimeout(
+      transport.sendMail({ from: config.from, to: config.to, ...mail }),
+      MAIL_TIMEOUT_MS,
+    );
     return { sent: true };
   } catch (error) {
     return { sent: false, why: errorName(error) };

@@ -2,7 +2,8 @@ import { trackEvent } from './analytics';
 import { META_PIXEL_SRC, startMetaPixel } from './meta-pixel';
 
 type Stub = { queue: ArrayLike<unknown>[]; callMethod?: (...args: unknown[]) => void };
-const queue = () => ((window.fbq as unknown as Stub | undefined)?.queue ?? []).map((entry) => Array.from(entry));
+const queue = () =>
+  ((window.fbq as unknown as Stub | undefined)?.queue ?? []).map((entry) => Array.from(entry));
 const pixelScripts = () =>
   Array.from(document.querySelectorAll<HTMLScriptElement>('script[src]')).filter(
     (script) => script.src === META_PIXEL_SRC,

@@ -44,7 +44,11 @@ function loadRecaptcha(siteKey: string): Promise<Grecaptcha> {
  * enquiry still goes out and the contact API decides, rather than the visitor
  * being stuck behind a blocked script.
  */
-export async function getRecaptchaToken(siteKey: string, action: string, timeoutMs = 8000): Promise<string> {
+export async function getRecaptchaToken(
+  siteKey: string,
+  action: string,
+  timeoutMs = 8000,
+): Promise<string> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error('reCAPTCHA tardó demasiado')), timeoutMs);

@@ -4,7 +4,10 @@
  * forgotten, so the next call asks again; `onFail` hears each failure.
  * React.lazy, by contrast, keeps a failure for good.
  */
-export function retryableImport<T>(load: () => Promise<T>, onFail?: (error: unknown) => void): () => Promise<T> {
+export function retryableImport<T>(
+  load: () => Promise<T>,
+  onFail?: (error: unknown) => void,
+): () => Promise<T> {
   let pending: Promise<T> | undefined;
   return () => {
     pending ??= load().catch((error: unknown) => {

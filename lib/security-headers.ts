@@ -21,7 +21,8 @@ export function contentSecurityPolicy(input: CspInput): string {
   // pixels and beacons to, googleadservices.com, doubleclick, googlesyndication,
   // google.com and the visitor's own Google domain (google.com.mx here).
   const adsScripts =
-    input.googleAdsId && 'https://www.googleadservices.com https://googleads.g.doubleclick.net https://www.google.com';
+    input.googleAdsId &&
+    'https://www.googleadservices.com https://googleads.g.doubleclick.net https://www.google.com';
   // The Meta Pixel: its script, and the pixels and beacons it sends to facebook.com.
   const meta = input.metaPixelId && 'https://connect.facebook.net';
   const metaHits = input.metaPixelId && 'https://www.facebook.com';
@@ -36,7 +37,8 @@ export function contentSecurityPolicy(input: CspInput): string {
       input.development && "'unsafe-eval'",
       google && 'https://www.googletagmanager.com',
       adsScripts,
-      input.recaptchaSiteKey && 'https://www.google.com/recaptcha/ https://www.gstatic.com/recaptcha/',
+      input.recaptchaSiteKey &&
+        'https://www.google.com/recaptcha/ https://www.gstatic.com/recaptcha/',
       meta,
       chat,
     ),
@@ -69,7 +71,8 @@ export function contentSecurityPolicy(input: CspInput): string {
     ),
     'frame-src':
       list(
-        input.recaptchaSiteKey && 'https://www.google.com/recaptcha/ https://recaptcha.google.com/recaptcha/',
+        input.recaptchaSiteKey &&
+          'https://www.google.com/recaptcha/ https://recaptcha.google.com/recaptcha/',
         input.googleAdsId &&
           'https://td.doubleclick.net https://bid.g.doubleclick.net https://www.googletagmanager.com',
         chat,

@@ -44,11 +44,16 @@ describe("the server's door", () => {
 
   const send = (method: string, url: string, headers: Record<string, string> = {}) =>
     new Promise<{ status?: number; allow?: string; body: string }>((resolve, reject) => {
-      const request = http.request({ host: '127.0.0.1', port, method, path: url, headers }, (response) => {
-        let body = '';
-        response.on('data', (chunk) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode, allow: response.headers.allow, body }));
-      });
+      const request = http.request(
+        { host: '127.0.0.1', port, method, path: url, headers },
+        (response) => {
+          let body = '';
+          response.on('data', (chunk) => (body += chunk));
+          response.on('end', () =>
+            resolve({ status: response.statusCode, allow: response.headers.allow, body }),
+          );
+        },
+      );
       request.on('error', reject);
       request.end();
     });
@@ -65,7 +70,9 @@ describe("the server's door", () => {
     const answer = await send('GET', '/_next/image?url=%2F%25zz&w=64&q=75');
     expect([answer.status, answer.body]).toEqual([400, 'Solicitud no válida.\n']);
     expect(seen).toEqual([]);
-    expect((await send('GET', '/_next/image?url=%2Fimages%2Flogo.svg&w=64&q=75')).body).toBe('next');
+    expect((await send('GET', '/_next/image?url=%2Fimages%2Flogo.svg&w=64&q=75')).body).toBe(
+      'next',
+    );
     expect((await send('GET', '/gracias?x=%25zz')).body).toBe('next');
   });
 

@@ -18,20 +18,29 @@ import path from 'node:path';
  */
 export function guardServerDoor(publicDir: string): () => void {
   const files = new Set(
-    filesUnder(publicDir).map((file) => `/${path.relative(publicDir, file).split(path.sep).join('/')}`),
+    filesUnder(publicDir).map(
+      (file) => `/${path.relative(publicDir, file).split(path.sep).join('/')}`,
+    ),
   );
   const isFile = (url = '') => {
     const pathname = url.split('?')[0] ?? '';
     return pathname.startsWith('/_next/static/') || files.has(pathname);
   };
   const emit = http.Server.prototype.emit;
-  http.Server.prototype.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
+  http.Server.prototype.emit = function (
+    this: http.Server,
+    event: string | symbol,
+    ...args: unknown[]
+  ): boolean {
     const [request, response] = args as [http.IncomingMessage, http.ServerResponse];
-    if (event === 'request' && request.method === 'TRACE') return refuse(response, 'GET, HEAD, POST');
+    if (event === 'request' && request.method === 'TRACE')
+      return refuse(response, 'GET, HEAD, POST');
     if (event === 'request' && !usableImageUrl(request.url)) return badRequest(response);
     if (event === 'request' && isFile(request.url)) {
-      if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(response, 'GET, HEAD');
-      for (const name of ['range', 'if-range', 'if-match', 'if-unmodified-since']) delete request.headers[name];
+      if (request.method !== 'GET' && request.method !== 'HEAD')
+        return refuse(response, 'GET, HEAD');
+      for (const name of ['range', 'if-range', 'if-match', 'if-unmodified-since'])
+        delete request.headers[name];
     }
     return Reflect.apply(emit, this, [event, ...args]);
   };
@@ -53,7 +62,10 @@ function usableImageUrl(url = ''): boolean {
 }
 
 function badRequest(response: http.ServerResponse): true {
-  response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' });
+  response.writeHead(400, {
+    'content-type': 'text/plain; charset=utf-8',
+    'x-content-type-options': 'nosniff',
+  });
   response.end('Solicitud no válida.\n');
   return true;
 }

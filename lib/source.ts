@@ -26,7 +26,11 @@ export const SOURCE_PARAMS = [
 export type SourceParam = (typeof SOURCE_PARAMS)[number];
 
 /** One visit that counts: its tags, the path it landed on, the origin it came from, when (ms). */
-export type Touch = Partial<Record<SourceParam, string>> & { landing?: string; referrer?: string; at?: number };
+export type Touch = Partial<Record<SourceParam, string>> & {
+  landing?: string;
+  referrer?: string;
+  at?: number;
+};
 /**
  * The first touch within FIRST_TOUCH_DAYS, the visit that sent the form, and the variant it saw of each experiment
  * running (lib/experiments), in the order the agency lists them.
@@ -58,11 +62,15 @@ function tagsOf(params: URLSearchParams): Partial<Record<SourceParam, string>> {
 }
 
 /** An origin (scheme, host, port) from a Referer, when it is another site's: none of `ownHosts` (host and port). */
-function foreignOrigin(referrer: string | null | undefined, ownHosts: ReadonlySet<string>): string | undefined {
+function foreignOrigin(
+  referrer: string | null | undefined,
+  ownHosts: ReadonlySet<string>,
+): string | undefined {
   if (!referrer || referrer.length > 2048) return undefined;
   try {
     const { origin, protocol, host } = new URL(referrer);
-    if ((protocol !== 'https:' && protocol !== 'http:') || ownHosts.has(host.toLowerCase())) return undefined;
+    if ((protocol !== 'https:' && protocol !== 'http:') || ownHosts.has(host.toLowerCase()))
+      return undefined;
     return safe(origin);
   } catch {
     return undefined;
@@ -82,16 +90,24 @@ export function touchOf(
   alsoOwn: ReadonlyArray<string | null | undefined> = [],
 ): Touch | undefined {
   const tags = tagsOf(url.searchParams);
-  const own = new Set([url.host, ...alsoOwn].flatMap((host) => (host ? [host.trim().toLowerCase()] : [])));
+  const own = new Set(
+    [url.host, ...alsoOwn].flatMap((host) => (host ? [host.trim().toLowerCase()] : [])),
+  );
   const from = foreignOrigin(referrer, own);
   if (Object.keys(tags).length === 0 && !from) return undefined;
-  return { ...tags, landing: safe(url.pathname) ?? '/', ...(from ? { referrer: from } : {}), at: Math.floor(now) };
+  return {
+    ...tags,
+    landing: safe(url.pathname) ?? '/',
+    ...(from ? { referrer: from } : {}),
+    at: Math.floor(now),
+  };
 }
 
 /** A touch as a cookie value (a query string: plain ASCII once encoded). */
 export function encodeTouch(touch: Touch): string {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(touch)) if (value !== undefined) params.set(name, String(value));
+  for (const [name, value] of Object.entries(touch))
+    if (value !== undefined) params.set(name, String(value));
   return params.toString();
 }
 
@@ -132,7 +148,8 @@ export function leadSourceOf(
     page = postedFrom && postedFrom.length <= 4096 ? new URL(postedFrom) : undefined;
   } catch {}
   const fromPage = page ? touchOf(page, null, now) : undefined;
-  if (fromPage) last = { ...last, ...fromPage, ...(last?.referrer ? { referrer: last.referrer } : {}) };
+  if (fromPage)
+    last = { ...last, ...fromPage, ...(last?.referrer ? { referrer: last.referrer } : {}) };
   if (!first && !last) return undefined;
   return { ...(first ? { first } : {}), ...(last ? { last } : {}) };
 }
@@ -187,7 +204,8 @@ export function experimentsOf(source: LeadSource | undefined): LeadExperiment[] 
   for (const pair of found.slice(0, MAX_LEAD_EXPERIMENTS)) {
     if (!pair || typeof pair !== 'object') continue;
     const { name, variant } = pair as Record<string, unknown>;
-    if (isName(name) && isName(variant) && !checked.some((one) => one.name === name)) checked.push({ name, variant });
+    if (isName(name) && isName(variant) && !checked.some((one) => one.name === name))
+      checked.push({ name, variant });
   }
   return checked;
 }

@@ -40,7 +40,11 @@ afterEach(() => {
 /** The start-up report of a server started with `env`, line by line. */
 function report(env: Record<string, string>): Line[] {
   for (const key of SERVER_VARIABLES) delete process.env[key];
-  Object.assign(process.env, { CONTACT_INBOX_DIR: mkdtempSync(path.join(tmpdir(), 'startup-')) }, env);
+  Object.assign(
+    process.env,
+    { CONTACT_INBOX_DIR: mkdtempSync(path.join(tmpdir(), 'startup-')) },
+    env,
+  );
   const lines: Line[] = [];
   for (const level of ['info', 'warn', 'error'] as const) {
     jest
@@ -48,17 +52,25 @@ function report(env: Record<string, string>): Line[] {
       .mockImplementation((...args: unknown[]) => void lines.push({ level, text: args.join(' ') }));
   }
   jest.isolateModules(() => {
-    const { describeContactConfig } = jest.requireActual('./startup-report') as typeof import('./startup-report');
+    const { describeContactConfig } = jest.requireActual(
+      './startup-report',
+    ) as typeof import('./startup-report');
     describeContactConfig();
   });
   return lines;
 }
 
-const errors = (lines: Line[]) => lines.filter((line) => line.level === 'error').map((line) => line.text);
+const errors = (lines: Line[]) =>
+  lines.filter((line) => line.level === 'error').map((line) => line.text);
 
 describe('the start-up report', () => {
   it('names each malformed optional variable as an ERROR, with what was turned off, and goes on', () => {
-    const lines = report({ ...API, ...ALERTS, ALERT_SMTP_URL: 'foo', CONTACT_OUTBOX_BACKOFF_SECONDS: 'abc' });
+    const lines = report({
+      ...API,
+      ...ALERTS,
+      ALERT_SMTP_URL: 'foo',
+      CONTACT_OUTBOX_BACKOFF_SECONDS: 'abc',
+    });
     expect(errors(lines)).toEqual([
       expect.stringMatching(
         /^\[contacto\] ERROR DE CONFIGURACIÓN: CONTACT_OUTBOX_BACKOFF_SECONDS .*esperas por omisión \(60, 300, 900, 3600, 10800 s\)/,
@@ -85,20 +97,25 @@ describe('the start-up report', () => {
       report(env)
         .map((line) => line.text)
         .find((text) => text.includes('motor de entregas'));
-    expect(engine({ ...API, WORKFLOW_TARGET_WORLD: 'local', WORKFLOW_LOCAL_DATA_DIR: '/datos/flujos' })).toMatch(
-      /archivos locales en \/datos\/flujos/,
+    expect(
+      engine({ ...API, WORKFLOW_TARGET_WORLD: 'local', WORKFLOW_LOCAL_DATA_DIR: '/datos/flujos' }),
+    ).toMatch(/archivos locales en \/datos\/flujos/);
+    expect(engine({ ...API, WORKFLOW_TARGET_WORLD: '@workflow/world-postgres' })).toMatch(
+      /Workflow SDK, PostgreSQL\)/,
     );
-    expect(engine({ ...API, WORKFLOW_TARGET_WORLD: '@workflow/world-postgres' })).toMatch(/Workflow SDK, PostgreSQL\)/);
   });
 
   it('a broken contact API: an ERROR saying every visitor will see a failure', () => {
     expect(errors(report({ CONTACT_API_BASE_URL: 'https://api.example.mx/api/' }))).toEqual([
-      expect.stringMatching(/CONTACT_SITE_KEY está vacía.*El formulario mostrará un error a cada visitante/),
+      expect.stringMatching(
+        /CONTACT_SITE_KEY está vacía.*El formulario mostrará un error a cada visitante/,
+      ),
     ]);
   });
 
   it('warns once, in every mode, that a self-hosted server without a trusted proxy lets clients pick the address the abuse limit counts', () => {
-    const CLIENT_PICKS = /^\[contacto\] AVISO: .*X-Forwarded-For.*TRUST_PROXY_HEADERS con el número de proxies/;
+    const CLIENT_PICKS =
+      /^\[contacto\] AVISO: .*X-Forwarded-For.*TRUST_PROXY_HEADERS con el número de proxies/;
     const pickWarnings = (lines: Line[]) =>
       lines.filter((line) => line.level === 'warn' && CLIENT_PICKS.test(line.text));
     // The local inbox, the contact API, a broken contact API, and a malformed count (which falls back to 0).
@@ -148,7 +165,9 @@ describe('the start-up report', () => {
       WORKFLOW_POSTGRES_URL: 'postgres://u:p@127.0.0.1:9/db',
     };
     expect(spamLine({ ...API, ...postgres })).toMatch(/clave aleatoria guardada en PostgreSQL/);
-    expect(spamLine({ ...API, CONTACT_FORM_SECRET: 'x'.repeat(32) })).toMatch(/se firma con CONTACT_FORM_SECRET/);
+    expect(spamLine({ ...API, CONTACT_FORM_SECRET: 'x'.repeat(32) })).toMatch(
+      /se firma con CONTACT_FORM_SECRET/,
+    );
     expect(
       report(API)
         .map((line) => line.text)
@@ -174,12 +193,18 @@ describe('the start-up report', () => {
 
   it('a CONTACT_FORM_SECRET too short to sign with is named, and a random key used instead', () => {
     const lines = report({ ...API, CONTACT_FORM_SECRET: 'corta' });
-    expect(errors(lines)).toEqual([expect.stringMatching(/CONTACT_FORM_SECRET debe tener al menos 32 caracteres/)]);
+    expect(errors(lines)).toEqual([
+      expect.stringMatching(/CONTACT_FORM_SECRET debe tener al menos 32 caracteres/),
+    ]);
     expect(lines.map((line) => line.text).join('\n')).toMatch(/clave aleatoria de este proceso/);
   });
 
   it('opens the staff area only where its spent links and ended sessions are shared, and says where, or why not', () => {
-    const STAFF = { STAFF_EMAILS: 'ventas@agencia.mx', STAFF_SESSION_SECRET: 'x'.repeat(32), ...ALERTS };
+    const STAFF = {
+      STAFF_EMAILS: 'ventas@agencia.mx',
+      STAFF_SESSION_SECRET: 'x'.repeat(32),
+      ...ALERTS,
+    };
     const staffLine = (env: Record<string, string>) =>
       report({ ...API, ...STAFF, ...env })
         .map((line) => line.text)
@@ -187,7 +212,9 @@ describe('the start-up report', () => {
     expect(staffLine({ VERCEL: '1' })).toMatch(
       /^\[equipo\] Área del equipo desactivada \(\/equipo responde 404\):.*REDIS_URL/,
     );
-    expect(staffLine({ VERCEL: '1', REDIS_URL: 'redis://127.0.0.1:9' })).toMatch(/Área del equipo en \/equipo.*Redis/);
+    expect(staffLine({ VERCEL: '1', REDIS_URL: 'redis://127.0.0.1:9' })).toMatch(
+      /Área del equipo en \/equipo.*Redis/,
+    );
     expect(staffLine({})).toMatch(/Área del equipo en \/equipo.*archivos/);
     expect(staffLine({ WORKFLOW_TARGET_WORLD: 'otro-mundo' })).toMatch(/desactivada.*REDIS_URL/);
   });

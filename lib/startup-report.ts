@@ -1,6 +1,11 @@
 import 'server-only';
 import { getWorkflowWorld } from '@/lib/engine/choose-world';
-import { configProblems, getContactConfig, getDeliveryConfig, getRateLimitConfig } from '@/lib/env/server';
+import {
+  configProblems,
+  getContactConfig,
+  getDeliveryConfig,
+  getRateLimitConfig,
+} from '@/lib/env/server';
 import { formKeySource } from './contact/signature-store';
 import { countingStore } from './experiments/counters';
 import { getStaffConfig, staffAreaMissing } from './staff/config';
@@ -29,7 +34,8 @@ export function describeContactConfig(): void {
   );
   console.info(`[contacto] El formulario se firma ${KEY_SOURCES[formKeySource()]}.`);
   const counts = countingStore();
-  if (counts.kind === 'none') console.warn(`[experimentos] AVISO: cuentas desactivadas. ${counts.why}`);
+  if (counts.kind === 'none')
+    console.warn(`[experimentos] AVISO: cuentas desactivadas. ${counts.why}`);
 
   const config = getContactConfig();
   if (config.mode === 'misconfigured') {
@@ -63,7 +69,9 @@ export function describeContactConfig(): void {
       `[equipo] Área del equipo desactivada (/equipo responde 404): falta ${staffAreaMissing().join(', ')}.`,
     );
   if (alert)
-    console.info(`[contacto] Avisos por correo activados: solicitudes pendientes y no entregadas a ${alert.to}.`);
+    console.info(
+      `[contacto] Avisos por correo activados: solicitudes pendientes y no entregadas a ${alert.to}.`,
+    );
   else
     console.warn(
       `[contacto] Avisos por correo ` +
@@ -76,7 +84,12 @@ const LEDGER_WORDS = {
   postgres: 'en PostgreSQL, para todas las instancias',
   files: 'en archivos',
 } as const;
-const WORLD_WORDS = { local: 'archivos locales', postgres: 'PostgreSQL', vercel: 'Vercel', other: 'otro' } as const;
+const WORLD_WORDS = {
+  local: 'archivos locales',
+  postgres: 'PostgreSQL',
+  vercel: 'Vercel',
+  other: 'otro',
+} as const;
 const KEY_SOURCES = {
   secret: 'con CONTACT_FORM_SECRET',
   redis: 'con una clave aleatoria guardada en Redis, la misma en cada instancia',

@@ -3,7 +3,10 @@ import { vitalsEventParams } from './web-vitals';
 describe('the Core Web Vitals events', () => {
   it('sends the delta as value, the metric in custom parameters, as a non-interaction, to GA only', () => {
     expect(
-      vitalsEventParams({ name: 'LCP', value: 1234.56, delta: 1234.56, id: 'v5-1', rating: 'good' }, 'G-ABC123'),
+      vitalsEventParams(
+        { name: 'LCP', value: 1234.56, delta: 1234.56, id: 'v5-1', rating: 'good' },
+        'G-ABC123',
+      ),
     ).toEqual({
       value: 1235,
       metric_id: 'v5-1',

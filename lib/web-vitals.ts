@@ -12,7 +12,10 @@ import { gtag } from './analytics';
 export type VitalsMetric = Pick<Metric, 'name' | 'value' | 'delta' | 'id' | 'rating'>;
 
 /** The parameters of the GA4 event named after the metric (LCP, INP, CLS, FCP, TTFB). */
-export function vitalsEventParams(metric: VitalsMetric, gaMeasurementId: string): Record<string, unknown> {
+export function vitalsEventParams(
+  metric: VitalsMetric,
+  gaMeasurementId: string,
+): Record<string, unknown> {
   return {
     // GA sums `value`: the delta, so repeated reports of one metric add up to
     // its final value; CLS is a small fraction, scaled so rounding keeps it.
@@ -46,7 +49,8 @@ export async function reportWebVitals(gaMeasurementId: string): Promise<void> {
     return;
   }
   const { onCLS, onFCP, onINP, onLCP, onTTFB } = library;
-  const send = (metric: Metric) => gtag('event', metric.name, vitalsEventParams(metric, gaMeasurementId));
+  const send = (metric: Metric) =>
+    gtag('event', metric.name, vitalsEventParams(metric, gaMeasurementId));
   onCLS(send);
   onFCP(send);
   onINP(send);

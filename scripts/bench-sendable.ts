@@ -74,7 +74,13 @@ const WATCH = `(() => {
 function marksOf(text: string): Marks | null {
   if (!text.startsWith('__bench ')) return null;
   const parsed: unknown = JSON.parse(text.slice('__bench '.length));
-  if (typeof parsed !== 'object' || parsed === null || !('fields' in parsed) || !('sendable' in parsed)) return null;
+  if (
+    typeof parsed !== 'object' ||
+    parsed === null ||
+    !('fields' in parsed) ||
+    !('sendable' in parsed)
+  )
+    return null;
   const { fields, sendable } = parsed;
   return typeof fields === 'number' && typeof sendable === 'number' ? { fields, sendable } : null;
 }
@@ -123,7 +129,10 @@ async function serve(): Promise<{ url: string; stop: () => Promise<void> }> {
   };
   try {
     servers.push(
-      await startNext(dir, { port: PORT, env: { CONTACT_INBOX_DIR: inbox, CONTACT_RATE_LIMIT_MAX: '1000' } }),
+      await startNext(dir, {
+        port: PORT,
+        env: { CONTACT_INBOX_DIR: inbox, CONTACT_RATE_LIMIT_MAX: '1000' },
+      }),
     );
   } catch (error) {
     await stop();
@@ -143,7 +152,9 @@ async function main() {
       for (let i = 0; i < RUNS; i++) {
         const run = await measure(browser, server.url);
         runs.push(run);
-        console.log(`  run ${i + 1}: fields on screen ${run.fields} ms, filled-in form can be sent ${run.sendable} ms`);
+        console.log(
+          `  run ${i + 1}: fields on screen ${run.fields} ms, filled-in form can be sent ${run.sendable} ms`,
+        );
       }
       const fields = median(runs.map((run) => run.fields));
       const sendable = median(runs.map((run) => run.sendable));

@@ -24,7 +24,15 @@ import { MAIN_APP } from '../e2e/support/test-env';
 import { buildApp } from '../test-support/harness';
 import { Kit, messageOf, TRAFFIC } from './chaos/kit';
 import { SCENARIOS } from './chaos/scenarios';
-import { countBy, ledgerChecks, ledgerColumns, ledgerOf, printTable, sabotageNote, type Ledger } from './load/ledger';
+import {
+  countBy,
+  ledgerChecks,
+  ledgerColumns,
+  ledgerOf,
+  printTable,
+  sabotageNote,
+  type Ledger,
+} from './load/ledger';
 
 const MAX_SECONDS = Number(process.env.CHAOS_MAX_SECONDS ?? 1200);
 const SCENARIO_SECONDS = Number(process.env.CHAOS_SCENARIO_SECONDS ?? 240);
@@ -77,11 +85,15 @@ async function runScenario(number: number, title: string): Promise<Row> {
     if (abort.signal.aborted) kit.checks.push(`stopped at the scenario's ${limitSeconds} s limit`);
     if (kit.summary) row.ledger = ledgerOf(kit.results, kit.summary, kit.clearedAt);
     // A failed scenario's folders (the world's runs and events) stay beside its logs.
-    await kit.cleanUp(failures(row).length ? path.join(logDir, `scenario-${number}-data`) : undefined);
+    await kit.cleanUp(
+      failures(row).length ? path.join(logDir, `scenario-${number}-data`) : undefined,
+    );
     row.seconds = (performance.now() - started) / 1000;
   }
   const checks = failures(row);
-  console.log(`\n${title}: ${checks.length ? `FAILED: ${checks.join('; ')}` : 'passed'} (${row.seconds.toFixed(0)} s)`);
+  console.log(
+    `\n${title}: ${checks.length ? `FAILED: ${checks.join('; ')}` : 'passed'} (${row.seconds.toFixed(0)} s)`,
+  );
   row.done = true;
   return row;
 }
@@ -113,16 +125,22 @@ function printReport(): number {
   );
   for (const row of rows) {
     const checks = failures(row);
-    console.log(`\n${row.title}: ${row.skipped ? `skipped (${row.skipped})` : checks.length ? 'FAILED' : 'passed'}`);
+    console.log(
+      `\n${row.title}: ${row.skipped ? `skipped (${row.skipped})` : checks.length ? 'FAILED' : 'passed'}`,
+    );
     for (const check of checks) console.log(`  FAILED ${check}`);
     if (row.ledger?.retry.length)
       console.log(
         `  note: ${row.ledger.retry.length} told to retry, ${row.ledger.retryDelivered} of them delivered anyway (their retry would be a second lead)`,
       );
     if (row.kit?.summary?.replayed)
-      console.log(`  note: ${row.kit.summary.replayed} attempt(s) re-sent a key already stored (stored once)`);
+      console.log(
+        `  note: ${row.kit.summary.replayed} attempt(s) re-sent a key already stored (stored once)`,
+      );
     if (row.ledger?.other.length)
-      console.log(`  note: other answers: ${countBy(row.ledger.other.map((r) => r.state.slice(0, 60)))}`);
+      console.log(
+        `  note: other answers: ${countBy(row.ledger.other.map((r) => r.state.slice(0, 60)))}`,
+      );
     for (const note of row.kit?.notes ?? []) console.log(`  note: ${note}`);
     if (checks.length && row.kit) {
       const excerpt = row.kit.logExcerpt();
@@ -140,7 +158,8 @@ function printReport(): number {
     `${rows.length - failed.length - skipped.length} passed, ${skipped.length} skipped, ${failed.length} failed${failed.length ? `: ${failed.map((row) => row.title).join('; ')}` : ''}`,
   );
   // CI proves every scenario: one it could not run (no PostgreSQL, say) fails there, as a failed one does.
-  if (process.env.CI && skipped.length) console.log(`CI: ${skipped.length} skipped scenario(s) count as failed`);
+  if (process.env.CI && skipped.length)
+    console.log(`CI: ${skipped.length} skipped scenario(s) count as failed`);
   return failed.length + (process.env.CI ? skipped.length : 0);
 }
 
@@ -159,7 +178,9 @@ async function main(): Promise<number> {
   const hardStop = setTimeout(() => {
     console.error(`\nChaos test stopped: over ${MAX_SECONDS} s.`);
     for (const row of rows.filter((r) => !r.done))
-      row.kit?.checks.unshift(`stopped by the hard stop (CHAOS_MAX_SECONDS=${MAX_SECONDS}) while under way`);
+      row.kit?.checks.unshift(
+        `stopped by the hard stop (CHAOS_MAX_SECONDS=${MAX_SECONDS}) while under way`,
+      );
     printReport();
     process.exit(1);
   }, MAX_SECONDS * 1000);

@@ -29,7 +29,8 @@ function aptInstall(pkg: string): boolean {
 
 if (spawnSync('redis-server', ['--version']).status !== 0) {
   console.log('Installing redis-server for the abuse-limit tests (apt-get)...');
-  if (!aptInstall('redis-server')) console.warn('No redis-server: install Redis for the Redis-store tests.');
+  if (!aptInstall('redis-server'))
+    console.warn('No redis-server: install Redis for the Redis-store tests.');
 }
 
 if (!debianPostgresBin()) {
@@ -40,7 +41,8 @@ if (!debianPostgresBin()) {
 
 if (spawnSync('java', ['-version']).status !== 0) {
   console.log('Installing Java for the W3C Nu HTML checker (apt-get default-jre-headless)...');
-  if (!aptInstall('default-jre-headless')) console.warn('No Java: install a JRE (17 or newer) for the HTML check.');
+  if (!aptInstall('default-jre-headless'))
+    console.warn('No Java: install a JRE (17 or newer) for the HTML check.');
 }
 
 const custom = process.env.PLAYWRIGHT_CHROMIUM_PATH;
@@ -57,7 +59,9 @@ const missing = [
 ];
 if (missing.length === 0) process.exit(0);
 
-console.log(`Installing Debian's ${missing.join(' and ')} for the browser tests (${sudo}apt-get)...`);
+console.log(
+  `Installing Debian's ${missing.join(' and ')} for the browser tests (${sudo}apt-get)...`,
+);
 if (aptInstall(missing.join(' '))) process.exit(0);
 console.warn(
   'No /usr/bin/chromium: Playwright will use its own browser. If it is missing, run `npx playwright install chromium` ' +

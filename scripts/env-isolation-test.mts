@@ -18,7 +18,14 @@ import path from 'node:path';
 import Redis from 'ioredis';
 import { startRedisServer } from '../test-support/redis-server';
 import { NO_TAGS_APP } from '../e2e/support/test-env';
-import { BUILD_LOG, buildApp, startNext, startStubApi, stopAll, type Server } from '../test-support/harness';
+import {
+  BUILD_LOG,
+  buildApp,
+  startNext,
+  startStubApi,
+  stopAll,
+  type Server,
+} from '../test-support/harness';
 import {
   PROD_HOOKS_PORT,
   PROD_PG_PORT,
@@ -145,12 +152,16 @@ const visitorState = answer.match(/"status":"(sent|failed|invalid|confirm)"/)?.[
 let storedByTestStub = 0;
 for (let i = 0; i < 30 && storedByTestStub === 0; i++) {
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  const summary = (await (await fetch(`${STUB}/__summary`)).json()) as { storedByMail: Record<string, number> };
+  const summary = (await (await fetch(`${STUB}/__summary`)).json()) as {
+    storedByMail: Record<string, number>;
+  };
   storedByTestStub = summary.storedByMail[mail] ?? 0;
 }
 // A delivered lead is sent on to the configured webhook and Graph API within a second or two: give it time to.
 await new Promise((resolve) => setTimeout(resolve, 4000));
-const testSummary = (await (await fetch(`${STUB}/__summary`)).json()) as { storedByMail: Record<string, number> };
+const testSummary = (await (await fetch(`${STUB}/__summary`)).json()) as {
+  storedByMail: Record<string, number>;
+};
 const prodSummary = (await (await fetch(`${PROD_STUB}/__summary`)).json()) as { attempts: number };
 
 /* ---------- The checks ---------- */
@@ -160,10 +171,26 @@ monitor.disconnect();
 // next build says which .env files it loaded (next start says so only in dev): ours must be there, or this proves nothing.
 const checks: Array<[string, boolean, string]> = [
   ['next build read the test’s .env.local', /Environments:.*\.env\.local/.test(buildLog), ''],
-  ['the visitor was thanked (the enquiry waits in the test’s world)', visitorState === 'sent', visitorState],
-  ['the test’s stub API stored the enquiry exactly once', storedByTestStub === 1, String(storedByTestStub)],
-  ['the lead’s run is in the test’s own local world', existsSync(path.join(work, 'prueba', 'workflow', 'runs')), ''],
-  ['the watched PostgreSQL (production’s world) got no connection', prodPgConnections === 0, String(prodPgConnections)],
+  [
+    'the visitor was thanked (the enquiry waits in the test’s world)',
+    visitorState === 'sent',
+    visitorState,
+  ],
+  [
+    'the test’s stub API stored the enquiry exactly once',
+    storedByTestStub === 1,
+    String(storedByTestStub),
+  ],
+  [
+    'the lead’s run is in the test’s own local world',
+    existsSync(path.join(work, 'prueba', 'workflow', 'runs')),
+    '',
+  ],
+  [
+    'the watched PostgreSQL (production’s world) got no connection',
+    prodPgConnections === 0,
+    String(prodPgConnections),
+  ],
   [
     'the watched Redis got no command',
     redisCommands.length === 0,
@@ -174,9 +201,21 @@ const checks: Array<[string, boolean, string]> = [
     Object.keys(testSummary.storedByMail).every((stored) => stored === mail),
     '',
   ],
-  ['the watched contact API got no attempt', prodSummary.attempts === 0, String(prodSummary.attempts)],
-  ['the watched mail server got no connection', prodSmtpConnections === 0, String(prodSmtpConnections)],
-  ['the watched lead webhook and Graph API got no connection', prodHookRequests === 0, String(prodHookRequests)],
+  [
+    'the watched contact API got no attempt',
+    prodSummary.attempts === 0,
+    String(prodSummary.attempts),
+  ],
+  [
+    'the watched mail server got no connection',
+    prodSmtpConnections === 0,
+    String(prodSmtpConnections),
+  ],
+  [
+    'the watched lead webhook and Graph API got no connection',
+    prodHookRequests === 0,
+    String(prodHookRequests),
+  ],
   [
     'the page carries none of production’s NEXT_PUBLIC_ values',
     PROD_PUBLIC.every((value) => !html.includes(value)),
@@ -191,7 +230,8 @@ const said = (log: string) =>
 console.log(
   `\nWhat next build and next start said:\n${[...said(buildLog), ...said(readFileSync(serverLog, 'utf8'))].join('\n')}\n`,
 );
-for (const [name, ok, seen] of checks) console.log(`${ok ? '✓' : '✗'} ${name}${ok ? '' : ` (seen: ${seen})`}`);
+for (const [name, ok, seen] of checks)
+  console.log(`${ok ? '✓' : '✗'} ${name}${ok ? '' : ` (seen: ${seen})`}`);
 const failed = checks.filter(([, ok]) => !ok).length;
 console.log(`${checks.length - failed} passed, ${failed} failed`);
 prodSmtp.close();

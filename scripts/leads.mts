@@ -20,7 +20,8 @@ const { countLeads, deadLetters, leadsIn } = await import('../lib/leads/list');
 const { release } = await import('../lib/leads/release');
 const { forget } = await import('../lib/leads/forget');
 const { deadLettersCsv } = await import('../lib/leads/csv');
-const { defaultExportFile, exportRefusal, writePrivateFile } = await import('../lib/leads/export-file');
+const { defaultExportFile, exportRefusal, writePrivateFile } =
+  await import('../lib/leads/export-file');
 const { readCounts } = await import('../lib/experiments/counters');
 const {
   RELEASE_SAID,
@@ -43,7 +44,8 @@ const [command, argument] = process.argv.slice(2);
 // Said before anything is read, released or deleted: which world (production's?).
 const where = getWorkflowWorld();
 console.log(worldLine(where));
-for (const { variable, message, fallback } of configProblems()) console.error(`${variable} ${message}; ${fallback}.`);
+for (const { variable, message, fallback } of configProblems())
+  console.error(`${variable} ${message}; ${fallback}.`);
 // Where the engine in this process sends a run it wakes (release): in the local world, to the private door of the
 // server on this machine (lib/engine/door.ts; its public address refuses the engine's messages). In PostgreSQL, to
 // no one: the job waits in the database for the servers' workers. world-postgres (4.3) starts a worker in the
@@ -71,22 +73,29 @@ try {
     );
     console.log(`No entregadas:          ${counts.dead} (npm run leads -- dead)`);
     console.log(`Posible spam en espera: ${counts.spam} (npm run leads -- spam)`);
-    if (counts['spam-expired']) console.log(`Spam descartado sin liberar: ${counts['spam-expired']}`);
+    if (counts['spam-expired'])
+      console.log(`Spam descartado sin liberar: ${counts['spam-expired']}`);
     if (counts.cancelled) console.log(`Canceladas:             ${counts.cancelled}`);
-    if (counts.failed) console.log(`Con error del motor:    ${counts.failed} (npx workflow inspect runs)`);
+    if (counts.failed)
+      console.log(`Con error del motor:    ${counts.failed} (npx workflow inspect runs)`);
     console.log(`\nTotales de los últimos ${TOTALS_DAYS} días (los de /equipo):`);
     for (const line of totalsLines(await readCounts([], TOTALS_DAYS))) console.log(line);
   } else if (command === 'pending') {
     const pending = await leadsIn('pending', world);
-    console.log(`${pending.length} solicitud(es) pendiente(s) de entrega (el motor las reintenta hasta 24 horas):`);
-    for (const run of pending) console.log(`${run.lead.key}  ${isoDate(run.lead.receivedAt)}  ${person(run)}`);
+    console.log(
+      `${pending.length} solicitud(es) pendiente(s) de entrega (el motor las reintenta hasta 24 horas):`,
+    );
+    for (const run of pending)
+      console.log(`${run.lead.key}  ${isoDate(run.lead.receivedAt)}  ${person(run)}`);
   } else if (command === 'dead') {
     const dead = await deadLetters(world);
     console.log(
       `${dead.length} solicitud(es) no entregada(s): hay que atenderlas a mano (npm run leads -- export las pasa a CSV).`,
     );
     for (const { lead, outcome } of dead)
-      console.log(`${lead.key}  ${isoDate(lead.receivedAt)}  ${person({ lead })}  por qué: ${whyDead(outcome)}`);
+      console.log(
+        `${lead.key}  ${isoDate(lead.receivedAt)}  ${person({ lead })}  por qué: ${whyDead(outcome)}`,
+      );
   } else if (command === 'export') {
     const file = argument ?? defaultExportFile();
     const refusal = exportRefusal(file, process.cwd());
@@ -101,7 +110,9 @@ try {
           `${dead.length} solicitud(es) no entregada(s) en ${file} (solo tu usuario puede leerlo; bórralo al terminar)`,
         );
         if (!argument)
-          console.log('(En la carpeta temporal del sistema: fuera del repositorio, donde git no puede llevárselo.)');
+          console.log(
+            '(En la carpeta temporal del sistema: fuera del repositorio, donde git no puede llevárselo.)',
+          );
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         console.error(
@@ -115,12 +126,17 @@ try {
   } else if (command === 'spam') {
     // What the filter held back, newest first: a person's enquiry among them is one `release` from delivered.
     const spam = (await leadsIn('spam', world)).reverse();
-    console.log(`${spam.length} posible(s) spam guardado(s) aparte (se descartan pasado el plazo de conservación):`);
+    console.log(
+      `${spam.length} posible(s) spam guardado(s) aparte (se descartan pasado el plazo de conservación):`,
+    );
     for (const run of spam) {
       const { lead } = run;
-      const until = run.forgetAt !== undefined ? `  se descarta el ${isoDate(run.forgetAt).slice(0, 10)}` : '';
+      const until =
+        run.forgetAt !== undefined ? `  se descarta el ${isoDate(run.forgetAt).slice(0, 10)}` : '';
       console.log('');
-      console.log(`${lead.key}  ${isoDate(lead.receivedAt)}  por qué: ${whySpam(lead.spamRule)}${until}`);
+      console.log(
+        `${lead.key}  ${isoDate(lead.receivedAt)}  por qué: ${whySpam(lead.spamRule)}${until}`,
+      );
       console.log(`  ${person(run)}`);
       console.log(`  ${oneLine(lead.enquiry.reason, 160)}`);
     }
@@ -137,7 +153,9 @@ try {
         `Solicitud ${argument}: liberada; el motor la entrega como cualquier otra (npm run leads -- status).`,
       );
       if (!released.takenUp)
-        console.warn('Ningún servidor la ha tomado en 20 s: ¿está en marcha? Se entregará cuando arranque.');
+        console.warn(
+          'Ningún servidor la ha tomado en 20 s: ¿está en marcha? Se entregará cuando arranque.',
+        );
     } else {
       console.log(`Solicitud ${argument}: ${RELEASE_SAID[released.result]}`);
       process.exitCode = 1;

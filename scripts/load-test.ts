@@ -27,7 +27,13 @@ import {
   sabotageNote,
 } from './load/ledger';
 import { stubClient } from './load/stub-client';
-import { findActionId, formTokens, runTraffic, sendEnquiry, type EnquiryResult } from './load/traffic';
+import {
+  findActionId,
+  formTokens,
+  runTraffic,
+  sendEnquiry,
+  type EnquiryResult,
+} from './load/traffic';
 
 const TOTAL = Number(process.env.LOAD_ENQUIRIES ?? 400);
 const CONCURRENCY = Number(process.env.LOAD_CONCURRENCY ?? 16);
@@ -42,7 +48,8 @@ const STUB_PORT = 3298 + OFFSET;
 const APP = `http://127.0.0.1:${APP_PORT}`;
 const stub = stubClient(`http://127.0.0.1:${STUB_PORT}`);
 const inboxDir = mkdtempSync(path.join(tmpdir(), 'load-inbox-'));
-const serverLog = process.env.LOAD_SERVER_LOG ?? path.join(tmpdir(), `load-test-server-${process.pid}.log`);
+const serverLog =
+  process.env.LOAD_SERVER_LOG ?? path.join(tmpdir(), `load-test-server-${process.pid}.log`);
 
 const servers: Server[] = [];
 let cleaned = false;
@@ -123,7 +130,11 @@ async function main(): Promise<number> {
   });
   const trafficEnded = Date.now();
 
-  let summary = await awaitDeliveries(stub, results, Math.max(upAt, trafficEnded) + DELIVER_WITHIN_MS);
+  let summary = await awaitDeliveries(
+    stub,
+    results,
+    Math.max(upAt, trafficEnded) + DELIVER_WITHIN_MS,
+  );
   await sabotageAfter(stub, results, { app: APP, actionId });
   summary = await stub.summary();
   const ledger = ledgerOf(results, summary, upAt);
@@ -158,8 +169,11 @@ async function main(): Promise<number> {
   console.log(
     `Told to retry: ${retried.length}${retried.length ? ` (${list}); ${ledger.retryDelivered} of them delivered anyway (their retry would be a second lead)` : ''}`,
   );
-  console.log(`Answered after more than 4 s (the form's promise): ${results.filter((r) => r.ms > 4000).length}`);
-  if (ledger.other.length) console.log(`Other answers: ${countBy(ledger.other.map((r) => r.state))}`);
+  console.log(
+    `Answered after more than 4 s (the form's promise): ${results.filter((r) => r.ms > 4000).length}`,
+  );
+  if (ledger.other.length)
+    console.log(`Other answers: ${countBy(ledger.other.map((r) => r.state))}`);
   if (sabotageNote()) console.log(sabotageNote());
   for (const check of checks) console.log(`  FAILED ${check}`);
   if (checks.length) console.log(`Server log: ${serverLog}`);

@@ -21,7 +21,8 @@ import { buildApp, startNext, stopAll, type AppSpec, type Server } from '../test
 const REQUESTS = Math.max(100, Number(process.env.PROXY_COST_REQUESTS ?? 2000));
 const ROUNDS = 10;
 const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
-const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+const CHROME =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
 
 /** The site before issue 50: the proxy never sees a plain page view of `/`. */
 const BASELINE_APP: AppSpec = {
@@ -45,7 +46,10 @@ const median = (values: number[]) => {
 };
 
 /** One GET of `/`, read whole; its time in ms and the cookie it set, if any. */
-async function get(url: string, cookie?: string): Promise<{ ms: number; setCookie: string | undefined }> {
+async function get(
+  url: string,
+  cookie?: string,
+): Promise<{ ms: number; setCookie: string | undefined }> {
   const started = performance.now();
   const response = await fetch(`${url}/`, {
     headers: { 'user-agent': CHROME, ...(cookie ? { cookie } : {}) },
@@ -53,7 +57,10 @@ async function get(url: string, cookie?: string): Promise<{ ms: number; setCooki
   });
   await response.arrayBuffer();
   if (response.status !== 200) throw new Error(`${url}/ answered ${response.status}`);
-  return { ms: performance.now() - started, setCookie: response.headers.getSetCookie()[0]?.split(';')[0] };
+  return {
+    ms: performance.now() - started,
+    setCookie: response.headers.getSetCookie()[0]?.split(';')[0],
+  };
 }
 
 type Case = { name: string; url: string; returning: boolean; samples: number[]; cookie?: string };
@@ -77,7 +84,12 @@ async function main() {
       { name: 'no proxy on / (before issue 50)', url: before.url, returning: false, samples: [] },
       { name: 'proxy, no experiment running', url: none.url, returning: false, samples: [] },
       { name: 'proxy, experiment, first visits', url: running.url, returning: false, samples: [] },
-      { name: 'proxy, experiment, returning visitor', url: running.url, returning: true, samples: [] },
+      {
+        name: 'proxy, experiment, returning visitor',
+        url: running.url,
+        returning: true,
+        samples: [],
+      },
     ];
     // Warm every route and the proxy's code caches first.
     for (const one of cases) for (let i = 0; i < 100; i++) await get(one.url, one.cookie);
@@ -91,7 +103,9 @@ async function main() {
           one.samples.push(ms);
         }
     const base = median(cases[0]?.samples ?? []);
-    console.log(`Median of ${REQUESTS} sequential GET / per case (ms; difference against no proxy on /):`);
+    console.log(
+      `Median of ${REQUESTS} sequential GET / per case (ms; difference against no proxy on /):`,
+    );
     for (const one of cases) {
       const value = median(one.samples);
       console.log(

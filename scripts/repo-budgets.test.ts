@@ -19,12 +19,17 @@ const LONG_ALLOWED = /^\s*'\/\(\(\?!_next\//;
 
 describe('the repository stays within its size budgets', () => {
   it('has no product line over 120 characters (tests aside)', () => {
-    const long = [...PRODUCT.flatMap(filesUnder).filter((file) => !file.includes('.well-known')), ...PRODUCT_FILES]
+    const long = [
+      ...PRODUCT.flatMap(filesUnder).filter((file) => !file.includes('.well-known')),
+      ...PRODUCT_FILES,
+    ]
       .filter((file) => /\.(tsx?|mts|mjs)$/.test(file) && !/\.test\./.test(file))
       .flatMap((file) =>
         readFileSync(path.join(ROOT, file), 'utf8')
           .split('\n')
-          .flatMap((line, index) => (line.length > 120 && !LONG_ALLOWED.test(line) ? [`${file}:${index + 1}`] : [])),
+          .flatMap((line, index) =>
+            line.length > 120 && !LONG_ALLOWED.test(line) ? [`${file}:${index + 1}`] : [],
+          ),
       );
     expect(long).toEqual([]);
   });
@@ -34,7 +39,9 @@ describe('the repository stays within its size budgets', () => {
     const size = (file: string) => statSync(path.join(ROOT, file)).size;
     const [agency, developers] = [AGENCY_DOCS.map((name) => `docs/${name}`), filesUnder('docs')];
     expect(
-      developers.filter((file) => !agency.includes(file)).reduce((sum, file) => sum + size(file), 0),
+      developers
+        .filter((file) => !agency.includes(file))
+        .reduce((sum, file) => sum + size(file), 0),
     ).toBeLessThanOrEqual(45_000);
     expect(agency.map(size).filter((bytes) => bytes > 8_000)).toEqual([]);
     expect(size('README.md')).toBeLessThanOrEqual(5_000);
@@ -47,7 +54,9 @@ describe('the repository stays within its size budgets', () => {
       (file) => !/^(node_modules|\.next|\.git|\.cache|test-results|playwright-report)\//.test(file),
     );
     const headings = (doc: string) =>
-      [...readFileSync(path.join(ROOT, doc), 'utf8').matchAll(/^#+ (.+)$/gm)].map(([, title]) => slug(title ?? ''));
+      [...readFileSync(path.join(ROOT, doc), 'utf8').matchAll(/^#+ (.+)$/gm)].map(([, title]) =>
+        slug(title ?? ''),
+      );
     const missing: string[] = [];
     for (const doc of docs) {
       const text = readFileSync(path.join(ROOT, doc), 'utf8');
@@ -61,10 +70,13 @@ describe('the repository stays within its size budgets', () => {
           missing.push(`${doc}: ${target} (no such heading)`);
       }
       // Paths in code spans (`lib/engine/door.ts`, `lead/workflow.ts`, `rate-limit.ts`): some file of the project ends so.
-      for (const [, name = ''] of text.matchAll(/`([\w.\-/\[\]]+\.(?:ts|tsx|mts|mjs|md|css|json|yml))`/g)) {
+      for (const [, name = ''] of text.matchAll(
+        /`([\w.\-/\[\]]+\.(?:ts|tsx|mts|mjs|md|css|json|yml))`/g,
+      )) {
         // A path under a variable (`CONTACT_INBOX_DIR/…`) is made at run time; ../shared/ is beside the project.
         if (/^[A-Z_]+\//.test(name) || name.startsWith('../shared/')) continue;
-        if (!everyFile.some((file) => file === name || file.endsWith(`/${name}`))) missing.push(`${doc}: ${name}`);
+        if (!everyFile.some((file) => file === name || file.endsWith(`/${name}`)))
+          missing.push(`${doc}: ${name}`);
       }
     }
     expect(missing).toEqual([]);

@@ -23,12 +23,15 @@ const stages = process.argv
       .filter((lane) => lane.length),
   );
 if (stages.flat().length === 0)
-  throw new Error('usage: tsx scripts/test-lanes.mts "script script…" "script…" [then "script…" …]');
+  throw new Error(
+    'usage: tsx scripts/test-lanes.mts "script script…" "script…" [then "script…" …]',
+  );
 
 type Ran = { script: string; seconds: number; code: number };
 type Lane = { scripts: string[]; ran: Ran[]; node?: string; refused?: boolean };
 
-const engines = (JSON.parse(readFileSync('package.json', 'utf8')) as { engines: { node: string } }).engines.node;
+const engines = (JSON.parse(readFileSync('package.json', 'utf8')) as { engines: { node: string } })
+  .engines.node;
 // The oldest major of `engines` ("24.x", "24.x || 26.x"): the floor.
 const floor = Math.min(...engines.split('||').map((range) => Number(/\d+/.exec(range)?.[0])));
 
@@ -39,7 +42,9 @@ function laneNode(tag: string): { version: string; ok: boolean } {
   const ok = Number(/^v(\d+)\./.exec(version)?.[1]) >= floor;
   console.log(`${tag} node ${version}`);
   if (!ok)
-    console.log(`${tag} needs Node ${engines} (package.json's engines): run it as scripts/with-node.sh npm test`);
+    console.log(
+      `${tag} needs Node ${engines} (package.json's engines): run it as scripts/with-node.sh npm test`,
+    );
   return { version, ok };
 }
 
@@ -99,5 +104,7 @@ for (const { scripts, ran, node, refused } of lanes) {
       (node ? `  (node ${node})` : ''),
   );
 }
-console.log(`  ${'total'.padEnd(24)} ${String(Math.round((Date.now() - began) / 1000)).padStart(4)} s`);
+console.log(
+  `  ${'total'.padEnd(24)} ${String(Math.round((Date.now() - began) / 1000)).padStart(4)} s`,
+);
 process.exit(failed ? 1 : 0);

@@ -2,7 +2,15 @@
  * @jest-environment node
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -57,7 +65,10 @@ describe('scripts/with-node.sh', () => {
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, 'node');
     const [majorOf] = version.replace(/^v/, '').split('.');
-    writeFileSync(file, `#!/bin/sh\ncase "$1" in -p) echo ${majorOf};; *) echo ${version};; esac\n`);
+    writeFileSync(
+      file,
+      `#!/bin/sh\ncase "$1" in -p) echo ${majorOf};; *) echo ${version};; esac\n`,
+    );
     chmodSync(file, 0o755);
   }
 
@@ -75,10 +86,16 @@ describe('scripts/with-node.sh', () => {
     root = mkdtempSync(path.join(tmpdir(), 'with-node-'));
     machine = path.join(root, 'machine-bin');
     mkdirSync(path.join(root, 'scripts'));
-    copyFileSync(path.join(ROOT, 'scripts', 'with-node.sh'), path.join(root, 'scripts', 'with-node.sh'));
+    copyFileSync(
+      path.join(ROOT, 'scripts', 'with-node.sh'),
+      path.join(root, 'scripts', 'with-node.sh'),
+    );
     writeFileSync(path.join(root, '.nvmrc'), `${pinned}\n`);
     // The pinned Node as the script leaves it after its one install from the registry.
-    standInNode(path.join(root, '.cache', 'node', pinned, 'node_modules', platformPackage, 'bin'), `v${pinned}`);
+    standInNode(
+      path.join(root, '.cache', 'node', pinned, 'node_modules', platformPackage, 'bin'),
+      `v${pinned}`,
+    );
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -88,12 +105,18 @@ describe('scripts/with-node.sh', () => {
 
   it('leaves a machine whose Node is the pinned line or newer on its own: the next line is tried there', () => {
     expect(run(`v${major}.0.0`)).toMatchObject({ code: 0, out: `v${major}.0.0` });
-    expect(run(`v${Number(major) + 2}.1.0`)).toMatchObject({ code: 0, out: `v${Number(major) + 2}.1.0` });
+    expect(run(`v${Number(major) + 2}.1.0`)).toMatchObject({
+      code: 0,
+      out: `v${Number(major) + 2}.1.0`,
+    });
   });
 
   it('runs on USE_NODE whatever the machine has, to try another line', () => {
     const next = `${Number(major) + 2}.0.0`;
-    standInNode(path.join(root, '.cache', 'node', next, 'node_modules', platformPackage, 'bin'), `v${next}`);
+    standInNode(
+      path.join(root, '.cache', 'node', next, 'node_modules', platformPackage, 'bin'),
+      `v${next}`,
+    );
     expect(run(`v${major}.5.0`, { USE_NODE: next })).toMatchObject({ code: 0, out: `v${next}` });
   });
 

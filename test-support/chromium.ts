@@ -9,7 +9,10 @@ export const DEBIAN_HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 
 /** The full browser: Lighthouse measures what a visitor's Chrome does. */
 export function chromiumPath(): string | undefined {
-  return process.env.PLAYWRIGHT_CHROMIUM_PATH || (existsSync(DEBIAN_CHROMIUM) ? DEBIAN_CHROMIUM : undefined);
+  return (
+    process.env.PLAYWRIGHT_CHROMIUM_PATH ||
+    (existsSync(DEBIAN_CHROMIUM) ? DEBIAN_CHROMIUM : undefined)
+  );
 }
 
 /**
@@ -19,7 +22,8 @@ export function chromiumPath(): string | undefined {
  */
 export function playwrightChromiumPath(): string | undefined {
   return (
-    process.env.PLAYWRIGHT_CHROMIUM_PATH || (existsSync(DEBIAN_HEADLESS_SHELL) ? DEBIAN_HEADLESS_SHELL : chromiumPath())
+    process.env.PLAYWRIGHT_CHROMIUM_PATH ||
+    (existsSync(DEBIAN_HEADLESS_SHELL) ? DEBIAN_HEADLESS_SHELL : chromiumPath())
   );
 }
 

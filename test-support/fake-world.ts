@@ -25,7 +25,12 @@ export const runIdAt = (n: number) => `wrun_${n.toString(32).toUpperCase().padSt
 export function fakeLead(n: number, extra: Partial<Lead> = {}): Lead {
   return {
     key: `clave-${n}`,
-    enquiry: { name: `Persona ${n}`, mail: `persona${n}@example.mx`, phone: '5512345678', reason: 'Una página' },
+    enquiry: {
+      name: `Persona ${n}`,
+      mail: `persona${n}@example.mx`,
+      phone: '5512345678',
+      reason: 'Una página',
+    },
     receivedAt: Date.UTC(2026, 10, 1) + n * 60_000,
     backoffSeconds: [60],
     keepMs: 30 * 24 * 60 * 60 * 1000,
@@ -37,8 +42,14 @@ export function fakeWorld() {
   const runs: FakeRun[] = [];
   const hooks: { hookId: string; runId: string; token: string }[] = [];
   let handedOut = 0;
-  const page = <T>(all: T[], id: (item: T) => string, { limit = 20, cursor, sortOrder = 'asc' }: Pagination = {}) => {
-    const sorted = [...all].sort((a, b) => id(a).localeCompare(id(b)) * (sortOrder === 'desc' ? -1 : 1));
+  const page = <T>(
+    all: T[],
+    id: (item: T) => string,
+    { limit = 20, cursor, sortOrder = 'asc' }: Pagination = {},
+  ) => {
+    const sorted = [...all].sort(
+      (a, b) => id(a).localeCompare(id(b)) * (sortOrder === 'desc' ? -1 : 1),
+    );
     const from = cursor === undefined ? 0 : sorted.findIndex((item) => id(item) === cursor) + 1;
     const data = sorted.slice(from, from + limit);
     const hasMore = from + limit < sorted.length;
@@ -76,8 +87,21 @@ export function fakeWorld() {
     runs,
     /** How many runs runs.list has handed out so far. */
     handedOut: () => handedOut,
-    addRun(n: number, workflowName: string, status: Status, input: unknown[], output?: LeadOutcome) {
-      const run = { runId: runIdAt(n), workflowName, status, input, output, createdAt: new Date(n) };
+    addRun(
+      n: number,
+      workflowName: string,
+      status: Status,
+      input: unknown[],
+      output?: LeadOutcome,
+    ) {
+      const run = {
+        runId: runIdAt(n),
+        workflowName,
+        status,
+        input,
+        output,
+        createdAt: new Date(n),
+      };
       runs.push(run);
       return run;
     },

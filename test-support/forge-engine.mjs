@@ -35,7 +35,9 @@ const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
 const workflowIds = Object.values(manifest.workflows).flatMap((file) =>
   Object.values(file).map((entry) => entry.workflowId),
 );
-const stepIds = Object.values(manifest.steps).flatMap((file) => Object.values(file).map((entry) => entry.stepId));
+const stepIds = Object.values(manifest.steps).flatMap((file) =>
+  Object.values(file).map((entry) => entry.stepId),
+);
 const lead = {
   key: crypto.randomUUID(),
   enquiry: {
@@ -57,28 +59,40 @@ for (const workflowId of workflowIds)
 
 // The same kind of message by hand, dressed as the machine itself, and each step run directly.
 const message = (queueName, body, headers = {}) =>
-  fetch(`${site}/.well-known/workflow/v1/${queueName.startsWith('__wkf_step_') ? 'step' : 'flow'}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-forja': '1',
-      'x-vqs-queue-name': queueName,
-      'x-vqs-message-id': `msg_${ulid()}`,
-      'x-vqs-message-attempt': '1',
-      ...headers,
+  fetch(
+    `${site}/.well-known/workflow/v1/${queueName.startsWith('__wkf_step_') ? 'step' : 'flow'}`,
+    {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-forja': '1',
+        'x-vqs-queue-name': queueName,
+        'x-vqs-message-id': `msg_${ulid()}`,
+        'x-vqs-message-attempt': '1',
+        ...headers,
+      },
+      body: JSON.stringify(body),
     },
-    body: JSON.stringify(body),
-  });
+  );
 const disguises = [
   { host: 'localhost' },
   { host: '127.0.0.1' },
-  { 'x-forwarded-for': '127.0.0.1', 'x-real-ip': '127.0.0.1', forwarded: 'for=127.0.0.1;host=localhost' },
-  { 'x-forwarded-host': 'localhost', 'x-vercel-forwarded-for': '127.0.0.1', 'x-vercel-id': 'forja' },
+  {
+    'x-forwarded-for': '127.0.0.1',
+    'x-real-ip': '127.0.0.1',
+    forwarded: 'for=127.0.0.1;host=localhost',
+  },
+  {
+    'x-forwarded-host': 'localhost',
+    'x-vercel-forwarded-for': '127.0.0.1',
+    'x-vercel-id': 'forja',
+  },
   { 'x-engine-delivery-key': 'adivinada' },
 ];
 const runId = `wrun_${ulid()}`;
 for (const headers of disguises) {
-  for (const workflowId of workflowIds) await message(`__wkf_workflow_${workflowId}`, { runId }, headers);
+  for (const workflowId of workflowIds)
+    await message(`__wkf_workflow_${workflowId}`, { runId }, headers);
 }
 for (const stepId of stepIds) {
   await message(`__wkf_step_${stepId}`, {

@@ -14,7 +14,16 @@
 // where git, ESLint, TypeScript and Jest never look.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { isolatedProcessEnv } from './isolated-env';
 
@@ -23,8 +32,10 @@ export const ROOT = projectRoot(process.cwd());
 
 function projectRoot(from: string): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'next.config.ts')) && existsSync(path.join(dir, 'test-support'))) return dir;
-    if (path.dirname(dir) === dir) throw new Error(`No project (next.config.ts) at or above ${from}`);
+    if (existsSync(path.join(dir, 'next.config.ts')) && existsSync(path.join(dir, 'test-support')))
+      return dir;
+    if (path.dirname(dir) === dir)
+      throw new Error(`No project (next.config.ts) at or above ${from}`);
   }
 }
 // Outside .next/: the Workflow SDK's builder skips any path with /.next/ in it, so a copy there would register no workflow.
@@ -47,17 +58,23 @@ export type AppSpec = {
 };
 
 function projectFiles(): string[] {
-  const listed = spawnSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
+  const listed = spawnSync(
+    'git',
+    ['ls-files', '--cached', '--others', '--exclude-standard', '-z'],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+    },
+  );
   if (listed.status !== 0) throw new Error(`git ls-files: ${listed.stderr}`);
   return listed.stdout.split('\0').filter((file) => file && existsSync(path.join(ROOT, file)));
 }
 
 function stampOf(spec: AppSpec, files: string[]): string {
   const hash = createHash('sha256');
-  hash.update(JSON.stringify([spec.name, spec.publicEnv, spec.prepare?.id ?? '', spec.create?.id ?? '']));
+  hash.update(
+    JSON.stringify([spec.name, spec.publicEnv, spec.prepare?.id ?? '', spec.create?.id ?? '']),
+  );
   const lock = path.join(ROOT, 'package-lock.json');
   if (existsSync(lock)) hash.update(readFileSync(lock));
   if (spec.create) return hash.digest('hex');
@@ -71,7 +88,11 @@ export function appDir(name: string): string {
 }
 
 function linkNodeModules(dir: string) {
-  const linked = spawnSync('cp', ['-al', path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules')]);
+  const linked = spawnSync('cp', [
+    '-al',
+    path.join(ROOT, 'node_modules'),
+    path.join(dir, 'node_modules'),
+  ]);
   if (linked.status !== 0) throw new Error(`cp -al node_modules: ${linked.stderr}`);
 }
 
@@ -81,7 +102,8 @@ function linkNodeModules(dir: string) {
  */
 function seedBuildCache(dir: string) {
   const cache = path.join(ROOT, '.next', 'cache', 'turbopack');
-  if (existsSync(cache)) cpSync(cache, path.join(dir, '.next', 'cache', 'turbopack'), { recursive: true });
+  if (existsSync(cache))
+    cpSync(cache, path.join(dir, '.next', 'cache', 'turbopack'), { recursive: true });
 }
 
 function copyProject(dir: string, files: string[]) {
@@ -108,7 +130,11 @@ process.on('exit', () => {
 });
 
 /** The isolated environment with `site` on top, then `own`; `without` left out (to watch the isolation test fail). */
-function environment(site: Record<string, string>, own: Record<string, string>, without: string[]): NodeJS.ProcessEnv {
+function environment(
+  site: Record<string, string>,
+  own: Record<string, string>,
+  without: string[],
+): NodeJS.ProcessEnv {
   const env = { ...isolatedProcessEnv(site), ...own };
   for (const key of without) delete env[key];
   return env;
@@ -201,7 +227,9 @@ export type Server = {
 /** True when something still answers on the port after 5 s (a server just killed needs a moment to let go). */
 async function portTaken(port: number): Promise<boolean> {
   for (let i = 0; i < 25; i++) {
-    const answered = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2000) }).then(
+    const answered = await fetch(`http://127.0.0.1:${port}/`, {
+      signal: AbortSignal.timeout(2000),
+    }).then(
       () => true,
       () => false,
     );
@@ -243,7 +271,9 @@ export async function startProcess(
 ): Promise<Server> {
   // A server left over on the port would answer instead: test nothing rather than the wrong one.
   if (await portTaken(port))
-    throw new Error(`Port ${port} is already in use: stop what listens there (or set TEST_PORT_OFFSET).`);
+    throw new Error(
+      `Port ${port} is already in use: stop what listens there (or set TEST_PORT_OFFSET).`,
+    );
   // A file descriptor, not a pipe: the child's last lines reach the file even when it dies at once. Appended: a restarted server keeps one log.
   const fd = log && log !== 'inherit' ? openSync(path.resolve(ROOT, log), 'a') : null;
   const output = log === 'inherit' ? 'inherit' : (fd ?? 'ignore');
@@ -290,21 +320,29 @@ export async function startProcess(
 /** `next start` of a build on 127.0.0.1:`port`, with the isolated environment and `env` on top. */
 export function startNext(dir: string, options: StartOptions): Promise<Server> {
   const env = { PORT: String(options.port), ...options.env };
-  return startProcess(nextBin(dir), ['start', '--port', String(options.port), '--hostname', '127.0.0.1'], {
-    ...options,
-    env,
-    cwd: dir,
-  });
+  return startProcess(
+    nextBin(dir),
+    ['start', '--port', String(options.port), '--hostname', '127.0.0.1'],
+    {
+      ...options,
+      env,
+      cwd: dir,
+    },
+  );
 }
 
 /** The stub contact API (e2e/stub-contact-api.ts) on `port`; `env` takes its STUB_* settings. */
 export function startStubApi(port: number, env: Record<string, string> = {}): Promise<Server> {
-  return startProcess(process.execPath, ['--import', 'tsx', path.join(ROOT, 'e2e', 'stub-contact-api.ts')], {
-    port,
-    processEnv: { STUB_PORT: String(port), ...env },
-    health: '/__health',
-    timeoutMs: 20_000,
-  });
+  return startProcess(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'e2e', 'stub-contact-api.ts')],
+    {
+      port,
+      processEnv: { STUB_PORT: String(port), ...env },
+      health: '/__health',
+      timeoutMs: 20_000,
+    },
+  );
 }
 
 /** Stops every server given, whatever state each is in. */

@@ -7,7 +7,9 @@ import { ISOLATED_KEYS, LEFT_UNSET, isolatedEnv, isolatedProcessEnv } from './is
 function variablesTheSiteReads(): string[] {
   const names = new Set<string>();
   const dir = path.join(__dirname, '..', 'lib', 'env');
-  for (const file of readdirSync(dir).filter((name) => name.endsWith('.ts') && !name.includes('.test.'))) {
+  for (const file of readdirSync(dir).filter(
+    (name) => name.endsWith('.ts') && !name.includes('.test.'),
+  )) {
     const source = readFileSync(path.join(dir, file), 'utf8');
     for (const [, name] of source.matchAll(/^\s+([A-Z][A-Z0-9_]+):/gm)) names.add(name!);
     for (const [, name] of source.matchAll(/source\.([A-Z][A-Z0-9_]+)/g)) names.add(name!);
@@ -18,8 +20,12 @@ function variablesTheSiteReads(): string[] {
 describe('the test servers’ isolated environment', () => {
   it('names every variable the site reads, so none can come from a .env file', () => {
     const read = variablesTheSiteReads();
-    expect(read).toEqual(expect.arrayContaining(['REDIS_URL', 'CONTACT_API_BASE_URL', 'NEXT_PUBLIC_SITE_URL']));
-    expect(read.filter((name) => !ISOLATED_KEYS.includes(name) && !LEFT_UNSET.includes(name))).toEqual([]);
+    expect(read).toEqual(
+      expect.arrayContaining(['REDIS_URL', 'CONTACT_API_BASE_URL', 'NEXT_PUBLIC_SITE_URL']),
+    );
+    expect(
+      read.filter((name) => !ISOLATED_KEYS.includes(name) && !LEFT_UNSET.includes(name)),
+    ).toEqual([]);
   });
 
   it("keeps the stores, the engine's world, the contact API and the mail server empty unless a launcher sets them", () => {

@@ -73,9 +73,13 @@ export const LEFT_UNSET = ['VERCEL_DEPLOYMENT_ID'];
 
 /** The complete isolated set, with the launcher's own values on top. */
 export function isolatedEnv(overrides: Record<string, string> = {}): Record<string, string> {
-  const unknown = Object.keys(overrides).filter((key) => !(key in ISOLATED) && !key.startsWith('NEXT_PUBLIC_'));
+  const unknown = Object.keys(overrides).filter(
+    (key) => !(key in ISOLATED) && !key.startsWith('NEXT_PUBLIC_'),
+  );
   if (unknown.length)
-    throw new Error(`isolatedEnv: ${unknown.join(', ')} is not a variable the site reads (add it to ISOLATED)`);
+    throw new Error(
+      `isolatedEnv: ${unknown.join(', ')} is not a variable the site reads (add it to ISOLATED)`,
+    );
   return { ...ISOLATED, ...overrides };
 }
 

@@ -2,7 +2,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One request the webhook receiver got, and what it answered. */
-export type WebhookHit = { at: number; status: number; headers: http.IncomingHttpHeaders; body: string; mail?: string };
+export type WebhookHit = {
+  at: number;
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  mail?: string;
+};
 /** One request to the stand-in Graph API's events endpoint. */
 export type GraphHit = { at: number; path: string; body: Record<string, unknown> };
 
@@ -37,7 +43,11 @@ export async function startLeadReceivers(port = 0) {
         graph.push({ at: Date.now(), path, body: parsed });
         res
           .writeHead(200, { 'Content-Type': 'application/json' })
-          .end(JSON.stringify({ events_received: Array.isArray(parsed.data) ? parsed.data.length : 0 }));
+          .end(
+            JSON.stringify({
+              events_received: Array.isArray(parsed.data) ? parsed.data.length : 0,
+            }),
+          );
         return;
       }
       res.writeHead(404).end();
@@ -65,7 +75,8 @@ export async function startLeadReceivers(port = 0) {
 
 function mailOf(body: string): string | undefined {
   try {
-    const mail = (JSON.parse(body) as { data?: { enquiry?: { mail?: unknown } } }).data?.enquiry?.mail;
+    const mail = (JSON.parse(body) as { data?: { enquiry?: { mail?: unknown } } }).data?.enquiry
+      ?.mail;
     return typeof mail === 'string' ? mail : undefined;
   } catch {
     return undefined;

@@ -73,9 +73,17 @@ if (end === 'waiting-moved') {
   const stepName = 'step//./lib/contact/lead/deliver-step//deliverRound';
   await event({ eventType: 'step_created', correlationId: step, eventData: { stepName, input } });
   await event({ eventType: 'step_started', correlationId: step });
-  const result = await dehydrateStepReturnValue({ outcome: 'unavailable', failures: 'http-503' }, run.runId, undefined);
+  const result = await dehydrateStepReturnValue(
+    { outcome: 'unavailable', failures: 'http-503' },
+    run.runId,
+    undefined,
+  );
   await event({ eventType: 'step_completed', correlationId: step, eventData: { result } });
-  await event({ eventType: 'wait_created', correlationId: wait, eventData: { resumeAt: new Date(Date.now() + 1000) } });
+  await event({
+    eventType: 'wait_created',
+    correlationId: wait,
+    eventData: { resumeAt: new Date(Date.now() + 1000) },
+  });
   await world.close?.();
   console.log(`${run.runId} ${lead.key}`);
   process.exit(0);
@@ -98,7 +106,11 @@ const lead = {
 const input = await dehydrateWorkflowArguments([lead], `wrun_${ulid()}`, undefined);
 const { run } = await world.events.create(null, {
   eventType: 'run_created',
-  eventData: { deploymentId: 'dpl_test', workflowName: 'workflow//./lib/contact/lead/workflow//leadWorkflow', input },
+  eventData: {
+    deploymentId: 'dpl_test',
+    workflowName: 'workflow//./lib/contact/lead/workflow//leadWorkflow',
+    input,
+  },
 });
 const { runId } = run;
 const event = (data) => world.events.create(runId, data);
@@ -130,7 +142,11 @@ await event({
   correlationId: step,
   eventData: { result: await dehydrateStepReturnValue({ outcome: 'retry' }, runId, undefined) },
 });
-await event({ eventType: 'wait_created', correlationId: wait, eventData: { resumeAt: new Date(Date.now() + 60_000) } });
+await event({
+  eventType: 'wait_created',
+  correlationId: wait,
+  eventData: { resumeAt: new Date(Date.now() + 60_000) },
+});
 await world.writeToStream(`strm_${ulid()}_user`, runId, `${mail}\n`);
 if (end !== 'running') await event({ eventType: 'wait_completed', correlationId: wait });
 if (end === 'completed') {

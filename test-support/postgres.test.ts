@@ -18,7 +18,9 @@ afterAll(() => postgres?.stop());
 // What `npx bootstrap` (@workflow/world-postgres's dist/cli.js, setupDatabase) runs, minus its process.exit():
 // drizzle's migrator on the package's own migrations, then graphile-worker's.
 async function bootstrapAsTheCliDoes(url: string) {
-  const entry = createRequire(path.join(process.cwd(), 'index.js')).resolve('@workflow/world-postgres');
+  const entry = createRequire(path.join(process.cwd(), 'index.js')).resolve(
+    '@workflow/world-postgres',
+  );
   const pool = new Pool({ connectionString: url, max: 1 });
   try {
     await migrate(drizzle(pool), {
@@ -40,12 +42,12 @@ async function bootstrapAsTheCliDoes(url: string) {
 describe('a throwaway PostgreSQL', () => {
   it('logs in as world with its password over TCP, and refuses a wrong one', async () => {
     expect(postgres.url).toMatch(/^postgres:\/\/world:[0-9a-f]+@127\.0\.0\.1:\d+\/world$/);
-    await expect(queryRows(postgres.url, 'select current_user as who, current_database() as db')).resolves.toEqual([
-      { who: 'world', db: 'world' },
-    ]);
-    await expect(queryRows(postgres.url.replace(/:[0-9a-f]+@/, ':wrong@'), 'select 1')).rejects.toThrow(
-      /password authentication failed/,
-    );
+    await expect(
+      queryRows(postgres.url, 'select current_user as who, current_database() as db'),
+    ).resolves.toEqual([{ who: 'world', db: 'world' }]);
+    await expect(
+      queryRows(postgres.url.replace(/:[0-9a-f]+@/, ':wrong@'), 'select 1'),
+    ).rejects.toThrow(/password authentication failed/);
   });
 
   it('keeps its data through a fast restart, and through an immediate stop and a start', async () => {
@@ -67,6 +69,9 @@ describe('a throwaway PostgreSQL', () => {
       url,
       "select to_regclass('workflow.workflow_runs') as runs, to_regclass('graphile_worker._private_jobs') as jobs",
     );
-    expect(tables).toEqual({ runs: 'workflow.workflow_runs', jobs: 'graphile_worker._private_jobs' });
+    expect(tables).toEqual({
+      runs: 'workflow.workflow_runs',
+      jobs: 'graphile_worker._private_jobs',
+    });
   }, 30_000);
 });

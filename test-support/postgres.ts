@@ -5,7 +5,16 @@
 // or with the Node process that started them, whatever ends it.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  chownSync,
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -42,7 +51,9 @@ function serverUser(): { uid: number; gid: number } | Record<string, never> {
   const id = (flag: string) => {
     const answer = spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' });
     if (answer.status !== 0)
-      throw new Error('No postgres user: run scripts/ensure-test-tools.ts (apt-get install postgresql)');
+      throw new Error(
+        'No postgres user: run scripts/ensure-test-tools.ts (apt-get install postgresql)',
+      );
     return Number(answer.stdout.trim());
   };
   return { uid: id('-u'), gid: id('-g') };
@@ -78,7 +89,10 @@ function ended(child: ChildProcess): Promise<void> {
 /** A real PostgreSQL on 127.0.0.1 at a free port, with a role and database `world` (random password). */
 export async function startPostgres(): Promise<Postgres> {
   const bin = debianPostgresBin();
-  if (!bin) throw new Error('PostgreSQL is missing: run scripts/ensure-test-tools.ts (apt-get install postgresql)');
+  if (!bin)
+    throw new Error(
+      'PostgreSQL is missing: run scripts/ensure-test-tools.ts (apt-get install postgresql)',
+    );
   const user = serverUser();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'postgres-test-'));
   live.set(dir, null);
@@ -131,7 +145,11 @@ export async function startPostgres(): Promise<Postgres> {
   const start = async () => {
     const fd = openSync(logFile, 'a');
     // Its own process group, like the harness's servers: a Ctrl-C reaches us, and our exit handler ends it with its backends.
-    const started = spawn(path.join(bin, 'postgres'), args, { ...user, detached: true, stdio: ['ignore', fd, fd] });
+    const started = spawn(path.join(bin, 'postgres'), args, {
+      ...user,
+      detached: true,
+      stdio: ['ignore', fd, fd],
+    });
     closeSync(fd);
     // Not what keeps this process alive: a test that forgets stop() still ends, and the exit handler below takes the server with it.
     started.unref();
@@ -151,7 +169,9 @@ export async function startPostgres(): Promise<Postgres> {
       }
     }
     started.kill('SIGKILL');
-    throw new Error(`PostgreSQL did not start on port ${port}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
+    throw new Error(
+      `PostgreSQL did not start on port ${port}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`,
+    );
   };
 
   const shutDown = async (signal: 'SIGINT' | 'SIGQUIT') => {

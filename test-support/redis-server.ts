@@ -6,7 +6,9 @@ export async function startRedisServer(
   port = 6390 + Math.floor(Math.random() * 2000),
 ): Promise<{ url: string; port: number; stop: () => void }> {
   if (spawnSync('redis-server', ['--version']).status !== 0) {
-    throw new Error('redis-server is missing: run scripts/ensure-test-tools.ts (apt-get install redis-server)');
+    throw new Error(
+      'redis-server is missing: run scripts/ensure-test-tools.ts (apt-get install redis-server)',
+    );
   }
   const server = spawn(
     'redis-server',

@@ -37,7 +37,11 @@ export async function startSmtpSink(
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
-        mails.push({ ...readRawMail(raw), raw, envelopeTo: session.envelope.rcptTo.map((r) => r.address) });
+        mails.push({
+          ...readRawMail(raw),
+          raw,
+          envelopeTo: session.envelope.rcptTo.map((r) => r.address),
+        });
         setTimeout(() => callback(), delayMs);
       });
     },
@@ -51,7 +55,9 @@ export async function startSmtpSink(
           res.setHeader('Content-Type', 'application/json');
           if (path === '/__health') return res.end('{"ok":true}');
           if (path === '/__mails')
-            return res.end(JSON.stringify(mails.map((mail) => ({ to: mail.envelopeTo, raw: mail.raw }))));
+            return res.end(
+              JSON.stringify(mails.map((mail) => ({ to: mail.envelopeTo, raw: mail.raw }))),
+            );
           res.statusCode = 404;
           res.end('{}');
         });

@@ -20,7 +20,8 @@ export async function startStuckRedis(): Promise<{
       // One packet may carry several commands: each RESP array starts with '*'.
       for (const command of data.toString('latin1').split(/(?=\*\d+\r\n)/)) {
         const name = command.split('\r\n')[2]?.toUpperCase();
-        if (name === 'INFO') socket.write(bulk('# Server\r\nredis_version:7.0.15\r\nloading:0\r\n'));
+        if (name === 'INFO')
+          socket.write(bulk('# Server\r\nredis_version:7.0.15\r\nloading:0\r\n'));
         else if (name === 'CLIENT' || name === 'SELECT') socket.write('+OK\r\n');
         else if (name === 'HELLO') socket.write('-ERR unknown command\r\n');
         else if (name) held += 1;

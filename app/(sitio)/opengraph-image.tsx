@@ -33,7 +33,9 @@ export default function OpenGraphImage() {
         />
         {brand.name}
       </div>
-      <div style={{ display: 'flex', fontSize: 76, fontWeight: 800, lineHeight: 1.1, maxWidth: 980 }}>
+      <div
+        style={{ display: 'flex', fontSize: 76, fontWeight: 800, lineHeight: 1.1, maxWidth: 980 }}
+      >
         {hero.headline}
       </div>
       <div style={{ display: 'flex', fontSize: 32, color: '#99f6e4' }}>

@@ -11,14 +11,19 @@ import { staffSession } from '@/lib/staff/sign-in';
 export const dynamic = 'force-dynamic';
 
 type Search = Record<string, string | string[] | undefined>;
-const one = (value: string | string[] | undefined) => (typeof value === 'string' ? value.slice(0, 4096) : undefined);
+const one = (value: string | string[] | undefined) =>
+  typeof value === 'string' ? value.slice(0, 4096) : undefined;
 // The engines' own cursors (a date and an id, a run's id): anything else starts from the first page.
-const cursorOf = (value: string | undefined) => (value && /^[\w.:|+/=-]{1,512}$/.test(value) ? value : undefined);
+const cursorOf = (value: string | undefined) =>
+  value && /^[\w.:|+/=-]{1,512}$/.test(value) ? value : undefined;
 
 // A Map, not an object: a word from the address such as __proto__ or toString finds nothing.
 const LINK_TROUBLE = new Map([
   ['invalid', 'Ese enlace no sirve o ya caducó (dura 10 minutos). Pide otro.'],
-  ['other-browser', 'Abre el enlace en el mismo navegador donde lo pediste, o pide otro desde aquí.'],
+  [
+    'other-browser',
+    'Abre el enlace en el mismo navegador donde lo pediste, o pide otro desde aquí.',
+  ],
   ['used', 'Ese enlace ya se usó. Pide otro.'],
 ]);
 
@@ -39,7 +44,15 @@ export default async function StaffPage({ searchParams }: { searchParams: Promis
       </>
     );
   }
-  const list: ListName = (['spam', 'dead', 'pending'] as const).find((name) => name === one(params.lista)) ?? 'spam';
+  const list: ListName =
+    (['spam', 'dead', 'pending'] as const).find((name) => name === one(params.lista)) ?? 'spam';
   const notice = noticeText(one(params.aviso), one(params.clave));
-  return <LeadsView email={session.email} list={list} cursor={cursorOf(one(params.desde))} notice={notice} />;
+  return (
+    <LeadsView
+      email={session.email}
+      list={list}
+      cursor={cursorOf(one(params.desde))}
+      notice={notice}
+    />
+  );
 }

@@ -29,7 +29,10 @@ const scrollTo = (place: Place) => act(() => viewport.scroll(place));
 
 function setTabHidden(hidden: boolean) {
   act(() => {
-    Object.defineProperty(document, 'visibilityState', { value: hidden ? 'hidden' : 'visible', configurable: true });
+    Object.defineProperty(document, 'visibilityState', {
+      value: hidden ? 'hidden' : 'visible',
+      configurable: true,
+    });
     Object.defineProperty(document, 'hidden', { value: hidden, configurable: true });
     document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
   });
@@ -159,7 +162,8 @@ describe('Carousel', () => {
 
   it('pauses while the mouse is over the slides', async () => {
     const carousel = await renderCarousel();
-    const viewport = within(carousel).getAllByRole('group')[0]?.parentElement?.parentElement as HTMLElement;
+    const viewport = within(carousel).getAllByRole('group')[0]?.parentElement
+      ?.parentElement as HTMLElement;
     fireEvent.pointerEnter(viewport, { pointerType: 'mouse' });
     act(() => jest.advanceTimersByTime(AUTOPLAY_DELAY_MS * 2));
     expect(currentDot()).toBe(0);

@@ -37,7 +37,15 @@ function logoSlot(fourFrom: number): Slot {
  * A carousel of logos. The images and icons are rendered here, on the
  * server; the client island only adds the behaviour.
  */
-export function LogoCarousel({ slides, label, fourFrom }: { slides: Slide[]; label: string; fourFrom: 400 | 700 }) {
+export function LogoCarousel({
+  slides,
+  label,
+  fourFrom,
+}: {
+  slides: Slide[];
+  label: string;
+  fourFrom: 400 | 700;
+}) {
   const slot = logoSlot(fourFrom);
   return (
     <Carousel

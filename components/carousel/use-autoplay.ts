@@ -1,4 +1,12 @@
-import { useCallback, useEffect, useRef, useState, type FocusEvent, type PointerEvent, type RefObject } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type FocusEvent,
+  type PointerEvent,
+  type RefObject,
+} from 'react';
 import type { EmblaApi } from './carousel-engine';
 
 /**
@@ -27,7 +35,11 @@ function isKeyboardFocus(element: Element): boolean {
  * Plays the carousel at `rootRef` while nothing holds it. Returns whether it
  * is playing, and the focus and hover handlers that hold it.
  */
-export function useAutoplay(emblaApi: EmblaApi | undefined, rootRef: RefObject<HTMLElement | null>, paused: boolean) {
+export function useAutoplay(
+  emblaApi: EmblaApi | undefined,
+  rootRef: RefObject<HTMLElement | null>,
+  paused: boolean,
+) {
   const [playing, setPlaying] = useState(false);
   // Off screen until the observer first reports otherwise.
   const holds = useRef<Holds>({
@@ -112,7 +124,8 @@ export function useAutoplay(emblaApi: EmblaApi | undefined, rootRef: RefObject<H
   return {
     playing,
     /** For the carousel's root: keyboard focus inside holds it, a mouse click does not. */
-    onFocus: (event: FocusEvent<HTMLElement>) => hold('keyboardFocus', isKeyboardFocus(event.target)),
+    onFocus: (event: FocusEvent<HTMLElement>) =>
+      hold('keyboardFocus', isKeyboardFocus(event.target)),
     onBlur: (event: FocusEvent<HTMLElement>) => {
       if (!event.currentTarget.contains(event.relatedTarget)) hold('keyboardFocus', false);
     },

@@ -40,14 +40,20 @@ it("shows the server's messages under the fields with every posted value, before
   expect(screen.getByLabelText(/correo/i)).toHaveValue('ana@');
   expect(screen.getByLabelText(/teléfono/i)).toHaveValue('5512345678');
   expect(screen.getByLabelText(/ayudarte/i)).toHaveValue('Hola');
-  expect(screen.getByLabelText(/nombre/i)).toHaveAccessibleDescription('Este campo debe tener al menos 5 caracteres');
-  expect(screen.getByLabelText(/correo/i)).toHaveAccessibleDescription('Este campo debe ser un email');
+  expect(screen.getByLabelText(/nombre/i)).toHaveAccessibleDescription(
+    'Este campo debe tener al menos 5 caracteres',
+  );
+  expect(screen.getByLabelText(/correo/i)).toHaveAccessibleDescription(
+    'Este campo debe ser un email',
+  );
   expect(screen.getByLabelText(/teléfono/i)).not.toHaveAttribute('aria-invalid');
   expect(screen.getByRole('status')).toHaveTextContent(/revisa los campos/i);
 });
 
 it('says to send again, with the values, when the form came from an older deployment (no reload needed)', () => {
-  render(<ContactForm {...props} initialState={{ status: 'failed', reason: 'stale', values: typed }} />);
+  render(
+    <ContactForm {...props} initialState={{ status: 'failed', reason: 'stale', values: typed }} />,
+  );
   expect(screen.getByRole('status')).toHaveTextContent(/tu mensaje no se envió.*envíalo de nuevo/i);
   expect(screen.queryByRole('button', { name: /recargar/i })).not.toBeInTheDocument();
   expect(screen.getByLabelText(/ayudarte/i)).toHaveValue('Hola');
@@ -65,5 +71,7 @@ it('never locks the form when the rules chunk fails: asks again at the next focu
   await user.click(screen.getByRole('button', { name: /enviar/i }));
   await waitFor(() => expect(submitContact).toHaveBeenCalledTimes(1));
   expect(loads.schemaLoads).toBeGreaterThan(before);
-  expect(await screen.findByRole('heading', { name: /gracias por contactarnos/i })).toBeInTheDocument();
+  expect(
+    await screen.findByRole('heading', { name: /gracias por contactarnos/i }),
+  ).toBeInTheDocument();
 });

@@ -22,5 +22,7 @@ it('fetches the validation rules only once the visitor starts on the form', asyn
   await user.click(screen.getByLabelText(/nombre/i));
   await waitFor(() => expect(loads.schemaLoads).toBe(1));
   await user.type(screen.getByLabelText(/nombre/i), 'Ana');
-  expect(await screen.findByText('Este campo debe tener al menos 5 caracteres')).toBeInTheDocument();
+  expect(
+    await screen.findByText('Este campo debe tener al menos 5 caracteres'),
+  ).toBeInTheDocument();
 });

@@ -9,7 +9,9 @@ import { Honeypot } from './honeypot';
 
 jest.mock('@/lib/contact/actions', () => ({ submitContact: jest.fn() }));
 jest.mock('@/lib/navigation', () => ({ navigateTo: jest.fn(), reloadPage: jest.fn() }));
-jest.mock('next/navigation', () => ({ unstable_isUnrecognizedActionError: (error: unknown) => error === STALE }));
+jest.mock('next/navigation', () => ({
+  unstable_isUnrecognizedActionError: (error: unknown) => error === STALE,
+}));
 const STALE = new Error('Server Action not found');
 jest.mock('@/lib/recaptcha', () => ({ getRecaptchaToken: jest.fn(async () => 'recaptcha-token') }));
 
@@ -18,7 +20,9 @@ const { navigateTo, reloadPage } = jest.requireMock('@/lib/navigation') as {
   navigateTo: jest.Mock;
   reloadPage: jest.Mock;
 };
-const { getRecaptchaToken } = jest.requireMock('@/lib/recaptcha') as { getRecaptchaToken: jest.Mock };
+const { getRecaptchaToken } = jest.requireMock('@/lib/recaptcha') as {
+  getRecaptchaToken: jest.Mock;
+};
 
 const props = { thankYouUrl: '/gracias', whatsappUrl: 'https://wa.me/5215500000000' };
 
@@ -105,7 +109,9 @@ describe('ContactForm', () => {
     const user = userEvent.setup();
     render(<ContactForm {...props} />);
     await user.type(field(/nombre/i), 'Ana');
-    expect(field(/nombre/i)).toHaveAccessibleDescription('Este campo debe tener al menos 5 caracteres');
+    expect(field(/nombre/i)).toHaveAccessibleDescription(
+      'Este campo debe tener al menos 5 caracteres',
+    );
     await user.type(field(/nombre/i), ' Mar');
     expect(field(/nombre/i)).not.toHaveAttribute('aria-invalid');
     expect(field(/nombre/i)).not.toHaveAttribute('aria-describedby');
@@ -113,7 +119,9 @@ describe('ContactForm', () => {
     await user.type(field(/correo/i), 'ana@');
     expect(field(/correo/i)).toHaveAccessibleDescription('Este campo debe ser un email');
     await user.type(field(/teléfono/i), '1234567890123456');
-    expect(field(/teléfono/i)).toHaveAccessibleDescription('Este campo no debe tener mas de 15 caracteres');
+    expect(field(/teléfono/i)).toHaveAccessibleDescription(
+      'Este campo no debe tener mas de 15 caracteres',
+    );
   });
 
   it('renders nothing on a keystroke that changes no verdict (typing stays at the plain-form floor)', async () => {
@@ -159,7 +167,9 @@ describe('ContactForm', () => {
     await act(() => new Promise((resolve) => setTimeout(resolve, 150)));
     expect(submitContact).toHaveBeenCalledTimes(1);
     const formData = submitContact.mock.calls[0]?.[1] as FormData;
-    expect(Object.fromEntries([...formData.entries()].filter(([key]) => !key.startsWith('$')))).toEqual({
+    expect(
+      Object.fromEntries([...formData.entries()].filter(([key]) => !key.startsWith('$'))),
+    ).toEqual({
       name: 'Ana López',
       mail: 'ana@example.mx',
       phone: '5512345678',
@@ -175,7 +185,10 @@ describe('ContactForm', () => {
   });
 
   it("sends the server's signature of the form's time on screen, waiting silently until a person could have filled it", async () => {
-    const fetchToken = jest.fn(async () => ({ ok: true, json: async () => ({ token: 't.firma-de-prueba' }) }));
+    const fetchToken = jest.fn(async () => ({
+      ok: true,
+      json: async () => ({ token: 't.firma-de-prueba' }),
+    }));
     global.fetch = fetchToken as unknown as typeof fetch;
     try {
       const user = userEvent.setup();
@@ -187,7 +200,10 @@ describe('ContactForm', () => {
       await user.click(submitButton());
       await waitFor(() => expect(submitContact).toHaveBeenCalled(), { timeout: 5000 });
       expect(performance.now() - clickedAt).toBeGreaterThanOrEqual(2000);
-      expect(fetchToken).toHaveBeenCalledWith('/api/contact/token', expect.objectContaining({ cache: 'no-store' }));
+      expect(fetchToken).toHaveBeenCalledWith(
+        '/api/contact/token',
+        expect.objectContaining({ cache: 'no-store' }),
+      );
       expect((submitContact.mock.calls[0]?.[1] as FormData).get('firma')).toBe('t.firma-de-prueba');
       // No extra step: only the spinner, then the thanks.
       expect(screen.queryByText(/confirmar/i)).not.toBeInTheDocument();
@@ -223,7 +239,9 @@ describe('ContactForm', () => {
     expect(submitContact).toHaveBeenCalledTimes(2);
     // The server holds a confirmation to a person's pace: the island waits that long, under the spinner.
     expect((calledAt[1] ?? 0) - (calledAt[0] ?? 0)).toBeGreaterThanOrEqual(CONFIRM_MIN_MS);
-    expect((submitContact.mock.calls[1]?.[1] as FormData).get('firma')).toBe('c.firma-del-servidor');
+    expect((submitContact.mock.calls[1]?.[1] as FormData).get('firma')).toBe(
+      'c.firma-del-servidor',
+    );
     expect((submitContact.mock.calls[1]?.[1] as FormData).get('name')).toBe('Ana López');
   });
 
@@ -234,7 +252,9 @@ describe('ContactForm', () => {
     await fillValid(user);
     await user.click(submitButton());
     expect(await screen.findByRole('heading', { name: /gracias/i })).toBeInTheDocument();
-    await waitFor(() => expect(navigateTo).toHaveBeenCalledWith('/gracias'), { timeout: REDIRECT_DELAY_MS + 1000 });
+    await waitFor(() => expect(navigateTo).toHaveBeenCalledWith('/gracias'), {
+      timeout: REDIRECT_DELAY_MS + 1000,
+    });
   });
 
   it('keeps a honeypot out of sight, of the tab order and of the accessibility tree', () => {
@@ -299,7 +319,10 @@ describe('ContactForm', () => {
     await action.answer({ status: 'failed' });
     const status = screen.getByRole('status');
     expect(status).toHaveTextContent(/no pudimos enviar tu mensaje/i);
-    expect(screen.getByRole('link', { name: 'WhatsApp' })).toHaveAttribute('href', props.whatsappUrl);
+    expect(screen.getByRole('link', { name: 'WhatsApp' })).toHaveAttribute(
+      'href',
+      props.whatsappUrl,
+    );
     expect(field(/ayudarte/i)).toHaveValue('Quiero una página web.');
   });
 
@@ -340,8 +363,12 @@ describe('ContactForm', () => {
     jest.useFakeTimers();
     try {
       await action.answer({ status: 'sent', key: 'clave-3' });
-      expect(screen.getByRole('heading', { name: /gracias por contactarnos/i })).toBeInTheDocument();
-      expect(screen.getByText(/un asesor se pondrá en contacto contigo muy pronto/i)).toBeInTheDocument();
+      expect(
+        screen.getByRole('heading', { name: /gracias por contactarnos/i }),
+      ).toBeInTheDocument();
+      expect(
+        screen.getByText(/un asesor se pondrá en contacto contigo muy pronto/i),
+      ).toBeInTheDocument();
       expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
       act(() => jest.advanceTimersByTime(REDIRECT_DELAY_MS - 1));
       expect(navigateTo).not.toHaveBeenCalled();

@@ -3,7 +3,11 @@
 import { useRef, type ReactNode } from 'react';
 import { CONTACT_FIELDS, EDITION_FIELD, TOKEN_FIELD } from '@/lib/contact/fields';
 import { INITIAL_CONTACT_STATE, type ContactState } from '@/lib/contact/state';
-import { encodeExperiments, VARIANT_FIELD, type LeadExperiment } from '@/lib/experiments/lead-experiment';
+import {
+  encodeExperiments,
+  VARIANT_FIELD,
+  type LeadExperiment,
+} from '@/lib/experiments/lead-experiment';
 import { contactForm as copy } from '@/lib/island-copy';
 import { Field } from './field';
 import { StatusMessage } from './status-message';
@@ -58,7 +62,10 @@ export function ContactForm({
   const rules = useContactRules();
   const reloadKeepingValues = useReloadKeepingValues(formRef);
   const readyToken = useFormToken(formRef);
-  const { island, invalid, errorOf, onChange, show, checkBeforeSend } = useFieldMessages(formRef, rules);
+  const { island, invalid, errorOf, onChange, show, checkBeforeSend } = useFieldMessages(
+    formRef,
+    rules,
+  );
   const { state, formAction, contact, browserAnswered, sending, onSubmit } = useSending({
     initialState,
     island,
@@ -115,7 +122,9 @@ export function ContactForm({
       {honeypot}
       <input key={answerToken} type="hidden" name={TOKEN_FIELD} defaultValue={answerToken ?? ''} />
       <input type="hidden" name={EDITION_FIELD} value={edition} />
-      {experiments?.length ? <input type="hidden" name={VARIANT_FIELD} value={encodeExperiments(experiments)} /> : null}
+      {experiments?.length ? (
+        <input type="hidden" name={VARIANT_FIELD} value={encodeExperiments(experiments)} />
+      ) : null}
 
       <button type="submit" className={styles.submit} disabled={island && (invalid || sending)}>
         {submitIcon}

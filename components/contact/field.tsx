@@ -4,7 +4,10 @@ import { FIELD_MAX_CHARS, type ContactField } from '@/lib/contact/fields';
 import { contactForm as copy } from '@/lib/island-copy';
 import styles from './contact-form.module.css';
 
-const FIELD_PROPS: Record<ContactField, { type?: string; inputMode?: 'tel' | 'email'; autoComplete: string }> = {
+const FIELD_PROPS: Record<
+  ContactField,
+  { type?: string; inputMode?: 'tel' | 'email'; autoComplete: string }
+> = {
   name: { type: 'text', autoComplete: 'name' },
   mail: { type: 'email', inputMode: 'email', autoComplete: 'email' },
   phone: { type: 'text', inputMode: 'tel', autoComplete: 'tel' },
@@ -20,7 +23,13 @@ type FieldProps = {
 };
 
 /** One labelled field and its message; rendered again only when its own props change. */
-export const Field = memo(function Field({ field, error, defaultValue, onChange, onBlur }: FieldProps) {
+export const Field = memo(function Field({
+  field,
+  error,
+  defaultValue,
+  onChange,
+  onBlur,
+}: FieldProps) {
   const id = `contacto-${field}`;
   const common = {
     id,

@@ -4,11 +4,23 @@ import { contactForm as copy } from '@/lib/island-copy';
 import styles from './contact-form.module.css';
 
 /** The one message the status region under the send button holds, if any. */
-type StatusKind = 'sending' | 'invalid' | 'confirm' | 'apiMessage' | 'staleResend' | 'stale' | 'rateLimited' | 'failed';
+type StatusKind =
+  | 'sending'
+  | 'invalid'
+  | 'confirm'
+  | 'apiMessage'
+  | 'staleResend'
+  | 'stale'
+  | 'rateLimited'
+  | 'failed';
 
 type Context = { mes?: string; whatsappUrl: string; submit: string; onReload: () => void };
 
-function statusKind(state: ContactState, sending: boolean, browserAnswered: boolean): StatusKind | null {
+function statusKind(
+  state: ContactState,
+  sending: boolean,
+  browserAnswered: boolean,
+): StatusKind | null {
   if (sending) return 'sending';
   if (state.status === 'invalid' || state.status === 'confirm') return state.status;
   if (state.status !== 'failed') return null;
@@ -59,7 +71,14 @@ type Props = {
   onReload: () => void;
 };
 
-export function StatusMessage({ state, sending, browserAnswered, whatsappUrl, submit, onReload }: Props) {
+export function StatusMessage({
+  state,
+  sending,
+  browserAnswered,
+  whatsappUrl,
+  submit,
+  onReload,
+}: Props) {
   const kind = statusKind(state, sending, browserAnswered);
   const mes = state.status === 'failed' ? state.mes : undefined;
   return kind ? MESSAGES[kind]({ mes, whatsappUrl, submit, onReload }) : null;

@@ -19,7 +19,10 @@ const loadRules = retryableImport(() =>
  * The rules once they have arrived (null before), and `request`, which resolves to them or to null when the chunk
  * failed.
  */
-export function useContactRules(): { validate: Validate | null; request: () => Promise<Validate | null> } {
+export function useContactRules(): {
+  validate: Validate | null;
+  request: () => Promise<Validate | null>;
+} {
   const [validate, setValidate] = useState<Validate | null>(null);
   const request = useCallback(
     () =>

@@ -8,7 +8,9 @@ const DRAFT_KEY = 'contacto-borrador';
 /** What the form's fields hold now (typed, autofilled, or restored), or what was posted. */
 export function readValues(form: HTMLFormElement | FormData): ContactValues {
   const data = form instanceof FormData ? form : new FormData(form);
-  return Object.fromEntries(CONTACT_FIELDS.map((field) => [field, String(data.get(field) ?? '')])) as ContactValues;
+  return Object.fromEntries(
+    CONTACT_FIELDS.map((field) => [field, String(data.get(field) ?? '')]),
+  ) as ContactValues;
 }
 
 /** Puts back what was kept across a reload, once; returns whether anything was. */
@@ -24,7 +26,10 @@ export function restoreDraft(form: HTMLFormElement): boolean {
   for (const field of CONTACT_FIELDS) {
     const element = form.elements.namedItem(field);
     const value = draft[field];
-    if ((element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) && typeof value === 'string') {
+    if (
+      (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) &&
+      typeof value === 'string'
+    ) {
       element.value = value;
     }
   }

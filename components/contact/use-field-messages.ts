@@ -1,5 +1,10 @@
 import { startTransition, useCallback, useEffect, useRef, useState, type RefObject } from 'react';
-import { CONTACT_FIELDS, type ContactField, type ContactValues, type FieldErrors } from '@/lib/contact/fields';
+import {
+  CONTACT_FIELDS,
+  type ContactField,
+  type ContactValues,
+  type FieldErrors,
+} from '@/lib/contact/fields';
 import type { ContactState } from '@/lib/contact/state';
 import type { Validate } from './use-contact-rules';
 import { readValues, restoreDraft } from './use-draft';
@@ -18,7 +23,9 @@ const checkOf = (validate: Validate | null, field: ContactField, value: string):
   blank: value.trim() === '',
 });
 const checkAll = (validate: Validate | null, values: ContactValues) =>
-  Object.fromEntries(CONTACT_FIELDS.map((field) => [field, checkOf(validate, field, values[field])])) as Checks;
+  Object.fromEntries(
+    CONTACT_FIELDS.map((field) => [field, checkOf(validate, field, values[field])]),
+  ) as Checks;
 const sameCheck = (a: Check, b: Check) => a.error === b.error && a.blank === b.blank;
 const UNCHECKED = checkAll(null, { name: '', mail: '', phone: '', reason: '' });
 const NO_ERRORS: FieldErrors = {};
@@ -69,13 +76,16 @@ export function useFieldMessages(
 
   // Stable, so a field whose props did not change is not rendered again.
   const show = useCallback(
-    (field: ContactField) => setShown((current) => (current.has(field) ? current : new Set(current).add(field))),
+    (field: ContactField) =>
+      setShown((current) => (current.has(field) ? current : new Set(current).add(field))),
     [],
   );
   const onChange = useCallback(
     (field: ContactField, value: string) => {
       const next = checkOf(validateRef.current, field, value);
-      setChecks((current) => (sameCheck(current[field], next) ? current : { ...current, [field]: next }));
+      setChecks((current) =>
+        sameCheck(current[field], next) ? current : { ...current, [field]: next },
+      );
       show(field);
     },
     [show],
@@ -101,7 +111,9 @@ export function useFieldMessages(
   );
 
   // Before the rules arrive only an empty field is known to be invalid; the server checks the rest.
-  const invalid = CONTACT_FIELDS.some((field) => (validate ? checks[field].error !== undefined : checks[field].blank));
+  const invalid = CONTACT_FIELDS.some((field) =>
+    validate ? checks[field].error !== undefined : checks[field].blank,
+  );
 
   /**
    * The message under a field: the server's until the rules arrive, then the rules' once the field is shown (or the

@@ -11,7 +11,10 @@ type Held = { token: string; at: number };
 async function fetchToken(): Promise<Held | null> {
   try {
     // (A browser without AbortSignal.timeout throws here: no signature, and the server asks to confirm.)
-    const response = await fetch(TOKEN_PATH, { cache: 'no-store', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+    const response = await fetch(TOKEN_PATH, {
+      cache: 'no-store',
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+    });
     const { token } = (await response.json()) as { token?: unknown };
     // Timed from the answer: the server signed no later than that, so a wait measured from here is never short.
     return typeof token === 'string' ? { token, at: performance.now() } : null;

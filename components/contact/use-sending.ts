@@ -1,5 +1,13 @@
 import { unstable_isUnrecognizedActionError as isUnrecognizedActionError } from 'next/navigation';
-import { startTransition, useActionState, useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import {
+  startTransition,
+  useActionState,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type FormEvent,
+} from 'react';
 import { trackEvent } from '@/lib/analytics';
 import { submitContact } from '@/lib/contact/actions';
 import { CONFIRM_MIN_MS, TOKEN_FIELD } from '@/lib/contact/fields';
@@ -56,7 +64,13 @@ type Options = {
  * same state. The island sends one at a time, adds the signature and reCAPTCHA token, and confirms by itself when
  * asked. `contact`: the e-mail and phone a thanked send was about.
  */
-export function useSending({ initialState, island, checkBeforeSend, readyToken, recaptchaSiteKey }: Options) {
+export function useSending({
+  initialState,
+  island,
+  checkBeforeSend,
+  readyToken,
+  recaptchaSiteKey,
+}: Options) {
   const contact = useRef<LeadContact>(undefined);
   const send = useCallback(
     async (_previous: ContactState, formData: FormData) => {
@@ -80,13 +94,20 @@ export function useSending({ initialState, island, checkBeforeSend, readyToken, 
         next = await post(formData);
       }
       if (next.status === 'sent')
-        contact.current = { mail: String(formData.get('mail')), phone: String(formData.get('phone')) };
+        contact.current = {
+          mail: String(formData.get('mail')),
+          phone: String(formData.get('phone')),
+        };
       return next;
     },
     [readyToken, recaptchaSiteKey],
   );
   // The permalink names the answer page whichever page the form was on: the home page, scrolled to the form.
-  const [state, formAction, sending] = useActionState(island ? send : submitContact, initialState, ANSWER_URL);
+  const [state, formAction, sending] = useActionState(
+    island ? send : submitContact,
+    initialState,
+    ANSWER_URL,
+  );
   const [rendered] = useState(state);
   // Set synchronously on submit, so a double click or a held Enter sends once.
   const inFlight = useRef(false);

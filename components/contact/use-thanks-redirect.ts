@@ -25,7 +25,8 @@ export function useThanksRedirect(
     thanksRef.current?.focus();
     const leave = () => navigateTo(thankYouUrl);
     // The redirect waits up to 1 s more for the lead's Ads, GA and Meta events (a suspected spam has none).
-    if (state.key) return leaveAfterLead(state.key, REDIRECT_DELAY_MS, leave, lead.current, experiments);
+    if (state.key)
+      return leaveAfterLead(state.key, REDIRECT_DELAY_MS, leave, lead.current, experiments);
     const timer = setTimeout(leave, REDIRECT_DELAY_MS);
     return () => clearTimeout(timer);
   }, [state, thankYouUrl, lead, experiments]);

@@ -30,7 +30,12 @@ export function Footer({ privacyNoticeUrl }: { privacyNoticeUrl: string }) {
             );
           })}
         </ul>
-        <a className={styles.privacy} href={privacyNoticeUrl} target="_blank" rel="noopener noreferrer">
+        <a
+          className={styles.privacy}
+          href={privacyNoticeUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
           {footer.privacyLabel}
         </a>
         <p className={styles.rights}>{footer.rights}</p>

@@ -8,7 +8,11 @@ jest.mock('./third-party-tags', () => {
   throw new Error('ChunkLoadError: Failed to load chunk');
 });
 
-const props = { gaMeasurementId: 'G-TEST123', googleAdsId: 'AW-987654321', googleAdsConversionLabel: 'etiqueta' };
+const props = {
+  gaMeasurementId: 'G-TEST123',
+  googleAdsId: 'AW-987654321',
+  googleAdsConversionLabel: 'etiqueta',
+};
 
 async function settle() {
   for (let tick = 0; tick < 10; tick++) await act(async () => jest.advanceTimersByTime(10));

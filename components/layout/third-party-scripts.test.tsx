@@ -10,11 +10,15 @@ const { usePathname } = jest.requireMock('next/navigation') as { usePathname: je
 const { reportWebVitals } = jest.requireMock('@/lib/web-vitals') as { reportWebVitals: jest.Mock };
 
 const thirdPartyScripts = () =>
-  Array.from(document.querySelectorAll<HTMLScriptElement>('script[src]')).map((script) => script.src);
+  Array.from(document.querySelectorAll<HTMLScriptElement>('script[src]')).map(
+    (script) => script.src,
+  );
 const gtagCommands = () => (window.dataLayer ?? []).map((entry) => Array.from(entry as IArguments));
 /** What the Meta Pixel was given, in order (its stub queues it until fbevents.js loads, which never happens here). */
 const pixelCommands = () =>
-  ((window.fbq as unknown as { queue?: ArrayLike<unknown>[] })?.queue ?? []).map((entry) => Array.from(entry));
+  ((window.fbq as unknown as { queue?: ArrayLike<unknown>[] })?.queue ?? []).map((entry) =>
+    Array.from(entry),
+  );
 
 describe('third-party scripts and the loaded flag', () => {
   beforeEach(() => {
@@ -47,7 +51,10 @@ describe('third-party scripts and the loaded flag', () => {
 
   it('counts the 6 seconds from the first paint, not from when its script runs (a slow phone hydrates late)', async () => {
     // jsdom keeps no paint timing: the browser's entry, painted 4 s before this script runs.
-    const paint = { name: 'first-contentful-paint', startTime: performance.now() - 4000 } as PerformanceEntry;
+    const paint = {
+      name: 'first-contentful-paint',
+      startTime: performance.now() - 4000,
+    } as PerformanceEntry;
     const entries = jest.fn((name: string) => (name === paint.name ? [paint] : []));
     Object.defineProperty(performance, 'getEntriesByName', { value: entries, configurable: true });
     // A source of its own: next/script adds each source once per page, and the tests share one.
@@ -55,7 +62,9 @@ describe('third-party scripts and the loaded flag', () => {
     act(() => jest.advanceTimersByTime(1900));
     expect(thirdPartyScripts()).toEqual([]);
     act(() => jest.advanceTimersByTime(200));
-    await waitFor(() => expect(thirdPartyScripts()).toContain('https://chat.example.com/first-paint.js'));
+    await waitFor(() =>
+      expect(thirdPartyScripts()).toContain('https://chat.example.com/first-paint.js'),
+    );
     expect(entries).toHaveBeenCalledWith('first-contentful-paint');
     delete (performance as { getEntriesByName?: unknown }).getEntriesByName;
   });
@@ -82,7 +91,9 @@ describe('third-party scripts and the loaded flag', () => {
   it('measures no vitals without GA', async () => {
     render(<ThirdPartyScripts googleAdsId="AW-333" />);
     act(() => jest.advanceTimersByTime(LOADED_DELAY_MS));
-    await waitFor(() => expect(thirdPartyScripts()).toContain('https://www.googletagmanager.com/gtag/js?id=AW-333'));
+    await waitFor(() =>
+      expect(thirdPartyScripts()).toContain('https://www.googletagmanager.com/gtag/js?id=AW-333'),
+    );
     expect(reportWebVitals).not.toHaveBeenCalled();
   });
 
@@ -120,7 +131,9 @@ describe('third-party scripts and the loaded flag', () => {
       </>,
     );
     act(() => {
-      document.querySelector('span')?.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
+      document
+        .querySelector('span')
+        ?.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
     });
     const events = (window.dataLayer ?? []).map((entry) => Array.from(entry as IArguments));
     expect(events).toEqual([['event', 'whatsapp', {}]]);
@@ -129,22 +142,38 @@ describe('third-party scripts and the loaded flag', () => {
 
   it('loads the tags at once when an enquiry is confirmed, and queues its events after the Ads config', async () => {
     // next/script never inserts the same script twice per page: fresh IDs.
-    render(<ThirdPartyScripts gaMeasurementId="G-LEAD1" googleAdsId="AW-111" googleAdsConversionLabel="etiqueta" />);
+    render(
+      <ThirdPartyScripts
+        gaMeasurementId="G-LEAD1"
+        googleAdsId="AW-111"
+        googleAdsConversionLabel="etiqueta"
+      />,
+    );
     act(() => jest.advanceTimersByTime(1000));
     const leave = jest.fn();
     act(() => {
       leaveAfterLead('clave-lead', 2000, leave);
     });
-    await waitFor(() => expect(thirdPartyScripts()).toContain('https://www.googletagmanager.com/gtag/js?id=AW-111'));
-    const commands = (window.dataLayer ?? []).map((entry) => Array.from(entry as IArguments).slice(0, 2));
-    const conversion = commands.findIndex(([command, name]) => command === 'event' && name === 'conversion');
-    expect(conversion).toBeGreaterThan(commands.findIndex(([command, id]) => command === 'config' && id === 'AW-111'));
+    await waitFor(() =>
+      expect(thirdPartyScripts()).toContain('https://www.googletagmanager.com/gtag/js?id=AW-111'),
+    );
+    const commands = (window.dataLayer ?? []).map((entry) =>
+      Array.from(entry as IArguments).slice(0, 2),
+    );
+    const conversion = commands.findIndex(
+      ([command, name]) => command === 'event' && name === 'conversion',
+    );
+    expect(conversion).toBeGreaterThan(
+      commands.findIndex(([command, id]) => command === 'config' && id === 'AW-111'),
+    );
     expect(commands.filter(([, name]) => name === 'conversion')).toHaveLength(1);
     expect(commands.filter(([, name]) => name === 'generate_lead')).toHaveLength(1);
   });
 
   it('does not load the tags early for a confirmed enquiry when there is nothing to measure', () => {
-    render(<ThirdPartyScripts googleAdsId="AW-222" chatWidgetSrc="https://chat.example.com/lead.js" />);
+    render(
+      <ThirdPartyScripts googleAdsId="AW-222" chatWidgetSrc="https://chat.example.com/lead.js" />,
+    );
     act(() => {
       leaveAfterLead('clave-sin-medicion', 2000, () => {});
     });
@@ -157,7 +186,9 @@ describe('third-party scripts and the loaded flag', () => {
     render(<ThirdPartyScripts gaMeasurementId="G-GRACIAS1" />);
     act(() => jest.advanceTimersByTime(0));
     await waitFor(() =>
-      expect(thirdPartyScripts()).toContain('https://www.googletagmanager.com/gtag/js?id=G-GRACIAS1'),
+      expect(thirdPartyScripts()).toContain(
+        'https://www.googletagmanager.com/gtag/js?id=G-GRACIAS1',
+      ),
     );
   });
 
@@ -171,7 +202,9 @@ describe('third-party scripts and the loaded flag', () => {
       </>,
     );
     act(() => {
-      document.querySelector('a')?.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
+      document
+        .querySelector('a')
+        ?.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
     });
     act(() => jest.advanceTimersByTime(LOADED_DELAY_MS - 1));
     expect(thirdPartyScripts()).toEqual([]);
@@ -185,14 +218,18 @@ describe('third-party scripts and the loaded flag', () => {
   });
 
   it("loads the pixel at once for a confirmed lead, tracks Lead with the lead's key as eventID, and does not hold the redirect for it", async () => {
-    render(<ThirdPartyScripts metaPixelId="222" chatWidgetSrc="https://chat.example.com/pixel.js" />);
+    render(
+      <ThirdPartyScripts metaPixelId="222" chatWidgetSrc="https://chat.example.com/pixel.js" />,
+    );
     act(() => jest.advanceTimersByTime(1000));
     const leave = jest.fn();
     act(() => {
       leaveAfterLead('clave-pixel', 2000, leave, { mail: 'ana@example.mx', phone: '5512345678' });
     });
     await waitFor(() => expect(thirdPartyScripts()).toContain(META_PIXEL_SRC));
-    await waitFor(() => expect(pixelCommands()).toContainEqual(['track', 'Lead', {}, { eventID: 'clave-pixel' }]));
+    await waitFor(() =>
+      expect(pixelCommands()).toContainEqual(['track', 'Lead', {}, { eventID: 'clave-pixel' }]),
+    );
     expect(pixelCommands().map((command) => command[1])).toEqual(['222', 'PageView', 'Lead']);
     // Nothing personal reaches Meta from the browser.
     expect(JSON.stringify(pixelCommands())).not.toMatch(/ana@|5512345678/);
@@ -201,13 +238,26 @@ describe('third-party scripts and the loaded flag', () => {
   });
 
   it("with enhanced conversions, sets the lead's e-mail and phone before its Ads conversion", async () => {
-    render(<ThirdPartyScripts googleAdsId="AW-444" googleAdsConversionLabel="etiqueta" googleAdsEnhancedConversions />);
+    render(
+      <ThirdPartyScripts
+        googleAdsId="AW-444"
+        googleAdsConversionLabel="etiqueta"
+        googleAdsEnhancedConversions
+      />,
+    );
     act(() => {
-      leaveAfterLead('clave-mejorada', 2000, jest.fn(), { mail: ' Ana@Example.MX', phone: '+52 55 1234 5678' });
+      leaveAfterLead('clave-mejorada', 2000, jest.fn(), {
+        mail: ' Ana@Example.MX',
+        phone: '+52 55 1234 5678',
+      });
     });
-    await waitFor(() => expect(gtagCommands().some(([, name]) => name === 'conversion')).toBe(true));
+    await waitFor(() =>
+      expect(gtagCommands().some(([, name]) => name === 'conversion')).toBe(true),
+    );
     const commands = gtagCommands().map((command) => command.slice(0, 3));
-    const userData = commands.findIndex(([command, name]) => command === 'set' && name === 'user_data');
+    const userData = commands.findIndex(
+      ([command, name]) => command === 'set' && name === 'user_data',
+    );
     expect(commands[userData]).toEqual([
       'set',
       'user_data',

@@ -28,7 +28,9 @@ type Props = ThirdPartyTagsProps;
  * server-rendered.
  */
 export function ThirdPartyScripts(props: Props) {
-  const anyTag = Boolean(props.gaMeasurementId || props.googleAdsId || props.metaPixelId || props.chatWidgetSrc);
+  const anyTag = Boolean(
+    props.gaMeasurementId || props.googleAdsId || props.metaPixelId || props.chatWidgetSrc,
+  );
   const noWait = NO_WAIT_PATHS.has(usePathname() ?? '');
   // With no tag to add, no timer either: nothing runs on the main thread 6 s in for nothing.
   const flag = useLoadedFlag(!anyTag ? null : noWait ? 0 : LOADED_DELAY_MS);
@@ -36,13 +38,20 @@ export function ThirdPartyScripts(props: Props) {
   // competing with the first paint, and that is long past; the thank-you
   // redirect follows in 2 s and must not take the conversion with it.
   const leads = useLeads(
-    Boolean(props.gaMeasurementId || (props.googleAdsId && props.googleAdsConversionLabel) || props.metaPixelId),
+    Boolean(
+      props.gaMeasurementId ||
+      (props.googleAdsId && props.googleAdsConversionLabel) ||
+      props.metaPixelId,
+    ),
   );
   const loaded = flag || leads.length > 0;
 
   useEffect(() => {
     const onClick = (event: MouseEvent) => {
-      const target = event.target instanceof Element ? event.target.closest(`[${ANALYTICS_EVENT_ATTRIBUTE}]`) : null;
+      const target =
+        event.target instanceof Element
+          ? event.target.closest(`[${ANALYTICS_EVENT_ATTRIBUTE}]`)
+          : null;
       const name = target?.getAttribute(ANALYTICS_EVENT_ATTRIBUTE);
       if (name) trackEvent(name as AnalyticsEvent);
     };
@@ -72,7 +81,8 @@ function NoTags({ leads }: { leads: readonly ConfirmedLead[] }) {
  * once it is shown. 0 when the browser does not say (then the wait counts from now).
  */
 function shownForMs(): number {
-  if (typeof performance === 'undefined' || typeof performance.getEntriesByName !== 'function') return 0;
+  if (typeof performance === 'undefined' || typeof performance.getEntriesByName !== 'function')
+    return 0;
   const [firstPaint] = performance.getEntriesByName('first-contentful-paint');
   return firstPaint ? Math.max(0, performance.now() - firstPaint.startTime) : 0;
 }

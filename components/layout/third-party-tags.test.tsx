@@ -4,7 +4,8 @@ import { trackEvent } from '@/lib/analytics';
 // jsdom has no performance timeline for the web-vitals library to read.
 jest.mock('@/lib/web-vitals', () => ({ reportWebVitals: jest.fn(async () => undefined) }));
 
-const commands = () => (window.dataLayer ?? []).map((entry) => Array.from(entry as IArguments).slice(0, 2));
+const commands = () =>
+  (window.dataLayer ?? []).map((entry) => Array.from(entry as IArguments).slice(0, 2));
 
 describe('the tags chunk', () => {
   // As in third-party-scripts.test.tsx: the fake clock also gives jsdom the performance.mark GoogleAnalytics calls.

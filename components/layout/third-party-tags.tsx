@@ -65,11 +65,24 @@ export default function ThirdPartyTags({
       if (handled.current.has(lead)) continue;
       handled.current.add(lead);
       sendLeadEvents(
-        { gaMeasurementId, googleAdsId, googleAdsConversionLabel, googleAdsEnhancedConversions, metaPixelId },
+        {
+          gaMeasurementId,
+          googleAdsId,
+          googleAdsConversionLabel,
+          googleAdsEnhancedConversions,
+          metaPixelId,
+        },
         lead,
       );
     }
-  }, [leads, gaMeasurementId, googleAdsId, googleAdsConversionLabel, googleAdsEnhancedConversions, metaPixelId]);
+  }, [
+    leads,
+    gaMeasurementId,
+    googleAdsId,
+    googleAdsConversionLabel,
+    googleAdsEnhancedConversions,
+    metaPixelId,
+  ]);
 
   useEffect(() => {
     // Measuring is best effort: a chunk that fails to load changes nothing for the visitor.
@@ -80,7 +93,10 @@ export default function ThirdPartyTags({
     <>
       {gaMeasurementId ? <GoogleAnalytics gaId={gaMeasurementId} /> : null}
       {googleAdsId ? (
-        <Script id="google-ads-tag" src={`https://www.googletagmanager.com/gtag/js?id=${googleAdsId}`} />
+        <Script
+          id="google-ads-tag"
+          src={`https://www.googletagmanager.com/gtag/js?id=${googleAdsId}`}
+        />
       ) : null}
       {chatWidgetSrc ? <Script id="chat-widget" src={chatWidgetSrc} /> : null}
     </>

@@ -12,5 +12,11 @@ export function StructuredData() {
       ? // eslint-disable-next-line @typescript-eslint/no-require-imports
         (require('./agency-json') as typeof import('./agency-json')).agencyJson()
       : '';
-  return <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: json }} suppressHydrationWarning />;
+  return (
+    <script
+      type="application/ld+json"
+      dangerouslySetInnerHTML={{ __html: json }}
+      suppressHydrationWarning
+    />
+  );
 }

@@ -2,7 +2,9 @@ import { render, screen, within } from '@testing-library/react';
 import { type ChartSeries, ExperimentChart } from './experiment-chart';
 
 const dayList = (count: number) =>
-  Array.from({ length: count }, (_, i) => new Date(Date.UTC(2026, 10, 1 + i)).toISOString().slice(0, 10));
+  Array.from({ length: count }, (_, i) =>
+    new Date(Date.UTC(2026, 10, 1 + i)).toISOString().slice(0, 10),
+  );
 
 const LABELS = ['A (control)', 'B', 'C', 'D'];
 const seriesOf = (...leads: number[][]): ChartSeries[] =>
@@ -11,7 +13,9 @@ const seriesOf = (...leads: number[][]): ChartSeries[] =>
 /** Every x,y the chart draws, from its lines and markers. */
 function drawnPoints(svg: Element): [number, number][] {
   const fromLines = [...svg.querySelectorAll('polyline')].flatMap((line) =>
-    (line.getAttribute('points') ?? '').split(' ').map((pair) => pair.split(',').map(Number) as [number, number]),
+    (line.getAttribute('points') ?? '')
+      .split(' ')
+      .map((pair) => pair.split(',').map(Number) as [number, number]),
   );
   const fromCircles = [...svg.querySelectorAll('circle')].map(
     (c) => [Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))] as [number, number],
@@ -26,7 +30,9 @@ describe('the chart of leads per day per variant', () => {
       name: 'Solicitudes por día, del 1 nov 2026 al 3 nov 2026: A (control), 6 en total; B, 9 en total.',
     });
     expect(chart).toHaveAttribute('viewBox', '0 0 640 220');
-    expect(chart.querySelector('title')).toHaveTextContent('A (control), 6 en total; B, 9 en total');
+    expect(chart.querySelector('title')).toHaveTextContent(
+      'A (control), 6 en total; B, 9 en total',
+    );
   });
 
   it('gives every day’s number in a table behind «Ver los números»', () => {
@@ -57,7 +63,9 @@ describe('the chart of leads per day per variant', () => {
       <ExperimentChart days={dayList(7)} series={seriesOf([1, 2], [2, 3], [3, 4], [4, 5])} />,
     );
     const chart = screen.getByRole('img');
-    const dashes = [...chart.querySelectorAll('polyline')].map((line) => line.getAttribute('stroke-dasharray'));
+    const dashes = [...chart.querySelectorAll('polyline')].map((line) =>
+      line.getAttribute('stroke-dasharray'),
+    );
     expect(new Set(dashes).size).toBe(4);
     const shapes = [...chart.querySelectorAll('g > polyline')].map((line) => {
       const marker = line.nextElementSibling;
@@ -68,7 +76,11 @@ describe('the chart of leads per day per variant', () => {
     const legend = container.querySelector('ul');
     expect([...(legend?.querySelectorAll('li') ?? [])].map((li) => li.textContent)).toEqual(LABELS);
     expect(
-      new Set([...(legend?.querySelectorAll('line') ?? [])].map((l) => l.getAttribute('stroke-dasharray'))).size,
+      new Set(
+        [...(legend?.querySelectorAll('line') ?? [])].map((l) =>
+          l.getAttribute('stroke-dasharray'),
+        ),
+      ).size,
     ).toBe(4);
   });
 
@@ -85,7 +97,12 @@ describe('the chart of leads per day per variant', () => {
   });
 
   it('says there are no leads yet rather than drawing an empty scale', () => {
-    render(<ExperimentChart days={dayList(10)} series={seriesOf(Array(10).fill(0), Array(10).fill(0))} />);
+    render(
+      <ExperimentChart
+        days={dayList(10)}
+        series={seriesOf(Array(10).fill(0), Array(10).fill(0))}
+      />,
+    );
     const chart = screen.getByRole('img', {
       name: 'Solicitudes por día, del 1 nov 2026 al 10 nov 2026: todavía ninguna en A (control), B.',
     });
@@ -98,7 +115,9 @@ describe('the chart of leads per day per variant', () => {
   it('keeps ninety days of four variants inside the picture, with a few dates and no crowd of markers', () => {
     const days = dayList(90);
     const leads = (scale: number) => days.map((_, i) => Math.round(scale * (1 + Math.sin(i / 5))));
-    render(<ExperimentChart days={days} series={seriesOf(leads(3), leads(4), leads(5), leads(12))} />);
+    render(
+      <ExperimentChart days={days} series={seriesOf(leads(3), leads(4), leads(5), leads(12))} />,
+    );
     const chart = screen.getByRole('img');
     expect(chart.querySelectorAll('circle, rect')).toHaveLength(0);
     const points = drawnPoints(chart);
@@ -110,7 +129,14 @@ describe('the chart of leads per day per variant', () => {
       expect(y).toBeLessThanOrEqual(220);
     }
     const dates = within(chart).getAllByText(/^\d{1,2} [a-z]{3}/);
-    expect(dates.map((text) => text.textContent)).toEqual(['1 nov', '19 nov', '7 dic', '24 dic', '11 ene', '29 ene']);
+    expect(dates.map((text) => text.textContent)).toEqual([
+      '1 nov',
+      '19 nov',
+      '7 dic',
+      '24 dic',
+      '11 ene',
+      '29 ene',
+    ]);
     // The top of the scale is a round number at or above the busiest day (24): 0, 10, 20, 30.
     expect(within(chart).getByText('30')).toBeInTheDocument();
   });
@@ -123,7 +149,9 @@ describe('the chart of leads per day per variant', () => {
         .getAllByRole('cell')
         .map((td) => td.textContent),
     ).toEqual(['0', '5']);
-    expect(screen.getByRole('img')).toHaveAccessibleName(/A \(control\), 2 en total; B, 5 en total/);
+    expect(screen.getByRole('img')).toHaveAccessibleName(
+      /A \(control\), 2 en total; B, 5 en total/,
+    );
   });
 
   it('says there is nothing to draw before the first day', () => {

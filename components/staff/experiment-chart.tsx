@@ -23,7 +23,11 @@ const LOOKS = [
 type Look = (typeof LOOKS)[number];
 const lookOf = (index: number): Look => LOOKS[index % LOOKS.length] ?? LOOKS[0];
 
-const shortDate = new Intl.DateTimeFormat('es-MX', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const shortDate = new Intl.DateTimeFormat('es-MX', {
+  day: 'numeric',
+  month: 'short',
+  timeZone: 'UTC',
+});
 const longDate = new Intl.DateTimeFormat('es-MX', { dateStyle: 'medium', timeZone: 'UTC' });
 const number = new Intl.NumberFormat('es-MX');
 
@@ -49,7 +53,11 @@ function yScale(highest: number): { top: number; step: number } {
 function labelledDays(count: number): number[] {
   const labels = Math.min(count, DATE_LABELS_MAX);
   if (labels === 1) return [0];
-  return [...new Set(Array.from({ length: labels }, (_, j) => Math.round((j * (count - 1)) / (labels - 1))))];
+  return [
+    ...new Set(
+      Array.from({ length: labels }, (_, j) => Math.round((j * (count - 1)) / (labels - 1))),
+    ),
+  ];
 }
 
 function Marker({ look, x, y }: { look: Look; x: number; y: number }) {
@@ -90,7 +98,9 @@ export function ExperimentChart({ days, series }: { days: string[]; series: Char
   const { top, step } = yScale(highest);
 
   const xOf = (day: number) =>
-    days.length === 1 ? (PLOT.left + PLOT.right) / 2 : PLOT.left + (day * (PLOT.right - PLOT.left)) / (days.length - 1);
+    days.length === 1
+      ? (PLOT.left + PLOT.right) / 2
+      : PLOT.left + (day * (PLOT.right - PLOT.left)) / (days.length - 1);
   const yOf = (leads: number) => PLOT.bottom - (leads / top) * (PLOT.bottom - PLOT.top);
   const ticks = Array.from({ length: top / step + 1 }, (_, i) => i * step);
 
@@ -131,21 +141,36 @@ export function ExperimentChart({ days, series }: { days: string[]; series: Char
               key={day}
               x={round(xOf(day))}
               y={HEIGHT - 8}
-              textAnchor={all.length === 1 ? 'middle' : i === 0 ? 'start' : i === all.length - 1 ? 'end' : 'middle'}
+              textAnchor={
+                all.length === 1
+                  ? 'middle'
+                  : i === 0
+                    ? 'start'
+                    : i === all.length - 1
+                      ? 'end'
+                      : 'middle'
+              }
             >
               {dateWords(days[day] ?? '', shortDate)}
             </text>
           ))}
         </g>
         {highest === 0 ? (
-          <text x={(PLOT.left + PLOT.right) / 2} y={(PLOT.top + PLOT.bottom) / 2} textAnchor="middle" fontSize={13}>
+          <text
+            x={(PLOT.left + PLOT.right) / 2}
+            y={(PLOT.top + PLOT.bottom) / 2}
+            textAnchor="middle"
+            fontSize={13}
+          >
             Sin solicitudes todavía
           </text>
         ) : null}
         {lines.map((line) => (
           <g key={line.variant}>
             <polyline
-              points={line.leads.map((leads, day) => `${round(xOf(day))},${round(yOf(leads))}`).join(' ')}
+              points={line.leads
+                .map((leads, day) => `${round(xOf(day))},${round(yOf(leads))}`)
+                .join(' ')}
               fill="none"
               stroke={line.look.color}
               strokeWidth={2.5}

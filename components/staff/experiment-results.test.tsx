@@ -13,8 +13,14 @@ const EXPERIMENT: Experiment = {
 };
 
 /** Counts over `days` days: the visitors spread evenly, the leads all on the last day. */
-function counting(totals: Record<string, { visitors: number; leads: number }>, days = 20): CountsRead {
-  const dayNames = Array.from({ length: days }, (_, n) => `2026-11-${String(n + 1).padStart(2, '0')}`);
+function counting(
+  totals: Record<string, { visitors: number; leads: number }>,
+  days = 20,
+): CountsRead {
+  const dayNames = Array.from(
+    { length: days },
+    (_, n) => `2026-11-${String(n + 1).padStart(2, '0')}`,
+  );
   const spread = (total: number) => dayNames.map((_, n) => (n === days - 1 ? total : 0));
   return {
     counting: true,
@@ -36,10 +42,15 @@ describe('an experiment’s result on /equipo', () => {
     render(
       <ExperimentResults
         experiments={[EXPERIMENT]}
-        counts={counting({ control: { visitors: 1000, leads: 100 }, b: { visitors: 1000, leads: 130 } })}
+        counts={counting({
+          control: { visitors: 1000, leads: 100 },
+          b: { visitors: 1000, leads: 130 },
+        })}
       />,
     );
-    const rows = within(screen.getByRole('table', { name: /Resultado por variante/ })).getAllByRole('row');
+    const rows = within(screen.getByRole('table', { name: /Resultado por variante/ })).getAllByRole(
+      'row',
+    );
     const b = rows.find((row) => row.textContent?.includes('Título de asesoría'));
     expect(b?.textContent).toContain('1,000');
     expect(b?.textContent).toContain('130');
@@ -53,14 +64,22 @@ describe('an experiment’s result on /equipo', () => {
     render(
       <ExperimentResults
         experiments={[EXPERIMENT]}
-        counts={counting({ control: { visitors: 1000, leads: 100 }, b: { visitors: 1200, leads: 130 } })}
+        counts={counting({
+          control: { visitors: 1000, leads: 100 },
+          b: { visitors: 1200, leads: 130 },
+        })}
       />,
     );
     expect(screen.getByRole('alert').textContent).not.toBe('');
   });
 
   it('says it cannot count rather than showing numbers it does not have', () => {
-    render(<ExperimentResults experiments={[EXPERIMENT]} counts={{ counting: false, why: 'no hay Redis' }} />);
+    render(
+      <ExperimentResults
+        experiments={[EXPERIMENT]}
+        counts={{ counting: false, why: 'no hay Redis' }}
+      />,
+    );
     expect(screen.getByText(/No se puede contar: no hay Redis/)).toBeTruthy();
     expect(screen.queryByRole('table', { name: /Resultado por variante/ })).toBeNull();
   });

@@ -1,6 +1,11 @@
 import type { CountsRead } from '@/lib/experiments/counters';
 import type { Experiment } from '@/lib/experiments/definitions';
-import { chanceToBeatControl, conversionInterval, verdict, type ArmCounts } from '@/lib/experiments/statistics';
+import {
+  chanceToBeatControl,
+  conversionInterval,
+  verdict,
+  type ArmCounts,
+} from '@/lib/experiments/statistics';
 import { ExperimentChart } from './experiment-chart';
 import styles from './staff.module.css';
 
@@ -17,14 +22,25 @@ const sum = (days: readonly number[]) => days.reduce((total, day) => total + day
  * its 95% interval, its chance to beat the control, a warning when the split is off, the stopping rule's verdict and
  * a chart of leads per day. Drawn on the server: the staff page ships no chart code.
  */
-export function ExperimentResults({ experiments, counts }: { experiments: Experiment[]; counts: CountsRead }) {
+export function ExperimentResults({
+  experiments,
+  counts,
+}: {
+  experiments: Experiment[];
+  counts: CountsRead;
+}) {
   if (experiments.length === 0) return null;
   return (
     <section aria-labelledby="experimentos">
       <h2 id="experimentos">Experimentos</h2>
       {counts.counting ? (
         experiments.map((experiment) => (
-          <OneExperiment key={experiment.name} experiment={experiment} days={counts.days} counts={counts} />
+          <OneExperiment
+            key={experiment.name}
+            experiment={experiment}
+            days={counts.days}
+            counts={counts}
+          />
         ))
       ) : (
         <p>No se puede contar: {counts.why}</p>
@@ -52,19 +68,25 @@ function OneExperiment({
     leads: sum(daily[variant.id]?.leads ?? zeros),
   }));
   // The days it has run: from the first day any variant had a visitor.
-  const first = days.findIndex((_, day) => experiment.variants.some((one) => (daily[one.id]?.visitors[day] ?? 0) > 0));
+  const first = days.findIndex((_, day) =>
+    experiment.variants.some((one) => (daily[one.id]?.visitors[day] ?? 0) > 0),
+  );
   const ranDays = first < 0 ? 0 : days.length - first;
   const [control] = arms;
   const said = verdict({
     arms,
     days: ranDays,
-    rule: experiment.rule ? { minVisitors: experiment.rule.minVisitors, minLeads: experiment.rule.minLeads } : {},
+    rule: experiment.rule
+      ? { minVisitors: experiment.rule.minVisitors, minLeads: experiment.rule.minLeads }
+      : {},
   });
   return (
     <article className={styles.experiment} aria-label={`Experimento ${experiment.name}`}>
       <h3>{experiment.name}</h3>
       <table className={styles.results}>
-        <caption className="visually-hidden">Resultado por variante, últimos {days.length} días</caption>
+        <caption className="visually-hidden">
+          Resultado por variante, últimos {days.length} días
+        </caption>
         <thead>
           <tr>
             <th scope="col">Variante</th>
@@ -85,16 +107,25 @@ function OneExperiment({
                 <td>{number.format(arm.visitors)}</td>
                 <td>{number.format(arm.leads)}</td>
                 <td>
-                  {percent.format(rate.rate)} ({percent.format(rate.low)} – {percent.format(rate.high)})
+                  {percent.format(rate.rate)} ({percent.format(rate.low)} –{' '}
+                  {percent.format(rate.high)})
                 </td>
-                <td>{index === 0 || !control ? '—' : percent.format(chanceToBeatControl(control, arm))}</td>
+                <td>
+                  {index === 0 || !control
+                    ? '—'
+                    : percent.format(chanceToBeatControl(control, arm))}
+                </td>
               </tr>
             );
           })}
         </tbody>
       </table>
       {/* A split that is off voids the rest: said as a warning (chi-squared, p < 0.001). */}
-      {said.decision === 'check-split' ? <p role="alert">{said.sentence}</p> : <p>{said.sentence}</p>}
+      {said.decision === 'check-split' ? (
+        <p role="alert">{said.sentence}</p>
+      ) : (
+        <p>{said.sentence}</p>
+      )}
       <ExperimentChart
         days={days}
         series={experiment.variants.map((variant) => ({

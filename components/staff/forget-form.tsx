@@ -10,7 +10,14 @@ export function ForgetForm() {
   return (
     <form action={action} className={styles.card}>
       <label htmlFor="olvidar">Correo de la persona</label>
-      <input id="olvidar" name="correo" type="email" maxLength={254} required defaultValue={state.mail} />
+      <input
+        id="olvidar"
+        name="correo"
+        type="email"
+        maxLength={254}
+        required
+        defaultValue={state.mail}
+      />
       <button type="submit" disabled={pending}>
         {pending ? 'Olvidando…' : 'Olvidar'}
       </button>

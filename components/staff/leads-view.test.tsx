@@ -24,17 +24,28 @@ jest.mock('@workflow/core/serialization-format', () => ({
   hydrateDataWithKey: async (value: unknown) => value,
 }));
 jest.mock('@workflow/core/encryption', () => ({ importKey: async () => undefined }));
-jest.mock('@/lib/staff/actions', () => ({ deliverSpam: async () => undefined, leave: async () => undefined }));
+jest.mock('@/lib/staff/actions', () => ({
+  deliverSpam: async () => undefined,
+  leave: async () => undefined,
+}));
 jest.mock('./forget-form', () => ({ ForgetForm: () => null }));
 const mockReadCounts = jest.fn<Promise<CountsRead>, unknown[]>();
-jest.mock('@/lib/experiments/counters', () => ({ readCounts: (...args: unknown[]) => mockReadCounts(...args) }));
+jest.mock('@/lib/experiments/counters', () => ({
+  readCounts: (...args: unknown[]) => mockReadCounts(...args),
+}));
 
 const DEAD = { outcome: 'dead', reason: 'refused', deadAt: Date.UTC(2026, 10, 2) } as const;
 const COUNTING: CountsRead = {
   counting: true,
   days: ['2026-11-01', '2026-11-02'],
   experiments: {},
-  outcomes: { received: [700, 300], live: [500, 200], later: [40, 10], spam: [100, 50], dead: [30, 20] },
+  outcomes: {
+    received: [700, 300],
+    live: [500, 200],
+    later: [40, 10],
+    spam: [100, 50],
+    dead: [30, 20],
+  },
 };
 
 /** 1,000 leads kept, oldest first: a quarter each held, dead letters, held spam, and copies sent on (not leads). */
@@ -42,7 +53,8 @@ function thousandLeadsKept() {
   fake = fakeWorld();
   for (let n = 1; n <= 1000; n += 1) {
     const lead = fakeLead(n);
-    if (n % 4 === 0) fake.addRun(n, FORWARD_WORKFLOW, 'running', [{ key: lead.key, enquiry: lead.enquiry }]);
+    if (n % 4 === 0)
+      fake.addRun(n, FORWARD_WORKFLOW, 'running', [{ key: lead.key, enquiry: lead.enquiry }]);
     else if (n % 4 === 1) fake.addRun(n, LEAD_WORKFLOW, 'completed', [lead], DEAD);
     else if (n % 4 === 2) {
       const held = fake.addRun(n, LEAD_WORKFLOW, 'running', [{ ...lead, spamRule: 'only-links' }]);
@@ -68,7 +80,8 @@ describe('a view of /equipo with 1,000 leads kept', () => {
 
   it('reads at most one bounded page of runs, whichever list it shows', async () => {
     const reads: Record<string, number> = {};
-    for (const list of ['spam', 'dead', 'pending'] as const) reads[list] = (await view(list)).runsRead;
+    for (const list of ['spam', 'dead', 'pending'] as const)
+      reads[list] = (await view(list)).runsRead;
     for (const runs of Object.values(reads)) expect(runs).toBeLessThanOrEqual(SCAN_LIMIT);
     // A page of 50 of a quarter of the runs: about 200 runs read, not 1,000.
     expect(reads).toEqual({ spam: 199, dead: 200, pending: 198 });
@@ -79,7 +92,10 @@ describe('a view of /equipo with 1,000 leads kept', () => {
     await countLeads(fake.world as unknown as World);
     const counted = fake.handedOut();
     await listLeads({ states: ['spam'] });
-    expect({ counted, withListing: fake.handedOut() }).toEqual({ counted: 1000, withListing: 1199 });
+    expect({ counted, withListing: fake.handedOut() }).toEqual({
+      counted: 1000,
+      withListing: 1199,
+    });
   });
 
   it('shows the totals of the counters, for the days they say, with what they count', async () => {
@@ -98,7 +114,8 @@ describe('a view of /equipo with 1,000 leads kept', () => {
 describe('a view of /equipo when the leads are many more than it may read', () => {
   it('stops at SCAN_LIMIT runs on a list with nothing in them, and offers the next page', async () => {
     fake = fakeWorld();
-    for (let n = 1; n <= 1000; n += 1) fake.addRun(n, LEAD_WORKFLOW, 'completed', [fakeLead(n)], DEAD);
+    for (let n = 1; n <= 1000; n += 1)
+      fake.addRun(n, LEAD_WORKFLOW, 'completed', [fakeLead(n)], DEAD);
     const first = await view('pending');
     expect(first.runsRead).toBe(SCAN_LIMIT);
     expect(first.html).toContain('Nada en esta lista.');
@@ -115,7 +132,10 @@ describe('a view of /equipo that cannot count', () => {
   });
 
   it('says why, rather than numbers of its own', async () => {
-    mockReadCounts.mockResolvedValue({ counting: false, why: 'sin REDIS_URL cada servidor contaría solo lo suyo' });
+    mockReadCounts.mockResolvedValue({
+      counting: false,
+      why: 'sin REDIS_URL cada servidor contaría solo lo suyo',
+    });
     const { html } = await view('dead');
     expect(html).toContain('No se puede contar: sin REDIS_URL cada servidor contaría solo lo suyo');
     expect(html).not.toMatch(/Recibidas: \d/);

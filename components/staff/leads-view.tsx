@@ -2,7 +2,14 @@ import Link from 'next/link';
 import { readCounts, type CountsRead } from '@/lib/experiments/counters';
 import { runningExperiments } from '@/lib/experiments/definitions';
 import { listLeads } from '@/lib/leads/list';
-import { origin, totalsLines, TOTALS_DAYS, TOTALS_NOTE, whenGone, whyHere } from '@/lib/leads/words';
+import {
+  origin,
+  totalsLines,
+  TOTALS_DAYS,
+  TOTALS_NOTE,
+  whenGone,
+  whyHere,
+} from '@/lib/leads/words';
 import { dialable } from '@/lib/phone';
 import { deliverSpam, leave } from '@/lib/staff/actions';
 import { ExperimentResults } from './experiment-results';
@@ -10,7 +17,11 @@ import { ForgetForm } from './forget-form';
 import styles from './staff.module.css';
 
 export type ListName = 'spam' | 'dead' | 'pending';
-const LISTS: Record<ListName, string> = { spam: 'Posible spam', dead: 'No entregadas', pending: 'Pendientes' };
+const LISTS: Record<ListName, string> = {
+  spam: 'Posible spam',
+  dead: 'No entregadas',
+  pending: 'Pendientes',
+};
 const when = new Intl.DateTimeFormat('es-MX', {
   dateStyle: 'medium',
   timeStyle: 'short',
@@ -50,7 +61,10 @@ export async function LeadsView({
   const [counts, page] = await Promise.all([
     // One read of the counters for the totals and the experiments alike: bounded by days x variants.
     readCounts(
-      experiments.map(({ name, variants }) => ({ name, variants: variants.map((variant) => variant.id) })),
+      experiments.map(({ name, variants }) => ({
+        name,
+        variants: variants.map((variant) => variant.id),
+      })),
       EXPERIMENT_DAYS,
     ).catch(() => NO_ANSWER),
     listLeads({ states: [list], cursor }),
@@ -74,7 +88,11 @@ export async function LeadsView({
       <ExperimentResults experiments={experiments} counts={counts} />
       <nav className={styles.nav} aria-label="Listas">
         {(Object.keys(LISTS) as ListName[]).map((name) => (
-          <Link key={name} href={`/equipo?lista=${name}`} aria-current={name === list ? 'page' : undefined}>
+          <Link
+            key={name}
+            href={`/equipo?lista=${name}`}
+            aria-current={name === list ? 'page' : undefined}
+          >
             {LISTS[name]}
           </Link>
         ))}
@@ -94,7 +112,8 @@ export async function LeadsView({
             <li key={run.runId} className={styles.row}>
               <strong>{lead.enquiry.name}</strong>
               <span>
-                <a href={`mailto:${lead.enquiry.mail}`}>{lead.enquiry.mail}</a> · {lead.enquiry.phone}
+                <a href={`mailto:${lead.enquiry.mail}`}>{lead.enquiry.mail}</a> ·{' '}
+                {lead.enquiry.phone}
                 {phone ? (
                   <>
                     {' '}
@@ -120,7 +139,9 @@ export async function LeadsView({
       </ul>
       {page.cursor ? (
         <p>
-          <Link href={`/equipo?lista=${list}&desde=${encodeURIComponent(page.cursor)}`}>Siguientes</Link>
+          <Link href={`/equipo?lista=${list}&desde=${encodeURIComponent(page.cursor)}`}>
+            Siguientes
+          </Link>
         </p>
       ) : null}
       <h2>Olvidar a una persona</h2>

@@ -1,7 +1,9 @@
 import { carouselSlideShare, expect, test } from './support/fixtures';
 
 test.describe('on a desktop', () => {
-  test('the header shows the promo beside the logo, and shrinks from 100 to 75 px on scroll', async ({ page }) => {
+  test('the header shows the promo beside the logo, and shrinks from 100 to 75 px on scroll', async ({
+    page,
+  }) => {
     await page.goto('/');
     const header = page.locator('header');
     await expect(header.getByRole('img', { name: /Impulso Digital/ })).toBeVisible();

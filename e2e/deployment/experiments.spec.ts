@@ -1,5 +1,10 @@
 import type { Page } from '@playwright/test';
-import { runningExperiments, SECTIONS, type Overrides, type SectionId } from '../../lib/experiments/definitions';
+import {
+  runningExperiments,
+  SECTIONS,
+  type Overrides,
+  type SectionId,
+} from '../../lib/experiments/definitions';
 import { expect, form, test } from './support/fixtures';
 
 /*
@@ -18,7 +23,9 @@ const TITLES: Record<SectionId, string> = {
 /** The sections below the hero, from the top of the page down. */
 async function sectionOrder(page: Page): Promise<SectionId[]> {
   const tops = await Promise.all(
-    SECTIONS.map(async (id) => [id, (await page.locator(TITLES[id]).boundingBox())?.y ?? -1] as const),
+    SECTIONS.map(
+      async (id) => [id, (await page.locator(TITLES[id]).boundingBox())?.y ?? -1] as const,
+    ),
   );
   return [...tops].sort((a, b) => a[1] - b[1]).map(([id]) => id);
 }
@@ -31,10 +38,11 @@ async function expectVariant(page: Page, overrides: Overrides) {
     ['#contacto form button[type="submit"]', texts['contactForm.submit']],
     ['#services-title', texts['services.heading']],
   ];
-  for (const [selector, text] of expected) if (text) await expect(page.locator(selector).first()).toHaveText(text);
-  const items = (['services.items.1.text', 'services.items.2.text', 'services.items.3.text'] as const).map(
-    (part) => texts[part],
-  );
+  for (const [selector, text] of expected)
+    if (text) await expect(page.locator(selector).first()).toHaveText(text);
+  const items = (
+    ['services.items.1.text', 'services.items.2.text', 'services.items.3.text'] as const
+  ).map((part) => texts[part]);
   for (const text of [texts['hero.lead'], ...items])
     if (text) await expect(page.getByText(text, { exact: true })).toBeVisible();
   expect((await sectionOrder(page))[0]).toBe(firstSection ?? SECTIONS[0]);
@@ -51,7 +59,9 @@ test('says so when no experiment runs: / is the page as it is', async ({ page })
 
 for (const experiment of running)
   for (const variant of experiment.variants)
-    test(`experiment ${experiment.name}, variant ${variant.id}: served with its words`, async ({ page }) => {
+    test(`experiment ${experiment.name}, variant ${variant.id}: served with its words`, async ({
+      page,
+    }) => {
       const response = await page.goto(`/?variante=${experiment.name}:${variant.id}`);
       expect(response?.status()).toBe(200);
       await expectVariant(page, variant.overrides);

@@ -19,7 +19,9 @@ function qaEnquiry(project: string) {
 }
 
 test.describe('the contact form', () => {
-  test('says what is wrong with each field, in Spanish, and keeps what was typed', async ({ page }) => {
+  test('says what is wrong with each field, in Spanish, and keeps what was typed', async ({
+    page,
+  }) => {
     await openLikeAPerson(page);
     const typed = { name: 'Ana', mail: 'ana@', phone: '1234567890123456' };
     for (const [name, value] of Object.entries(typed)) await field(page, name).fill(value);
@@ -28,9 +30,12 @@ test.describe('the contact form', () => {
 
     await expect(form(page).getByText('Este campo debe tener al menos 5 caracteres')).toBeVisible();
     await expect(form(page).getByText('Este campo debe ser un email')).toBeVisible();
-    await expect(form(page).getByText('Este campo no debe tener mas de 15 caracteres')).toBeVisible();
+    await expect(
+      form(page).getByText('Este campo no debe tener mas de 15 caracteres'),
+    ).toBeVisible();
     await expect(form(page).getByText('Este campo es obligatorio')).toBeVisible();
-    for (const [name, value] of Object.entries(typed)) await expect(field(page, name)).toHaveValue(value);
+    for (const [name, value] of Object.entries(typed))
+      await expect(field(page, name)).toHaveValue(value);
     await expect(field(page, 'mail')).toHaveAttribute('aria-invalid', 'true');
     await expect(sendButton(page)).toBeDisabled();
 
@@ -48,7 +53,9 @@ test.describe('the contact form', () => {
     // Reaching it counts, even where the suite cannot load it (another host, out of its reach).
     const leaving = page.waitForRequest(
       (request) =>
-        request.isNavigationRequest() && request.frame() === page.mainFrame() && request.url() === thankYou.href,
+        request.isNavigationRequest() &&
+        request.frame() === page.mainFrame() &&
+        request.url() === thankYou.href,
       { timeout: 25_000 },
     );
     // A person reads the page a few seconds before writing.
@@ -58,7 +65,9 @@ test.describe('the contact form', () => {
     await expect(sendButton(page)).toBeEnabled();
     await sendButton(page).click();
 
-    await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByRole('heading', { name: /gracias por contactarnos/i })).toBeVisible({
+      timeout: 15_000,
+    });
     await expect(
       page.locator('#contacto').getByText(/un asesor se pondrá en contacto contigo muy pronto/i),
     ).toBeVisible();

@@ -75,7 +75,9 @@ test.describe('routes', () => {
 
 test.describe('the carousels', () => {
   for (const name of ['Logotipos de clientes', 'Certificaciones y socios']) {
-    test(`"${name}": six logos, the chevrons and dots move it, the pause button stops it`, async ({ page }) => {
+    test(`"${name}": six logos, the chevrons and dots move it, the pause button stops it`, async ({
+      page,
+    }) => {
       await page.goto('/');
       const region = page.getByRole('region', { name });
       await region.scrollIntoViewIfNeeded();

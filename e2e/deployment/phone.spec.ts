@@ -10,8 +10,12 @@ const chat = 'Llama/escribenos';
 test.describe('on a phone', () => {
   test('the header shows the logo without the promo', async ({ page }) => {
     await page.goto('/');
-    await expect(page.locator('header').getByRole('img', { name: /Impulso Digital/ })).toBeVisible();
-    await expect(page.locator('header').getByRole('img', { name: /asesoría gratis/i })).toBeHidden();
+    await expect(
+      page.locator('header').getByRole('img', { name: /Impulso Digital/ }),
+    ).toBeVisible();
+    await expect(
+      page.locator('header').getByRole('img', { name: /asesoría gratis/i }),
+    ).toBeHidden();
   });
 
   test('the carousels show one logo per view below their breakpoints', async ({ page }) => {
@@ -22,7 +26,10 @@ test.describe('on a phone', () => {
       ['Logotipos de clientes', 700],
       ['Certificaciones y socios', 400],
     ] as const) {
-      expect([name, await carouselSlideShare(page, name)]).toEqual([name, width < onePerViewBelow ? 1 : 0.25]);
+      expect([name, await carouselSlideShare(page, name)]).toEqual([
+        name,
+        width < onePerViewBelow ? 1 : 0.25,
+      ]);
     }
   });
 

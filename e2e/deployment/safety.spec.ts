@@ -7,7 +7,9 @@ const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 async function expectNoAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
 }
 
 test.describe('security headers', () => {
@@ -40,7 +42,9 @@ test.describe('accessibility (axe, WCAG 2.2 A/AA)', () => {
   });
 });
 
-test('a whole visit, scrolled to the foot and back after the tags load, logs no error', async ({ page }) => {
+test('a whole visit, scrolled to the foot and back after the tags load, logs no error', async ({
+  page,
+}) => {
   // The fixture fails the test on any console error, uncaught exception or CSP violation.
   await openLikeAPerson(page);
   await page.mouse.move(10, 10);

@@ -74,7 +74,11 @@ export function withRunningExperiment(spec: AppSpec, name: string, siteUrl: stri
   };
 }
 
-export const EXPERIMENTS_APP: AppSpec = withRunningExperiment(MAIN_APP, 'experiments', EXPERIMENTS_URL);
+export const EXPERIMENTS_APP: AppSpec = withRunningExperiment(
+  MAIN_APP,
+  'experiments',
+  EXPERIMENTS_URL,
+);
 
 /**
  * Its server's settings: the end-to-end ones (the stub contact API), its own address and folder (absolute: the server

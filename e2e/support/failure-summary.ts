@@ -17,7 +17,9 @@ export default class FailureSummary implements Reporter {
     const errors = result.errors.map((error) => {
       const message = (error.message ?? error.value ?? '').replace(ANSI, '').trim().split('\n');
       const where = error.location ? `    at ${error.location.file}:${error.location.line}` : '';
-      return [...message.slice(0, LINES_PER_ERROR).map((line) => `    ${line}`), where].filter(Boolean).join('\n');
+      return [...message.slice(0, LINES_PER_ERROR).map((line) => `    ${line}`), where]
+        .filter(Boolean)
+        .join('\n');
     });
     this.failures.push(
       `  ${title} (attempt ${result.retry + 1}, ${result.status}, ${Math.round(result.duration / 1000)} s)\n${errors.join('\n')}`,
@@ -26,7 +28,9 @@ export default class FailureSummary implements Reporter {
 
   onEnd(result: FullResult): void {
     if (this.failures.length === 0) return;
-    console.log(`\nFailed attempts (${this.failures.length}), run ${result.status}:\n${this.failures.join('\n')}`);
+    console.log(
+      `\nFailed attempts (${this.failures.length}), run ${result.status}:\n${this.failures.join('\n')}`,
+    );
   }
 
   printsToStdio(): boolean {

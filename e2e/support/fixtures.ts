@@ -78,7 +78,9 @@ export const test = base.extend<Fixtures & Options>({
       });
       await page.addInitScript(() => {
         document.addEventListener('securitypolicyviolation', (event) => {
-          console.error(`Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI}`);
+          console.error(
+            `Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI}`,
+          );
         });
       });
       await use();
@@ -96,7 +98,9 @@ export { expect };
  * page appears plays a script, and the form, unsigned, would ask it to confirm.
  */
 export async function waitForFormScript(page: Page): Promise<void> {
-  await expect(page.locator('#contacto form').getByRole('button', { name: /enviar/i })).toBeDisabled({
+  await expect(
+    page.locator('#contacto form').getByRole('button', { name: /enviar/i }),
+  ).toBeDisabled({
     timeout: 20_000,
   });
 }
@@ -128,8 +132,12 @@ export async function recordThanks(page: Page): Promise<{ seenAt: () => Promise<
 
 /** Index of the dot marked current in a carousel. */
 export async function currentSlide(page: Page, carouselName: string): Promise<number> {
-  const dots = page.getByRole('region', { name: carouselName }).getByRole('button', { name: /^Ir al logotipo/ });
-  const states = await dots.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-current')));
+  const dots = page
+    .getByRole('region', { name: carouselName })
+    .getByRole('button', { name: /^Ir al logotipo/ });
+  const states = await dots.evaluateAll((buttons) =>
+    buttons.map((b) => b.getAttribute('aria-current')),
+  );
   return states.indexOf('true');
 }
 
@@ -153,7 +161,8 @@ export async function stayOnThankYouView(page: Page): Promise<void> {
 export function timeContactAction(page: Page): Promise<number> {
   return page
     .waitForEvent('request', {
-      predicate: (request) => request.method() === 'POST' && Boolean(request.headers()['next-action']),
+      predicate: (request) =>
+        request.method() === 'POST' && Boolean(request.headers()['next-action']),
     })
     .then(async (request) => {
       const sentAt = Date.now();

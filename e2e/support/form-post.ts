@@ -16,7 +16,8 @@ const ENTITIES: Record<string, string> = {
   '&gt;': '>',
   '&amp;': '&',
 };
-const decode = (text: string) => text.replace(/&(?:quot|#x27|#39|lt|gt|amp);/g, (entity) => ENTITIES[entity] ?? entity);
+const decode = (text: string) =>
+  text.replace(/&(?:quot|#x27|#39|lt|gt|amp);/g, (entity) => ENTITIES[entity] ?? entity);
 
 function attributes(tag: string): Record<string, string> {
   const found: Record<string, string> = {};
@@ -53,7 +54,11 @@ export function formControls(html: string): Control[] {
 export const READ_AGAIN_MS = 2000;
 export const readAgain = () => new Promise<void>((resolve) => setTimeout(resolve, READ_AGAIN_MS));
 
-export type Answer = { status: number; html: string; kind: 'thanks' | 'confirm' | 'rate-limited' | 'other' };
+export type Answer = {
+  status: number;
+  html: string;
+  kind: 'thanks' | 'confirm' | 'rate-limited' | 'other';
+};
 
 export function answerKind(html: string): Answer['kind'] {
   if (/Gracias por contactarnos/.test(html)) return 'thanks';
@@ -80,7 +85,9 @@ export async function postForm(
 
 /** The served controls as a post body, with `values` written over them. */
 export const bodyOf = (controls: Control[], values: Record<string, string>) =>
-  Object.fromEntries(controls.map((control) => [control.name, values[control.name] ?? control.value]));
+  Object.fromEntries(
+    controls.map((control) => [control.name, values[control.name] ?? control.value]),
+  );
 
 /**
  * A person without JavaScript: loads the page, fills the four fields, sends,
@@ -93,7 +100,12 @@ export async function sendAsPersonWithoutScripts(
   headers: Record<string, string> = {},
 ): Promise<Answer> {
   const page = await request.get(`${baseURL}/`, { headers });
-  let answer = await postForm(request, baseURL, bodyOf(formControls(await page.text()), values), headers);
+  let answer = await postForm(
+    request,
+    baseURL,
+    bodyOf(formControls(await page.text()), values),
+    headers,
+  );
   // The answer page is the same form with every value kept and the server's signature: the second press, once read.
   if (answer.kind === 'confirm') await readAgain();
   if (answer.kind === 'confirm')

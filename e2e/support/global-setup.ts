@@ -1,5 +1,11 @@
 import { rmSync } from 'node:fs';
-import { buildApp, startNext, startStubApi, stopAll, type Server } from '../../test-support/harness';
+import {
+  buildApp,
+  startNext,
+  startStubApi,
+  stopAll,
+  type Server,
+} from '../../test-support/harness';
 import { startSmtpSink } from '../../test-support/smtp-sink';
 import { PICTURES_APP } from './pictures-app';
 import {
@@ -31,7 +37,8 @@ import {
  * - the build with the agency's large pictures (pictures.spec.ts).
  */
 export default async function globalSetup(): Promise<(() => Promise<void>) | void> {
-  for (const old of [DATA_DIR, SERVER_LOG, OFF_SERVER_LOG]) rmSync(old, { recursive: true, force: true });
+  for (const old of [DATA_DIR, SERVER_LOG, OFF_SERVER_LOG])
+    rmSync(old, { recursive: true, force: true });
   const servers: Server[] = [];
   const sink = await startSmtpSink(
     { user: 'avisos', pass: 'secreto-e2e' },
@@ -45,9 +52,18 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | voi
     servers.push(await startStubApi(STUB_PORT));
     const main = await buildApp(MAIN_APP);
     servers.push(await startNext(main, { port: E2E_PORT, env: E2E_BUILD_ENV, log: SERVER_LOG }));
-    servers.push(await startNext(main, { port: E2E_OFF_PORT, env: E2E_OFF_ENV, log: OFF_SERVER_LOG }));
-    servers.push(await startNext(await buildApp(NO_TAGS_APP), { port: NO_TAGS_PORT, env: NO_TAGS_BUILD_ENV }));
-    servers.push(await startNext(await buildApp(PICTURES_APP), { port: PICTURES_PORT, env: PICTURES_APP.publicEnv }));
+    servers.push(
+      await startNext(main, { port: E2E_OFF_PORT, env: E2E_OFF_ENV, log: OFF_SERVER_LOG }),
+    );
+    servers.push(
+      await startNext(await buildApp(NO_TAGS_APP), { port: NO_TAGS_PORT, env: NO_TAGS_BUILD_ENV }),
+    );
+    servers.push(
+      await startNext(await buildApp(PICTURES_APP), {
+        port: PICTURES_PORT,
+        env: PICTURES_APP.publicEnv,
+      }),
+    );
   } catch (error) {
     await stop();
     throw error;

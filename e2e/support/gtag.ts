@@ -80,7 +80,10 @@ export async function standInGtag(page: Page, options: GtagOptions = {}) {
   });
   await page.route(`${COLLECT_URL}**`, async (route) => {
     const at = Date.now();
-    const sent = JSON.parse(route.request().postData() ?? '{}') as { name: string; params: Record<string, unknown> };
+    const sent = JSON.parse(route.request().postData() ?? '{}') as {
+      name: string;
+      params: Record<string, unknown>;
+    };
     if (options.hitDelayMs) await new Promise((resolve) => setTimeout(resolve, options.hitDelayMs));
     if (options.answerAt) {
       const answerAt = await options.answerAt();
@@ -96,6 +99,7 @@ export async function standInGtag(page: Page, options: GtagOptions = {}) {
     scriptRequests,
     named: (name: string) => hits.filter((hit) => hit.name === name),
     /** True once the stand-in runs on the current page. */
-    loaded: () => page.evaluate(() => (window as { __gtagStandIn?: boolean }).__gtagStandIn === true),
+    loaded: () =>
+      page.evaluate(() => (window as { __gtagStandIn?: boolean }).__gtagStandIn === true),
   };
 }

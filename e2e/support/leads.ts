@@ -35,7 +35,12 @@ export function leadRuns(server = 'main'): LeadRun[] {
       // The small runs that forget a lead's run carry no lead.
       if (!run.workflowName.endsWith('//leadWorkflow')) continue;
       const [lead] = decode(run.input) as [Lead];
-      runs.push({ runId: run.runId, status: run.status, lead, outcome: decode(run.output) as LeadOutcome | undefined });
+      runs.push({
+        runId: run.runId,
+        status: run.status,
+        lead,
+        outcome: decode(run.output) as LeadOutcome | undefined,
+      });
     } catch {
       // A file being written: read it next time.
     }
@@ -57,7 +62,11 @@ export const webhookRunsFrom = (mail: string, server: string): number[] =>
     Array.isArray(input) && input[1] === 'webhook' ? [Number(input[3])] : [],
   );
 
-function inputsHolding(text: string, server: string, workflow?: string): { name: string; input: unknown }[] {
+function inputsHolding(
+  text: string,
+  server: string,
+  workflow?: string,
+): { name: string; input: unknown }[] {
   const folder = path.join(DATA_DIR, server, 'workflow', 'runs');
   let names: string[] = [];
   try {
@@ -85,14 +94,22 @@ export type CliRun = { status: number | null; stdout: string; stderr: string };
  * that lives in the worker keeps answering meanwhile (spawnSync froze them, so a "down" receiver hung
  * instead, and answered every send it held at once when the command ended).
  */
-export function leadsCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<CliRun> {
+export function leadsCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 60_000,
+): Promise<CliRun> {
   return new Promise((resolve) => {
     execFile(
       'npm',
       ['run', '--silent', 'leads', '--', ...args],
       { env, encoding: 'utf8', timeout: timeoutMs },
       (error, stdout: string, stderr: string) =>
-        resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
+        resolve({
+          status: error ? (typeof error.code === 'number' ? error.code : null) : 0,
+          stdout,
+          stderr,
+        }),
     );
   });
 }

@@ -49,7 +49,9 @@ async function writePictures(dir: string) {
   for (const [index, [file, width, height, replaces]] of PICTURES.entries()) {
     const target = path.join(dir, 'public/images/fixtures', file);
     mkdirSync(path.dirname(target), { recursive: true });
-    const image = sharp(artwork(width, height, (index * 47) % 360, path.basename(file, path.extname(file))));
+    const image = sharp(
+      artwork(width, height, (index * 47) % 360, path.basename(file, path.extname(file))),
+    );
     await (file.endsWith('.jpg') ? image.jpeg({ quality: 90 }) : image.png()).toFile(target);
     const from = `'@/public/images/${replaces}'`;
     if (!content.includes(from)) throw new Error(`lib/content.ts no longer imports ${from}`);

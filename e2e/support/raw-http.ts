@@ -42,7 +42,8 @@ function parse(raw: Buffer): RawAnswer {
   const headers: Record<string, string> = {};
   for (const line of lines) {
     const colon = line.indexOf(':');
-    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+    if (colon > 0)
+      headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
   const rest = headEnd < 0 ? Buffer.alloc(0) : raw.subarray(headEnd + 4);
   const body = headers['transfer-encoding']?.includes('chunked') ? dechunk(rest) : rest;
@@ -51,19 +52,25 @@ function parse(raw: Buffer): RawAnswer {
 
 /** Sends `request` to 127.0.0.1:`port` with `Connection: close` and reads the whole answer. */
 export function sendRaw(port: number, request: RawRequest, timeoutMs = 20_000): Promise<RawAnswer> {
-  const body = typeof request.body === 'string' ? Buffer.from(request.body) : Buffer.from(request.body ?? []);
+  const body =
+    typeof request.body === 'string' ? Buffer.from(request.body) : Buffer.from(request.body ?? []);
   const headers: Array<[string, string]> = [
     ['Host', `127.0.0.1:${port}`],
     ['Connection', 'close'],
     ...(request.headers ?? []),
   ];
-  if (request.body !== undefined && !headers.some(([name]) => name.toLowerCase() === 'content-length'))
+  if (
+    request.body !== undefined &&
+    !headers.some(([name]) => name.toLowerCase() === 'content-length')
+  )
     headers.push(['Content-Length', String(body.byteLength)]);
   const head = `${request.method} ${request.target} HTTP/1.1\r\n${headers.map(([n, v]) => `${n}: ${v}\r\n`).join('')}\r\n`;
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     // Written, not ended: a half-closed connection reads as a client that went away.
-    const socket = connect(port, '127.0.0.1', () => socket.write(Buffer.concat([Buffer.from(head, 'latin1'), body])));
+    const socket = connect(port, '127.0.0.1', () =>
+      socket.write(Buffer.concat([Buffer.from(head, 'latin1'), body])),
+    );
     const done = () => resolve(parse(Buffer.concat(chunks)));
     socket.setTimeout(timeoutMs, () => socket.destroy());
     socket.on('data', (chunk) => chunks.push(chunk));

@@ -14,10 +14,16 @@ export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve
 const used = new Set<string>();
 async function newLinkFor(staff: string): Promise<string> {
   const fresh = async () => {
-    const all = (await (await fetch(`${SMTP_URL}/__mails`)).json()) as Array<{ to: string[]; raw: string }>;
+    const all = (await (await fetch(`${SMTP_URL}/__mails`)).json()) as Array<{
+      to: string[];
+      raw: string;
+    }>;
     const links = all
       .filter((mail) => mail.to.includes(staff))
-      .map((mail) => readRawMail(mail.raw).text.match(/https?:\/\/\S+\/equipo\/entrar\?t=\S+/)?.[0] ?? '');
+      .map(
+        (mail) =>
+          readRawMail(mail.raw).text.match(/https?:\/\/\S+\/equipo\/entrar\?t=\S+/)?.[0] ?? '',
+      );
     return links.find((link) => link && !used.has(link)) ?? '';
   };
   await expect.poll(fresh, { timeout: 20_000 }).not.toBe('');

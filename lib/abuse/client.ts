@@ -29,7 +29,10 @@ function clientAddressOf(
 ): string | undefined {
   const forwarded = entries(headers.get('x-forwarded-for'));
   if (onVercel)
-    return entries(headers.get('x-vercel-forwarded-for'))[0] ?? (headers.get('x-real-ip')?.trim() || forwarded[0]);
+    return (
+      entries(headers.get('x-vercel-forwarded-for'))[0] ??
+      (headers.get('x-real-ip')?.trim() || forwarded[0])
+    );
   // N = 0 and N = 1 both take the last entry; fewer entries than proxies: the leftmost.
   return forwarded[Math.max(0, forwarded.length - Math.max(1, trustedProxies))];
 }

@@ -33,7 +33,8 @@ async function untilShared(shared: SharedLimiter, key: string) {
 describe('abuse limit, in memory', () => {
   it('allows 5 enquiries per IP and window, then says when to come back', async () => {
     const limiter = createLimiter('contacto', config);
-    for (let i = 0; i < 5; i++) expect(await consume(limiter, '203.0.113.1')).toEqual({ allowed: true });
+    for (let i = 0; i < 5; i++)
+      expect(await consume(limiter, '203.0.113.1')).toEqual({ allowed: true });
     const verdict = await consume(limiter, '203.0.113.1');
     expect(verdict.allowed).toBe(false);
     expect(verdict.allowed === false && verdict.retryAfterSeconds).toBeGreaterThan(50);
@@ -69,7 +70,9 @@ describe('abuse limit, in Redis (shared by every instance)', () => {
 
   beforeAll(async () => {
     if (spawnSync('redis-server', ['--version']).status !== 0) {
-      throw new Error('redis-server is missing: run scripts/ensure-test-tools.ts (apt-get install redis-server)');
+      throw new Error(
+        'redis-server is missing: run scripts/ensure-test-tools.ts (apt-get install redis-server)',
+      );
     }
     server = spawn(
       'redis-server',
@@ -99,8 +102,16 @@ describe('abuse limit, in Redis (shared by every instance)', () => {
   it('counts across two instances sharing one Redis', async () => {
     const [a, b] = [connect(), connect()];
     await Promise.all([a.connect(), b.connect()]);
-    const instanceA = createLimiter('contacto', { ...config, redisUrl: `redis://127.0.0.1:${port}` }, a);
-    const instanceB = createLimiter('contacto', { ...config, redisUrl: `redis://127.0.0.1:${port}` }, b);
+    const instanceA = createLimiter(
+      'contacto',
+      { ...config, redisUrl: `redis://127.0.0.1:${port}` },
+      a,
+    );
+    const instanceB = createLimiter(
+      'contacto',
+      { ...config, redisUrl: `redis://127.0.0.1:${port}` },
+      b,
+    );
     const ip = `198.51.100.${Math.floor(Math.random() * 200)}`;
     // consume() reaches the shared store: what instance A counted, B's client reads.
     await untilShared(instanceA, ip);
@@ -116,7 +127,11 @@ describe('abuse limit, in Redis (shared by every instance)', () => {
   it('keeps limiting in memory when Redis goes away', async () => {
     const client = connect();
     await client.connect();
-    const limiter = createLimiter('contacto', { ...config, max: 2, redisUrl: `redis://127.0.0.1:${port}` }, client);
+    const limiter = createLimiter(
+      'contacto',
+      { ...config, max: 2, redisUrl: `redis://127.0.0.1:${port}` },
+      client,
+    );
     client.disconnect();
     expect((await consume(limiter, 'x')).allowed).toBe(true);
     expect((await consume(limiter, 'x')).allowed).toBe(true);
@@ -128,7 +143,9 @@ describe('abuse limit, with a Redis that answers the handshake and nothing more'
   it('gives up on it within about 300 ms, limits in memory instead, and says so once', async () => {
     const stuck = await startStuckRedis();
     const logs: string[] = [];
-    jest.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logs.push(args.join(' ')));
+    jest
+      .spyOn(console, 'error')
+      .mockImplementation((...args: unknown[]) => void logs.push(args.join(' ')));
     jest.spyOn(console, 'info').mockImplementation(() => {});
     const limiter = createLimiter('contacto', { ...config, max: 2, redisUrl: stuck.url });
     try {
@@ -143,7 +160,9 @@ describe('abuse limit, with a Redis that answers the handshake and nothing more'
       // Each one given up on at LIMIT_WAIT_MS (300 ms), never held: a bound, with room for a busy machine.
       for (const wait of waits) expect(wait).toBeLessThan(1000);
       expect(stuck.heldCommands()).toBeGreaterThan(0);
-      expect(logs.filter((line) => /Redis no respondió al límite de solicitudes en 300 ms/.test(line))).toHaveLength(1);
+      expect(
+        logs.filter((line) => /Redis no respondió al límite de solicitudes en 300 ms/.test(line)),
+      ).toHaveLength(1);
     } finally {
       limiter.redis?.disconnect();
       await stuck.stop();
@@ -199,7 +218,9 @@ describe("abuse limit, in the Postgres world's database (self-hosted on several 
   // or 42710) counted in memory until it restarted: about 1 start in 20 to 30 here, hence the many rounds (about 4 s).
   it('makes its table once when two servers start at the same instant on an empty database, and both count there', async () => {
     const logs: string[] = [];
-    jest.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logs.push(args.join(' ')));
+    jest
+      .spyOn(console, 'error')
+      .mockImplementation((...args: unknown[]) => void logs.push(args.join(' ')));
     /** A visitor's enquiry, until PostgreSQL rather than this server's memory answers it (3 s at most). */
     const countedInStore = async (shared: SharedLimiter, server: string, round: number) => {
       for (

@@ -37,10 +37,16 @@ export type SharedLimiter = {
 type StoreConfig = Pick<RateLimitConfig, 'max' | 'windowSeconds' | 'redisUrl' | 'postgresUrl'>;
 
 /** `keyPrefix` keeps each count (enquiries, used signatures) apart in the same store. */
-export function createLimiter(keyPrefix: string, config: StoreConfig, redis?: Redis): SharedLimiter {
+export function createLimiter(
+  keyPrefix: string,
+  config: StoreConfig,
+  redis?: Redis,
+): SharedLimiter {
   const options = { keyPrefix, points: config.max, duration: config.windowSeconds };
-  if (!config.redisUrl && !redis && config.postgresUrl) return postgresLimiter(config.postgresUrl, options);
-  if (!config.redisUrl && !redis) return { limiter: new RateLimiterMemory(options), fallback: null, fellBack: false };
+  if (!config.redisUrl && !redis && config.postgresUrl)
+    return postgresLimiter(config.postgresUrl, options);
+  if (!config.redisUrl && !redis)
+    return { limiter: new RateLimiterMemory(options), fallback: null, fellBack: false };
   const lease: Partial<RedisLease> & { client: Redis } = redis
     ? { client: redis }
     : sharedRedis(config.redisUrl as string);
@@ -57,7 +63,10 @@ export function createLimiter(keyPrefix: string, config: StoreConfig, redis?: Re
  * The limit in its own table of the Postgres world's database (made when the limiter is, see makeLimitTable), with a
  * small pool.
  */
-function postgresLimiter(url: string, options: { keyPrefix: string; points: number; duration: number }): SharedLimiter {
+function postgresLimiter(
+  url: string,
+  options: { keyPrefix: string; points: number; duration: number },
+): SharedLimiter {
   const pool = new Pool({
     connectionString: url,
     max: 2,
@@ -140,7 +149,8 @@ export async function consume(shared: SharedLimiter, key: string): Promise<Limit
       verdictOf(() => limiter.consume(key, 1), { rethrow: true }),
       LIMIT_WAIT_MS - (Date.now() - startedAt),
     );
-    if (shared.fellBack) console.info('[contacto] El límite de solicitudes vuelve a usar su almacén compartido');
+    if (shared.fellBack)
+      console.info('[contacto] El límite de solicitudes vuelve a usar su almacén compartido');
     shared.fellBack = false;
     return verdict;
   } catch (error) {
@@ -160,8 +170,13 @@ export async function consume(shared: SharedLimiter, key: string): Promise<Limit
  * The points `key` has used in its window (0: none), counting what this instance's memory took while the store was
  * away; throws when the shared store does not answer within `waitMs` (the caller decides what that means).
  */
-export async function used(shared: SharedLimiter, key: string, waitMs = LIMIT_WAIT_MS): Promise<number> {
-  const read = async (limiter: RateLimiterAbstract) => (await limiter.get(key))?.consumedPoints ?? 0;
+export async function used(
+  shared: SharedLimiter,
+  key: string,
+  waitMs = LIMIT_WAIT_MS,
+): Promise<number> {
+  const read = async (limiter: RateLimiterAbstract) =>
+    (await limiter.get(key))?.consumedPoints ?? 0;
   const here = shared.fallback ? await read(shared.fallback) : 0;
   if (shared.redis) await whenReady(shared.redis, waitMs);
   if (shared.ready) await withTimeout(shared.ready(), waitMs);
@@ -173,7 +188,11 @@ export async function used(shared: SharedLimiter, key: string, waitMs = LIMIT_WA
  * used once, a session ended), off a visitor's path, so it may wait `waitMs`. True: taken now; false: used up already.
  * Throws when the store does not answer in time.
  */
-export async function consumeInStore(shared: SharedLimiter, key: string, waitMs: number): Promise<boolean> {
+export async function consumeInStore(
+  shared: SharedLimiter,
+  key: string,
+  waitMs: number,
+): Promise<boolean> {
   if (shared.redis) await whenReady(shared.redis, waitMs);
   if (shared.ready) await withTimeout(shared.ready(), waitMs);
   await shared.fallback?.consume(key, 1).catch(() => undefined);
@@ -184,13 +203,19 @@ export async function consumeInStore(shared: SharedLimiter, key: string, waitMs:
   return withTimeout(taken, waitMs);
 }
 
-async function verdictOf(take: () => Promise<unknown>, { rethrow = false } = {}): Promise<LimitVerdict> {
+async function verdictOf(
+  take: () => Promise<unknown>,
+  { rethrow = false } = {},
+): Promise<LimitVerdict> {
   try {
     await take();
     return { allowed: true };
   } catch (rejection) {
     if (rejection instanceof RateLimiterRes)
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+      return {
+        allowed: false,
+        retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)),
+      };
     if (rethrow) throw rejection;
     // The memory limiter itself failed: let the visitor through, loudly.
     console.error(`[contacto] El límite de solicitudes no respondió (${errorName(rejection)})`);
@@ -211,7 +236,13 @@ export function heldLimiter(
   try {
     return (held.limiter ??= createLimiter(keyPrefix, config));
   } catch (error) {
-    console.error(`[contacto] ERROR: no se pudo preparar ${what} (${errorName(error)}); se usa en memoria`);
-    return (held.limiter = createLimiter(keyPrefix, { ...config, redisUrl: undefined, postgresUrl: undefined }));
+    console.error(
+      `[contacto] ERROR: no se pudo preparar ${what} (${errorName(error)}); se usa en memoria`,
+    );
+    return (held.limiter = createLimiter(keyPrefix, {
+      ...config,
+      redisUrl: undefined,
+      postgresUrl: undefined,
+    }));
   }
 }

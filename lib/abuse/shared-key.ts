@@ -10,7 +10,11 @@ import { limitConfigOrDefaults } from './client';
 // else the Postgres world's database), else this process's own. Whoever comes first writes one; all read what stayed.
 export type KeyStore = 'redis' | 'postgres' | 'process';
 /** What a process holds on globalThis: Next bundles routes and Server Actions apart, each with its own modules. */
-export type HeldKey = { processKey: Uint8Array; loaded?: Promise<Uint8Array>; fellBackUntil: number };
+export type HeldKey = {
+  processKey: Uint8Array;
+  loaded?: Promise<Uint8Array>;
+  fellBackUntil: number;
+};
 
 /** The shared store's wait for the key, then this process's key for a while before asking again. */
 const KEY_WAIT_MS = 1500;
@@ -53,11 +57,18 @@ async function readOrWrite(store: 'redis' | 'postgres', name: string): Promise<U
       release();
     }
   }
-  const pool = new Pool({ connectionString: postgresUrl, max: 1, connectionTimeoutMillis: KEY_WAIT_MS });
+  const pool = new Pool({
+    connectionString: postgresUrl,
+    max: 1,
+    connectionTimeoutMillis: KEY_WAIT_MS,
+  });
   pool.on('error', () => {});
   try {
-    await pool.query('CREATE TABLE IF NOT EXISTS contacto_clave (nombre text PRIMARY KEY, valor text NOT NULL)');
-    const insert = 'INSERT INTO contacto_clave (nombre, valor) VALUES ($1, $2) ON CONFLICT (nombre) DO NOTHING';
+    await pool.query(
+      'CREATE TABLE IF NOT EXISTS contacto_clave (nombre text PRIMARY KEY, valor text NOT NULL)',
+    );
+    const insert =
+      'INSERT INTO contacto_clave (nombre, valor) VALUES ($1, $2) ON CONFLICT (nombre) DO NOTHING';
     await pool.query(insert, [name, candidate]);
     const read = 'SELECT valor FROM contacto_clave WHERE nombre = $1';
     return keyOf((await pool.query<{ valor: string }>(read, [name])).rows[0]?.valor);

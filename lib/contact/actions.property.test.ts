@@ -20,14 +20,23 @@ jest.mock('./lead/forward-workflow', () => ({ forwardWorkflow: {} }));
 jest.mock('./lead/forget-workflow', () => ({ forgetWorkflow: {} }));
 
 const FIELDS = [...CONTACT_FIELDS, 'captcha'] as const;
-const LIMITS = { name: [5, 100], mail: [1, 100], phone: [1, 15], reason: [5, 500], captcha: [0, Infinity] } as const;
+const LIMITS = {
+  name: [5, 100],
+  mail: [1, 100],
+  phone: [1, 15],
+  reason: [5, 500],
+  captcha: [0, Infinity],
+} as const;
 const MESSAGES = new Set<string>(Object.values(CONTACT_MESSAGES));
 // The e-mail rule of the schema; the oracle below re-states every other rule from the spec.
-const EMAIL = /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+const EMAIL =
+  /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
 let submit: Submit;
 let sign: () => Promise<string> = async () => '';
-const fetchMock = jest.fn(async () => new Response(JSON.stringify({ success: true }), { status: 200 }));
+const fetchMock = jest.fn(
+  async () => new Response(JSON.stringify({ success: true }), { status: 200 }),
+);
 
 beforeAll(() => {
   process.env.CONTACT_API_BASE_URL = 'http://127.0.0.1:9/api/';
@@ -40,7 +49,9 @@ beforeAll(() => {
   jest.isolateModules(() => {
     submit = (jest.requireActual('./actions') as { submitContact: Submit }).submitContact;
     // The loaded server's own signature, as its answer gives it, read by a person: the filter's checks are tested in actions.test.ts.
-    const { issueToken } = jest.requireActual('./signature-store') as typeof import('./signature-store');
+    const { issueToken } = jest.requireActual(
+      './signature-store',
+    ) as typeof import('./signature-store');
     sign = () => issueToken('confirm', '203.0.113.200', Date.now() - 10_000);
   });
 });
@@ -61,18 +72,23 @@ function oracle(entries: Entry[]): Record<string, string> | null {
     // FormData holds text as USVString: a lone surrogate arrives as U+FFFD.
     const raw = ((entry?.[1] as string | undefined) ?? '').toWellFormed();
     // Pasted text as a textarea holds it: one kind of line break, no tabs.
-    const typed = field === 'reason' ? raw.replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(/\t/g, ' ') : raw;
+    const typed =
+      field === 'reason' ? raw.replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(/\t/g, ' ') : raw;
     // A captcha not shaped like a reCAPTCHA token (its alphabet, at most 4,096) goes as none.
-    values[field] = field === 'captcha' ? (/^[A-Za-z0-9_-]{0,4096}$/.test(raw) ? raw : '') : typed.trim();
+    values[field] =
+      field === 'captcha' ? (/^[A-Za-z0-9_-]{0,4096}$/.test(raw) ? raw : '') : typed.trim();
     // The phone is checked and sent without the spaces (of any width), dashes, dots and parentheses people type.
-    if (field === 'phone') values[field] = (values[field] ?? '').replace(/[\p{Zs}\u2010-\u2013.()-]/gu, '');
+    if (field === 'phone')
+      values[field] = (values[field] ?? '').replace(/[\p{Zs}\u2010-\u2013.()-]/gu, '');
     const [min, max] = LIMITS[field];
     // Lengths in characters (code points), as a person counts them: an emoji is one, not two UTF-16 units.
     const length = [...values[field]].length;
     if (length < min || length > max) return null;
     // Hygiene: no control characters (a newline in the reason aside), no line separators in a single line.
     const forbidden =
-      field === 'reason' ? /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/ : /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+      field === 'reason'
+        ? /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/
+        : /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
     if (field !== 'captcha' && forbidden.test(values[field])) return null;
   }
   if (!/\p{L}/u.test(values.name ?? '')) return null;
@@ -101,12 +117,17 @@ const mail = fc.oneof(
 );
 const fieldValue = (field: string) => (field === 'mail' ? mail : text);
 const value = (field: string): fc.Arbitrary<string | Blob> =>
-  fc.oneof({ weight: 9, arbitrary: fieldValue(field) }, { weight: 1, arbitrary: fc.constant(new Blob(['file'])) });
+  fc.oneof(
+    { weight: 9, arbitrary: fieldValue(field) },
+    { weight: 1, arbitrary: fc.constant(new Blob(['file'])) },
+  );
 
 const entries: fc.Arbitrary<Entry[]> = fc
   .tuple(
     fc.subarray([...FIELDS], { minLength: 0 }),
-    fc.array(fc.oneof(fc.constantFrom(...FIELDS), fc.string({ minLength: 1, maxLength: 12 })), { maxLength: 2 }),
+    fc.array(fc.oneof(fc.constantFrom(...FIELDS), fc.string({ minLength: 1, maxLength: 12 })), {
+      maxLength: 2,
+    }),
   )
   .chain(([present, extra]) =>
     fc.tuple(...[...present, ...extra].map((key) => value(key).map((v): Entry => [key, v]))),
@@ -117,15 +138,34 @@ const plausible: fc.Arbitrary<Entry[]> = fc
   .record({
     name: fc.oneof(
       fc.string({ minLength: 3, maxLength: 110 }),
-      fc.constantFrom('Ana López', 'José Ñúñez 😀', 'Ana', '𐀀 𐀀', '😀😀😀😀😀', '😀😀 😀', '\uD800 \uD800 x'),
+      fc.constantFrom(
+        'Ana López',
+        'José Ñúñez 😀',
+        'Ana',
+        '𐀀 𐀀',
+        '😀😀😀😀😀',
+        '😀😀 😀',
+        '\uD800 \uD800 x',
+      ),
     ),
-    mail: fc.oneof(fc.constantFrom('ana@example.mx', 'jose.nunez+citas@sub.example.com.mx'), fc.emailAddress(), text),
-    phone: fc.oneof(fc.string({ minLength: 0, maxLength: 18 }), fc.constantFrom('+52 55 1234 5678', '5512345678')),
+    mail: fc.oneof(
+      fc.constantFrom('ana@example.mx', 'jose.nunez+citas@sub.example.com.mx'),
+      fc.emailAddress(),
+      text,
+    ),
+    phone: fc.oneof(
+      fc.string({ minLength: 0, maxLength: 18 }),
+      fc.constantFrom('+52 55 1234 5678', '5512345678'),
+    ),
     reason: fc.oneof(
       fc.string({ minLength: 3, maxLength: 520 }),
       fc.constantFrom('Quiero una página web.', '😀 😀', '😀😀😀😀😀', '😀'.repeat(400)),
     ),
-    captcha: fc.oneof(fc.constant(''), fc.stringMatching(/^[A-Za-z0-9_-]{20,80}$/), fc.string({ maxLength: 50 })),
+    captcha: fc.oneof(
+      fc.constant(''),
+      fc.stringMatching(/^[A-Za-z0-9_-]{20,80}$/),
+      fc.string({ maxLength: 50 }),
+    ),
   })
   .map((record) => Object.entries(record) as Entry[]);
 
@@ -158,7 +198,8 @@ describe('the action against generated input', () => {
           expect(state.status).toBe('invalid');
           expect(fetchMock).not.toHaveBeenCalled();
           if (state.status === 'invalid') {
-            for (const message of Object.values(state.fieldErrors)) expect(MESSAGES.has(message as string)).toBe(true);
+            for (const message of Object.values(state.fieldErrors))
+              expect(MESSAGES.has(message as string)).toBe(true);
           }
         }
       }),

@@ -24,7 +24,8 @@ let requestCookies: Record<string, string> = {};
 jest.mock('next/headers', () => ({
   headers: async () => requestHeaders,
   cookies: async () => ({
-    get: (name: string) => (name in requestCookies ? { name, value: requestCookies[name] } : undefined),
+    get: (name: string) =>
+      name in requestCookies ? { name, value: requestCookies[name] } : undefined,
   }),
 }));
 // The engine, at its one boundary: start() records each lead handed over (a test may make it fail or hang).
@@ -33,11 +34,15 @@ const mockStart = jest.fn(async (..._args: unknown[]): Promise<{ runId: string }
 }));
 jest.mock('workflow/api', () => ({ start: (...args: unknown[]) => mockStart(...args) }));
 jest.mock('./lead/workflow', () => ({ leadWorkflow: { workflowId: 'leadWorkflow' } }));
-jest.mock('./lead/forward-workflow', () => ({ forwardWorkflow: { workflowId: 'forwardWorkflow' } }));
+jest.mock('./lead/forward-workflow', () => ({
+  forwardWorkflow: { workflowId: 'forwardWorkflow' },
+}));
 jest.mock('./lead/forget-workflow', () => ({ forgetWorkflow: { workflowId: 'forgetWorkflow' } }));
 // The staff page's totals (lib/experiments/counters.ts): what each lead was counted as.
 const mockCount = jest.fn(async (..._args: unknown[]) => undefined);
-jest.mock('@/lib/experiments/counters', () => ({ countOutcome: (...args: unknown[]) => mockCount(...args) }));
+jest.mock('@/lib/experiments/counters', () => ({
+  countOutcome: (...args: unknown[]) => mockCount(...args),
+}));
 /** The leads handed to the engine so far. */
 const started = (): Lead[] => mockStart.mock.calls.map((call) => (call[1] as [Lead])[0]);
 
@@ -91,8 +96,12 @@ function loadAction(env: Record<string, string>): Loaded {
     const { issueToken, closeSignatureStore } = jest.requireActual(
       './signature-store',
     ) as typeof import('./signature-store');
-    const { closeEnquiryLimiter } = jest.requireActual('./rate-limit') as typeof import('./rate-limit');
-    const { requestClient } = jest.requireActual('@/lib/abuse/client') as typeof import('@/lib/abuse/client');
+    const { closeEnquiryLimiter } = jest.requireActual(
+      './rate-limit',
+    ) as typeof import('./rate-limit');
+    const { requestClient } = jest.requireActual(
+      '@/lib/abuse/client',
+    ) as typeof import('@/lib/abuse/client');
     sign = (kind, at = Date.now() - 10_000) => issueToken(kind, requestClient(requestHeaders), at);
     // A Redis client of the abuse limit would keep reconnecting after the test.
     closeLimiter = () => {
@@ -116,7 +125,10 @@ function loadAction(env: Record<string, string>): Loaded {
 const afterEachRestore: Array<() => void> = [];
 const afterEachClose: Array<() => Promise<void>> = [];
 
-const API = { CONTACT_API_BASE_URL: 'http://127.0.0.1:9/api/', CONTACT_SITE_KEY: 'secret-site-key' };
+const API = {
+  CONTACT_API_BASE_URL: 'http://127.0.0.1:9/api/',
+  CONTACT_SITE_KEY: 'secret-site-key',
+};
 const idle: ContactState = { status: 'idle' };
 
 let fetchMock: jest.Mock;
@@ -150,7 +162,10 @@ function expectNoPersonalData() {
 describe('submitContact (the Server Action)', () => {
   it('answers invalid input with the field messages and sends nothing', async () => {
     const submit = loadAction(API);
-    const state = await submit(idle, form({ name: 'Ana', mail: 'no-es-correo', phone: '', reason: 'hola' }));
+    const state = await submit(
+      idle,
+      form({ name: 'Ana', mail: 'no-es-correo', phone: '', reason: 'hola' }),
+    );
     expect(state).toEqual({
       status: 'invalid',
       fieldErrors: {
@@ -179,9 +194,12 @@ describe('submitContact (the Server Action)', () => {
   it('ignores the $ACTION entries React adds to its forms', async () => {
     fetchMock.mockResolvedValue(json(200, { success: true }));
     const submit = loadAction(API);
-    expect(await submit(idle, form({ ...visitor, captcha: 'e2e-token-formSubmit-clave', $ACTION_ID_abc: '' }))).toEqual(
-      SENT,
-    );
+    expect(
+      await submit(
+        idle,
+        form({ ...visitor, captcha: 'e2e-token-formSubmit-clave', $ACTION_ID_abc: '' }),
+      ),
+    ).toEqual(SENT);
   });
 
   it('sends a valid enquiry, trimmed, to the contact API and reports it sent', async () => {
@@ -195,7 +213,10 @@ describe('submitContact (the Server Action)', () => {
     expect(fetchMock).toHaveBeenCalledTimes(1);
     const [url, init] = fetchMock.mock.calls[0] as [URL, RequestInit];
     expect(String(url)).toBe('http://127.0.0.1:9/api/contact?siteKey=secret-site-key');
-    expect(JSON.parse(String(init.body))).toEqual({ ...visitor, captcha: '03AFcWeA6-token_de_recaptcha' });
+    expect(JSON.parse(String(init.body))).toEqual({
+      ...visitor,
+      captcha: '03AFcWeA6-token_de_recaptcha',
+    });
     const key = (init.headers as Record<string, string>)['Idempotency-Key'];
     expect(key).toMatch(/^[0-9a-f-]{36}$/);
     // The form gets the same key: the Ads conversion's transaction id.
@@ -221,11 +242,15 @@ describe('submitContact (the Server Action)', () => {
     expect(state).toEqual(SENT);
     expect(fetchMock).toHaveBeenCalledTimes(4);
     const keys = fetchMock.mock.calls.map(
-      ([, init]) => (init as RequestInit & { headers: Record<string, string> }).headers['Idempotency-Key'],
+      ([, init]) =>
+        (init as RequestInit & { headers: Record<string, string> }).headers['Idempotency-Key'],
     );
     expect(new Set(keys)).toEqual(new Set([(state as { key: string }).key]));
     expect(started()).toEqual([
-      expect.objectContaining({ key: (state as { key: string }).key, enquiry: expect.objectContaining(visitor) }),
+      expect.objectContaining({
+        key: (state as { key: string }).key,
+        enquiry: expect.objectContaining(visitor),
+      }),
     ]);
     expect(logs.join('\n')).toMatch(/no respondió bien.*http-503/);
     expectNoPersonalData();
@@ -235,7 +260,11 @@ describe('submitContact (the Server Action)', () => {
     fetchMock.mockImplementation(async () => json(503, { error: 'down' }));
     mockStart.mockRejectedValueOnce(Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' }));
     const submit = loadAction(API);
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', values: typed, token: SIGNED });
+    expect(await submit(idle, form(visitor))).toEqual({
+      status: 'failed',
+      values: typed,
+      token: SIGNED,
+    });
     expect(logs.join('\n')).toMatch(/el motor de entregas no guardó .* \(Error: ENOSPC\)/);
     expectNoPersonalData();
   });
@@ -246,7 +275,8 @@ describe('submitContact (the Server Action)', () => {
     await submit(idle, form(visitor));
     await submit(idle, form(visitor));
     const keys = fetchMock.mock.calls.map(
-      ([, init]) => (init as RequestInit & { headers: Record<string, string> }).headers['Idempotency-Key'],
+      ([, init]) =>
+        (init as RequestInit & { headers: Record<string, string> }).headers['Idempotency-Key'],
     );
     expect(new Set(keys).size).toBe(2);
   });
@@ -290,7 +320,8 @@ describe('submitContact (the Server Action)', () => {
     fetchMock.mockImplementation(async () => json(200, { success: true }));
     const submit = loadAction({ ...API, CONTACT_RATE_LIMIT_MAX: '1' });
     requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.79' });
-    for (let i = 0; i < 3; i++) expect((await submit(idle, form({ ...visitor, mail: 'x' }))).status).toBe('invalid');
+    for (let i = 0; i < 3; i++)
+      expect((await submit(idle, form({ ...visitor, mail: 'x' }))).status).toBe('invalid');
     expect(await submit(idle, form(visitor))).toEqual(SENT);
     expect(await submit(idle, form(visitor))).toEqual({
       status: 'failed',
@@ -302,7 +333,11 @@ describe('submitContact (the Server Action)', () => {
 
   it('on Vercel without a contact API, fails loudly instead of pretending success', async () => {
     const submit = loadAction({ VERCEL: '1' });
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', values: typed, token: SIGNED });
+    expect(await submit(idle, form(visitor))).toEqual({
+      status: 'failed',
+      values: typed,
+      token: SIGNED,
+    });
     expect(fetchMock).not.toHaveBeenCalled();
     expect(logs.join('\n')).toMatch(/CONTACT_API_BASE_URL/);
     expectNoPersonalData();
@@ -314,7 +349,9 @@ describe("what the API does not take live goes to the lead's workflow", () => {
     const submit = loadAction(API);
     fetchMock.mockResolvedValueOnce(json(200, { success: true }));
     expect(await submit(idle, form(visitor))).toEqual(SENT);
-    fetchMock.mockResolvedValueOnce(json(400, { success: false, mes: 'No aceptamos solicitudes de prueba' }));
+    fetchMock.mockResolvedValueOnce(
+      json(400, { success: false, mes: 'No aceptamos solicitudes de prueba' }),
+    );
     expect(await submit(idle, form(visitor))).toEqual({
       status: 'failed',
       mes: 'No aceptamos solicitudes de prueba',
@@ -327,7 +364,9 @@ describe("what the API does not take live goes to the lead's workflow", () => {
   it('an API that hangs: thanked within 4 s, held with the configured waits', async () => {
     fetchMock.mockImplementation(
       (_url: URL, init: RequestInit) =>
-        new Promise((_, reject) => init.signal?.addEventListener('abort', () => reject(new Error('aborted')))),
+        new Promise((_, reject) =>
+          init.signal?.addEventListener('abort', () => reject(new Error('aborted'))),
+        ),
     );
     const submit = loadAction({ ...API, CONTACT_OUTBOX_BACKOFF_SECONDS: '5,10,300' });
     const began = Date.now();
@@ -343,12 +382,18 @@ describe("what the API does not take live goes to the lead's workflow", () => {
     mockStart.mockImplementationOnce(() => new Promise(() => {}));
     const submit = loadAction(API);
     const began = Date.now();
-    expect(await submit(idle, form(visitor))).toEqual({ status: 'failed', values: typed, token: SIGNED });
+    expect(await submit(idle, form(visitor))).toEqual({
+      status: 'failed',
+      values: typed,
+      token: SIGNED,
+    });
     expect(Date.now() - began).toBeLessThan(4000);
   });
 
   it('where the lead came from goes with the lead (the cookies and the posting page), never to the contact API', async () => {
-    fetchMock.mockResolvedValueOnce(json(200, { success: true })).mockImplementation(async () => json(503, {}));
+    fetchMock
+      .mockResolvedValueOnce(json(200, { success: true }))
+      .mockImplementation(async () => json(503, {}));
     const submit = loadAction(API);
     requestCookies = { origen_primero: 'gclid=primero&landing=%2F&at=1' };
     requestHeaders = new Headers({
@@ -357,13 +402,9 @@ describe("what the API does not take live goes to the lead's workflow", () => {
     });
     try {
       expect(await submit(idle, form(visitor))).toEqual(SENT);
-      expect(Object.keys(JSON.parse(String((fetchMock.mock.calls[0] as [URL, RequestInit])[1].body)))).toEqual([
-        'name',
-        'mail',
-        'reason',
-        'phone',
-        'captcha',
-      ]);
+      expect(
+        Object.keys(JSON.parse(String((fetchMock.mock.calls[0] as [URL, RequestInit])[1].body))),
+      ).toEqual(['name', 'mail', 'reason', 'phone', 'captcha']);
       expect(await submit(idle, form({ ...visitor, mail: 'otra@example.mx' }))).toEqual(SENT);
       expect(started()[0]?.source).toEqual({
         first: { gclid: 'primero', landing: '/', at: 1 },
@@ -375,7 +416,9 @@ describe("what the API does not take live goes to the lead's workflow", () => {
   });
 
   it('a 429 with Retry-After: 120 costs the API one call, and the lead waits at least that long', async () => {
-    fetchMock.mockImplementation(async () => new Response('{}', { status: 429, headers: { 'Retry-After': '120' } }));
+    fetchMock.mockImplementation(
+      async () => new Response('{}', { status: 429, headers: { 'Retry-After': '120' } }),
+    );
     const submit = loadAction({ ...API, CONTACT_OUTBOX_BACKOFF_SECONDS: '1' });
     expect(await submit(idle, form(visitor))).toEqual(SENT);
     expect(fetchMock).toHaveBeenCalledTimes(1);
@@ -431,7 +474,11 @@ describe('configuration never fails a visitor', () => {
         },
     );
     try {
-      const submit = loadAction({ ...API, REDIS_URL: 'redis://127.0.0.1:9', CONTACT_RATE_LIMIT_MAX: '1' });
+      const submit = loadAction({
+        ...API,
+        REDIS_URL: 'redis://127.0.0.1:9',
+        CONTACT_RATE_LIMIT_MAX: '1',
+      });
       requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.91' });
       fetchMock.mockImplementation(async () => json(200, { success: true }));
       expect(await submit(idle, form(visitor))).toEqual(SENT);
@@ -453,7 +500,10 @@ describe('the spam filter, at no cost to a person', () => {
 
   it('a filled honeypot is thanked like a person, kept apart, and neither delivered nor counted as a lead', async () => {
     const submit = loadAction({ ...API });
-    const state = await submit(idle, form({ ...visitor, [HONEYPOT_FIELD]: 'https://spam.example' }));
+    const state = await submit(
+      idle,
+      form({ ...visitor, [HONEYPOT_FIELD]: 'https://spam.example' }),
+    );
     // No key: the page converts nothing.
     expect(state).toEqual(THANKED_AS_A_PERSON);
     expect(fetchMock).not.toHaveBeenCalled();
@@ -473,9 +523,12 @@ describe('the spam filter, at no cost to a person', () => {
 
   it('a content rule (a reason made only of links) keeps it apart', async () => {
     const submit = loadAction({ ...API });
-    expect(await submit(idle, form({ ...visitor, reason: 'https://casino.example https://pills.example' }))).toEqual(
-      THANKED_AS_A_PERSON,
-    );
+    expect(
+      await submit(
+        idle,
+        form({ ...visitor, reason: 'https://casino.example https://pills.example' }),
+      ),
+    ).toEqual(THANKED_AS_A_PERSON);
     expect(started()).toEqual([expect.objectContaining({ spamRule: 'only-links' })]);
     expect(fetchMock).not.toHaveBeenCalled();
   });
@@ -484,7 +537,10 @@ describe('the spam filter, at no cost to a person', () => {
     fetchMock.mockResolvedValue(json(200, { success: true }));
     const submit = loadAction(API);
     expect(
-      await submit(idle, form({ ...visitor, reason: 'Quiero rediseñar www.floreriaana.mx para vender en línea.' })),
+      await submit(
+        idle,
+        form({ ...visitor, reason: 'Quiero rediseñar www.floreriaana.mx para vender en línea.' }),
+      ),
     ).toEqual(SENT);
   });
 
@@ -516,7 +572,9 @@ describe('the spam filter, at no cost to a person', () => {
 
     // A person presses once more after reading the answer, and that one counts.
     fetchMock.mockResolvedValue(json(200, { success: true }));
-    const answered = (await submit(idle, form({ ...visitor, [TOKEN_FIELD]: '' }))) as { token: string };
+    const answered = (await submit(idle, form({ ...visitor, [TOKEN_FIELD]: '' }))) as {
+      token: string;
+    };
     await new Promise((resolve) => setTimeout(resolve, CONFIRM_MIN_MS + 100));
     expect(await submit(idle, form({ ...visitor, [TOKEN_FIELD]: answered.token }))).toEqual(SENT);
     expect(fetchMock).toHaveBeenCalledTimes(1);
@@ -525,18 +583,27 @@ describe('the spam filter, at no cost to a person', () => {
   it("too soon (a program's pace): asked again with a new signature, whose wait starts over; stored nowhere", async () => {
     const submit = loadAction(API);
     requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.81' });
-    const early = [await submit.sign('time', Date.now() - 2500), await submit.sign('confirm', Date.now() - 1000)];
+    const early = [
+      await submit.sign('time', Date.now() - 2500),
+      await submit.sign('confirm', Date.now() - 1000),
+    ];
     for (const token of early) {
-      const answer = (await submit(idle, form({ ...visitor, [TOKEN_FIELD]: token }))) as { token: string };
+      const answer = (await submit(idle, form({ ...visitor, [TOKEN_FIELD]: token }))) as {
+        token: string;
+      };
       expect(answer).toEqual({ status: 'confirm', values: typed, token: expect.any(String) });
       expect(answer.token).not.toBe(token);
     }
     // The confirmation the server just wrote, posted back at once, then that answer's, and so on: asked again each
     // time, with a signature as young as the answer, so a loop that waits for nothing never gets through.
-    let answered = (await submit(idle, form({ ...visitor, [TOKEN_FIELD]: '' }))) as { token: string };
+    let answered = (await submit(idle, form({ ...visitor, [TOKEN_FIELD]: '' }))) as {
+      token: string;
+    };
     const waitStarted = Date.now();
     while (Date.now() - waitStarted < CONFIRM_MIN_MS + 300) {
-      const again = (await submit(idle, form({ ...visitor, [TOKEN_FIELD]: answered.token }))) as { token: string };
+      const again = (await submit(idle, form({ ...visitor, [TOKEN_FIELD]: answered.token }))) as {
+        token: string;
+      };
       expect(again).toEqual({ status: 'confirm', values: typed, token: expect.any(String) });
       answered = again;
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -547,7 +614,9 @@ describe('the spam filter, at no cost to a person', () => {
       token: string;
     };
     expect(invalid.status).toBe('invalid');
-    expect((await submit(idle, form({ ...visitor, [TOKEN_FIELD]: invalid.token }))).status).toBe('confirm');
+    expect((await submit(idle, form({ ...visitor, [TOKEN_FIELD]: invalid.token }))).status).toBe(
+      'confirm',
+    );
     expect(fetchMock).not.toHaveBeenCalled();
     expect(mockStart).not.toHaveBeenCalled();
   });
@@ -580,7 +649,9 @@ describe('the spam filter, at no cost to a person', () => {
     const nonce = 'AAAAAAAAAAA';
     const newShape = `${body}.${nonce}.${createHmac('sha256', oldKey).update(`${body}.${nonce}|203.0.113.82`).digest().subarray(0, 16).toString('base64url')}`;
     for (const token of [oldShape, newShape])
-      expect((await submit(idle, form({ ...visitor, [TOKEN_FIELD]: token }))).status).toBe('confirm');
+      expect((await submit(idle, form({ ...visitor, [TOKEN_FIELD]: token }))).status).toBe(
+        'confirm',
+      );
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -596,14 +667,19 @@ describe('QA enquiries (an address at .invalid): every check, then thanked, neve
   const qa = { ...visitor, mail: 'qa+pixel-7-1764000000000@pruebas.invalid' };
   const QA_LINE = /\[contacto\] Solicitud de prueba \(QA, dirección \.invalid\) [0-9a-f-]{36}: /;
   const qaLines = () => logs.filter((line) => QA_LINE.test(line));
-  const alerting = { ALERT_SMTP_URL: 'smtp://avisos:secreto@127.0.0.1:9', ALERT_EMAIL_TO: 'agencia@example.mx' };
+  const alerting = {
+    ALERT_SMTP_URL: 'smtp://avisos:secreto@127.0.0.1:9',
+    ALERT_EMAIL_TO: 'agencia@example.mx',
+  };
 
   it('is thanked without a key (no conversion): no API call, nothing stored, no alert, one log line without what was typed', async () => {
     const submit = loadAction({ ...API, ...alerting });
     expect(await submit(idle, form(qa))).toEqual({ status: 'sent' });
     expect(fetchMock).not.toHaveBeenCalled();
     expect(mockStart).not.toHaveBeenCalled();
-    expect(qaLines()).toEqual([expect.stringMatching(/pasó el filtro de spam; no se envía a la API de contacto/)]);
+    expect(qaLines()).toEqual([
+      expect.stringMatching(/pasó el filtro de spam; no se envía a la API de contacto/),
+    ]);
     expect(logs).toHaveLength(1);
     for (const value of Object.values(qa)) expect(logs.join('\n')).not.toContain(value);
   });
@@ -611,7 +687,9 @@ describe('QA enquiries (an address at .invalid): every check, then thanked, neve
   it('is the same with the API down: the API is never asked, so nothing is kept for later', async () => {
     fetchMock.mockImplementation(async () => json(503, {}));
     const submit = loadAction({ ...API, ...alerting });
-    expect(await submit(idle, form({ ...qa, mail: 'QA@Pruebas.INVALID' }))).toEqual({ status: 'sent' });
+    expect(await submit(idle, form({ ...qa, mail: 'QA@Pruebas.INVALID' }))).toEqual({
+      status: 'sent',
+    });
     expect(fetchMock).not.toHaveBeenCalled();
     expect(mockStart).not.toHaveBeenCalled();
   });
@@ -634,7 +712,9 @@ describe('QA enquiries (an address at .invalid): every check, then thanked, neve
   it('is not counted as spam: what the rules would have done is said in its log line, and nothing is kept apart', async () => {
     const submit = loadAction({ ...API, ...alerting });
     expect(await submit(idle, form({ ...qa, [HONEYPOT_FIELD]: 'x' }))).toEqual({ status: 'sent' });
-    expect(await submit(idle, form({ ...qa, reason: 'https://casino.example https://pills.example' }))).toEqual({
+    expect(
+      await submit(idle, form({ ...qa, reason: 'https://casino.example https://pills.example' })),
+    ).toEqual({
       status: 'sent',
     });
     expect(mockStart).not.toHaveBeenCalled();
@@ -667,7 +747,9 @@ describe('QA enquiries (an address at .invalid): every check, then thanked, neve
     fetchMock.mockImplementation(async () => json(200, { success: true }));
     const submit = loadAction(API);
     expect(await submit(idle, form(qa))).toEqual({ status: 'sent' });
-    expect(await submit(idle, form({ ...qa, reason: 'https://casino.example https://pills.example' }))).toEqual({
+    expect(
+      await submit(idle, form({ ...qa, reason: 'https://casino.example https://pills.example' })),
+    ).toEqual({
       status: 'sent',
     });
     expect(mockCount).not.toHaveBeenCalled();
@@ -678,7 +760,12 @@ describe('QA enquiries (an address at .invalid): every check, then thanked, neve
   it('only the reserved domain marks it: an address merely mentioning "invalid" is a visitor\'s', async () => {
     fetchMock.mockImplementation(async () => json(200, { success: true }));
     const submit = loadAction(API);
-    for (const mail of ['invalid@example.mx', 'ana@invalid.com.mx', 'ana@noinvalid.mx', 'ana@ejemplo.invalidos.mx']) {
+    for (const mail of [
+      'invalid@example.mx',
+      'ana@invalid.com.mx',
+      'ana@noinvalid.mx',
+      'ana@ejemplo.invalidos.mx',
+    ]) {
       expect(await submit(idle, form({ ...visitor, mail }))).toEqual(SENT);
     }
     expect(fetchMock).toHaveBeenCalledTimes(4);

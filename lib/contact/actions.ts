@@ -5,7 +5,13 @@ import { requestAddress, requestClient } from '@/lib/abuse/client';
 import { getForwardConfig } from '@/lib/env/server';
 import { countedLead, leadExperiments, taggedWith, VARIANT_FIELD } from '@/lib/experiments/lead';
 import { ANSWER_WITHIN_MS, deliverEnquiry, quarantineEnquiry } from './deliver';
-import { CONTACT_FIELDS, EDITION_FIELD, HONEYPOT_FIELD, TOKEN_FIELD, type ContactValues } from './fields';
+import {
+  CONTACT_FIELDS,
+  EDITION_FIELD,
+  HONEYPOT_FIELD,
+  TOKEN_FIELD,
+  type ContactValues,
+} from './fields';
 import { answerQaEnquiry, isQaEnquiry } from './qa-enquiry';
 import { visitorOf, type Visitor } from './lead/forward';
 import { consumeEnquiry } from './rate-limit';
@@ -16,7 +22,13 @@ import { spamRule } from './spam-rules';
 import type { ContactState } from './state';
 
 const ENQUIRY_FIELDS = [...CONTACT_FIELDS, 'captcha'] as const;
-const POSTED_FIELDS: readonly string[] = [...ENQUIRY_FIELDS, HONEYPOT_FIELD, TOKEN_FIELD, EDITION_FIELD, VARIANT_FIELD];
+const POSTED_FIELDS: readonly string[] = [
+  ...ENQUIRY_FIELDS,
+  HONEYPOT_FIELD,
+  TOKEN_FIELD,
+  EDITION_FIELD,
+  VARIANT_FIELD,
+];
 
 /**
  * The contact form's Server Action, for the island and for the plain HTML form (React renders the page again from the
@@ -26,12 +38,17 @@ const POSTED_FIELDS: readonly string[] = [...ENQUIRY_FIELDS, HONEYPOT_FIELD, TOK
  * script that posts each answer back at once never gets through, however many times it loops. Spam is thanked like a
  * person and kept apart; a QA enquiry is thanked and logged, never delivered.
  */
-export async function submitContact(_previous: ContactState, formData: FormData): Promise<ContactState> {
+export async function submitContact(
+  _previous: ContactState,
+  formData: FormData,
+): Promise<ContactState> {
   const answerBy = Date.now() + ANSWER_WITHIN_MS;
   const input = readFields(formData);
   if (!input) return { status: 'invalid', fieldErrors: {} };
   // The four visible fields as posted (the captcha token is not the visitor's).
-  const values = Object.fromEntries(CONTACT_FIELDS.map((field) => [field, input[field] ?? ''])) as ContactValues;
+  const values = Object.fromEntries(
+    CONTACT_FIELDS.map((field) => [field, input[field] ?? '']),
+  ) as ContactValues;
   const requestHeaders = await headers();
   const client = requestClient(requestHeaders);
   const confirmToken = () => issueToken('confirm', client);
@@ -44,23 +61,36 @@ export async function submitContact(_previous: ContactState, formData: FormData)
   if (!isCaptchaShaped(enquiry.captcha ?? '')) enquiry.captcha = '';
   const parsed = contactSchema.safeParse(enquiry);
   if (!parsed.success)
-    return { status: 'invalid', fieldErrors: fieldErrorsOf(parsed.error.issues), values, token: await confirmToken() };
+    return {
+      status: 'invalid',
+      fieldErrors: fieldErrorsOf(parsed.error.issues),
+      values,
+      token: await confirmToken(),
+    };
 
   const trap =
-    input[HONEYPOT_FIELD] === undefined ? 'honeypot-missing' : input[HONEYPOT_FIELD] !== '' ? 'honeypot' : null;
+    input[HONEYPOT_FIELD] === undefined
+      ? 'honeypot-missing'
+      : input[HONEYPOT_FIELD] !== ''
+        ? 'honeypot'
+        : null;
   let nonce: string | undefined;
   if (!trap) {
     const signature = await checkToken(input[TOKEN_FIELD], client);
-    if (signature.verdict !== 'valid') return { status: 'confirm', values, token: await confirmToken() };
+    if (signature.verdict !== 'valid')
+      return { status: 'confirm', values, token: await confirmToken() };
     nonce = signature.nonce;
   }
 
   const verdict = await consumeEnquiry(requestHeaders);
   if (!verdict.allowed) {
-    console.warn(`[contacto] Límite de solicitudes alcanzado; se puede reintentar en ${verdict.retryAfterSeconds} s`);
+    console.warn(
+      `[contacto] Límite de solicitudes alcanzado; se puede reintentar en ${verdict.retryAfterSeconds} s`,
+    );
     return { status: 'failed', reason: 'rate-limited', values, token: await confirmToken() };
   }
-  if (nonce && !(await spendToken(nonce))) return { status: 'confirm', values, token: await confirmToken() };
+  if (nonce && !(await spendToken(nonce)))
+    return { status: 'confirm', values, token: await confirmToken() };
 
   const experiments = await leadExperiments(input[VARIANT_FIELD]);
   const { source, visitor } = await leadContext(requestHeaders).then(taggedWith(experiments));
@@ -69,7 +99,10 @@ export async function submitContact(_previous: ContactState, formData: FormData)
   if (isQaEnquiry(parsed.data))
     state = answerQaEnquiry(rule); // whatever the spam rules said
   else if (rule) state = await quarantineEnquiry(parsed.data, rule, { answerBy, source });
-  else state = await deliverEnquiry(parsed.data, { answerBy, source, visitor }).then(countedLead(experiments));
+  else
+    state = await deliverEnquiry(parsed.data, { answerBy, source, visitor }).then(
+      countedLead(experiments),
+    );
   return state.status === 'failed' ? { ...state, values, token: await confirmToken() } : state;
 }
 
@@ -77,7 +110,9 @@ export async function submitContact(_previous: ContactState, formData: FormData)
  * Where the lead came from (the proxy's cookies, the page that posted) and, only when Meta's Conversions API is
  * configured, what it matches the visitor with. The agency's to know, never the visitor's problem: none on a failure.
  */
-async function leadContext(requestHeaders: Pick<Headers, 'get'>): Promise<{ source?: LeadSource; visitor?: Visitor }> {
+async function leadContext(
+  requestHeaders: Pick<Headers, 'get'>,
+): Promise<{ source?: LeadSource; visitor?: Visitor }> {
   const cookie = await cookies().then(
     (jar) => (name: string) => jar.get(name)?.value,
     () => () => undefined,
@@ -88,7 +123,11 @@ async function leadContext(requestHeaders: Pick<Headers, 'get'>): Promise<{ sour
   const visitor = attempt(() => {
     if (!getForwardConfig().capi) return undefined;
     const [ip, userAgent] = [requestAddress(requestHeaders), requestHeaders.get('user-agent')];
-    const [fbp, fbc, siteOrigin] = [cookie('_fbp'), cookie('_fbc'), requestHeaders.get('origin') ?? undefined];
+    const [fbp, fbc, siteOrigin] = [
+      cookie('_fbp'),
+      cookie('_fbc'),
+      requestHeaders.get('origin') ?? undefined,
+    ];
     return visitorOf({ ip, userAgent, fbp, fbc, referer, siteOrigin });
   });
   return { source, visitor };
@@ -106,7 +145,10 @@ const attempt = <T>(read: () => T): T | undefined => {
 function readFields(formData: FormData): Partial<Record<string, string>> | null {
   if (!(formData instanceof FormData)) return null;
   // React adds its own $ACTION_* entries to forms it renders.
-  if ([...formData.keys()].some((key) => !key.startsWith('$ACTION') && !POSTED_FIELDS.includes(key))) return null;
+  if (
+    [...formData.keys()].some((key) => !key.startsWith('$ACTION') && !POSTED_FIELDS.includes(key))
+  )
+    return null;
   const input: Partial<Record<string, string>> = {};
   for (const field of POSTED_FIELDS) {
     const [value, ...more] = formData.getAll(field);

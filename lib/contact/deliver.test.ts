@@ -19,13 +19,20 @@ const mockStart = jest.fn(async (..._args: unknown[]): Promise<{ runId: string }
 }));
 jest.mock('workflow/api', () => ({ start: (...args: unknown[]) => mockStart(...args) }));
 jest.mock('./lead/workflow', () => ({ leadWorkflow: { workflowId: 'leadWorkflow' } }));
-jest.mock('./lead/forward-workflow', () => ({ forwardWorkflow: { workflowId: 'forwardWorkflow' } }));
+jest.mock('./lead/forward-workflow', () => ({
+  forwardWorkflow: { workflowId: 'forwardWorkflow' },
+}));
 jest.mock('./lead/forget-workflow', () => ({ forgetInboxLater: async () => undefined }));
 const mockCount = jest.fn(async (..._args: unknown[]) => undefined);
-jest.mock('@/lib/experiments/counters', () => ({ countOutcome: (...args: unknown[]) => mockCount(...args) }));
+jest.mock('@/lib/experiments/counters', () => ({
+  countOutcome: (...args: unknown[]) => mockCount(...args),
+}));
 
 type Deliver = typeof import('./deliver');
-const API = { CONTACT_API_BASE_URL: 'http://127.0.0.1:9/api/', CONTACT_SITE_KEY: 'clave-del-sitio' };
+const API = {
+  CONTACT_API_BASE_URL: 'http://127.0.0.1:9/api/',
+  CONTACT_SITE_KEY: 'clave-del-sitio',
+};
 const saved = { ...process.env };
 
 /** The module with a fresh environment (the env module reads it once). */
@@ -60,7 +67,8 @@ let fetchMock: jest.Mock;
 beforeEach(() => {
   fetchMock = jest.fn();
   global.fetch = fetchMock as unknown as typeof fetch;
-  for (const level of ['info', 'warn', 'error'] as const) jest.spyOn(console, level).mockImplementation(() => {});
+  for (const level of ['info', 'warn', 'error'] as const)
+    jest.spyOn(console, level).mockImplementation(() => {});
 });
 afterEach(() => {
   process.env = { ...saved };
@@ -70,14 +78,17 @@ afterEach(() => {
 });
 
 /** The bodies the contact API was sent. */
-const bodies = () => fetchMock.mock.calls.map((call) => String((call as [URL, RequestInit])[1].body));
+const bodies = () =>
+  fetchMock.mock.calls.map((call) => String((call as [URL, RequestInit])[1].body));
 const started = (): Lead[] => mockStart.mock.calls.map((call) => (call[1] as [Lead])[0]);
 const counted = () => mockCount.mock.calls.map(([outcome]) => outcome);
 
 describe('a lead from a variant of the page', () => {
   it('gives the contact API the five fields of the spec, live and when held, and the engine the variant', async () => {
     const { deliverEnquiry } = load(API);
-    fetchMock.mockResolvedValueOnce(json(200, { success: true })).mockImplementation(async () => down());
+    fetchMock
+      .mockResolvedValueOnce(json(200, { success: true }))
+      .mockImplementation(async () => down());
     expect(await deliverEnquiry(enquiry, known())).toMatchObject({ status: 'sent' });
     expect(await deliverEnquiry(enquiry, known())).toMatchObject({ status: 'sent' });
     expect(bodies().length).toBeGreaterThanOrEqual(2);
@@ -95,7 +106,9 @@ describe('a lead from a variant of the page', () => {
       const { deliverEnquiry } = load({ CONTACT_INBOX_DIR: dir });
       expect(await deliverEnquiry(enquiry, known())).toMatchObject({ status: 'sent' });
       const [line] = readFileSync(path.join(dir, 'enquiries.jsonl'), 'utf8').trim().split('\n');
-      expect(JSON.parse(line ?? '{}').source.experiments).toEqual([{ name: 'titular-verano', variant: 'b' }]);
+      expect(JSON.parse(line ?? '{}').source.experiments).toEqual([
+        { name: 'titular-verano', variant: 'b' },
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

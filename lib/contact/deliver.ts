@@ -32,7 +32,14 @@ export async function deliverEnquiry(enquiry: ContactEnquiry, known: Known): Pro
   const { answerBy, source, visitor } = known;
   const { backoffSeconds, keepMs } = getDeliveryConfig();
   const key = randomUUID();
-  const lead: Lead = { key, enquiry, receivedAt: Date.now(), backoffSeconds, keepMs, ...(source && { source }) };
+  const lead: Lead = {
+    key,
+    enquiry,
+    receivedAt: Date.now(),
+    backoffSeconds,
+    keepMs,
+    ...(source && { source }),
+  };
   if (visitor) lead.visitor = visitor;
   if (config.mode === 'misconfigured') {
     console.error(`[contacto] Solicitud no entregada (${key}): ${config.problem}`);
@@ -41,15 +48,22 @@ export async function deliverEnquiry(enquiry: ContactEnquiry, known: Known): Pro
   if (config.mode === 'inbox') {
     try {
       const file = await saveToInbox(enquiry, config.dir, key, keepMs, source);
-      console.info(`[contacto] Sin CONTACT_API_BASE_URL: solicitud ${key} guardada en la bandeja local ${file}`);
+      console.info(
+        `[contacto] Sin CONTACT_API_BASE_URL: solicitud ${key} guardada en la bandeja local ${file}`,
+      );
       afterAnswer(() => Promise.all([forgetInboxLater(keepMs), startForwarding(forwardOf(lead))]));
       countSoon(lead, 'received', 'live');
       return { status: 'sent', key };
     } catch (error) {
-      console.error(`[contacto] No se pudo guardar la solicitud ${key} en la bandeja local (${errorName(error)})`);
+      console.error(
+        `[contacto] No se pudo guardar la solicitud ${key} en la bandeja local (${errorName(error)})`,
+      );
     }
   } else {
-    const deadlineMs = Math.min(LIVE_DEADLINE_MS, Math.max(0, answerBy - Date.now() - HOLD_WAIT_MS));
+    const deadlineMs = Math.min(
+      LIVE_DEADLINE_MS,
+      Math.max(0, answerBy - Date.now() - HOLD_WAIT_MS),
+    );
     const { siteKey, baseUrl } = config;
     const report = await postEnquiry(enquiry, {
       ...{ baseUrl, siteKey, idempotencyKey: key, deadlineMs },
@@ -58,7 +72,8 @@ export async function deliverEnquiry(enquiry: ContactEnquiry, known: Known): Pro
     const { result, failures } = report;
     const summary = `${key}: ${report.attempts} intento(s) en ${Date.now() - lead.receivedAt} ms`;
     if (result.outcome === 'delivered') {
-      if (failures.length) console.warn(`[contacto] Entregada tras fallos (${failures.join(', ')}) ${summary}`);
+      if (failures.length)
+        console.warn(`[contacto] Entregada tras fallos (${failures.join(', ')}) ${summary}`);
       afterAnswer(() => startForwarding(forwardOf(lead)));
       countSoon(lead, 'received', 'live');
       return { status: 'sent', key };
@@ -74,15 +89,31 @@ export async function deliverEnquiry(enquiry: ContactEnquiry, known: Known): Pro
 }
 
 /** A suspected spam: thanked like a person, with no key (nothing to convert); its run waits to be released. */
-export async function quarantineEnquiry(enquiry: ContactEnquiry, rule: string, known: Known): Promise<ContactState> {
+export async function quarantineEnquiry(
+  enquiry: ContactEnquiry,
+  rule: string,
+  known: Known,
+): Promise<ContactState> {
   const { answerBy, source } = known;
   const { backoffSeconds, keepMs } = getDeliveryConfig();
   const key = randomUUID();
-  const lead: Lead = { key, enquiry, receivedAt: Date.now(), backoffSeconds, keepMs, spamRule: rule };
+  const lead: Lead = {
+    key,
+    enquiry,
+    receivedAt: Date.now(),
+    backoffSeconds,
+    keepMs,
+    spamRule: rule,
+  };
   if (source) lead.source = source;
   if (await startLead(lead, answerBy))
-    console.warn(`[contacto] Posible spam (${rule}) apartado: ${key}; npm run leads -- spam lo lista`);
-  else console.warn(`[contacto] Posible spam (${rule}) descartado: ${key} (el motor de entregas no lo guardó)`);
+    console.warn(
+      `[contacto] Posible spam (${rule}) apartado: ${key}; npm run leads -- spam lo lista`,
+    );
+  else
+    console.warn(
+      `[contacto] Posible spam (${rule}) descartado: ${key} (el motor de entregas no lo guardó)`,
+    );
   return { status: 'sent' };
 }
 
@@ -107,13 +138,17 @@ async function startLead(lead: Lead, answerBy: number): Promise<boolean> {
   try {
     const { runId } = await withTimeout(start(leadWorkflow, [lead]), wait);
     const ms = Date.now() - began;
-    console.info(`[contacto] Solicitud ${lead.key} en manos del motor de entregas en ${ms} ms (ejecución ${runId})`);
+    console.info(
+      `[contacto] Solicitud ${lead.key} en manos del motor de entregas en ${ms} ms (ejecución ${runId})`,
+    );
     // Then its workflow counts it delivered (later; live, a spam released and delivered at once) or dead.
     countSoon(lead, 'received', ...(lead.spamRule ? (['spam'] as const) : []));
     return true;
   } catch (error) {
     // A start that answers later still runs: the API stores the key once, and the visitor was told to retry.
-    console.error(`[contacto] ERROR: el motor de entregas no guardó ${lead.key} en ${wait} ms (${errorName(error)})`);
+    console.error(
+      `[contacto] ERROR: el motor de entregas no guardó ${lead.key} en ${wait} ms (${errorName(error)})`,
+    );
     return false;
   }
 }

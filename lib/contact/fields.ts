@@ -7,7 +7,12 @@ export type FieldErrors = Partial<Record<ContactField, string>>;
 
 // Each field's maxLength: far above its rule, only so a form posted without JavaScript stays under the action's 32 kB
 // body limit (over it, Next answers a bare error page).
-export const FIELD_MAX_CHARS: Record<ContactField, number> = { name: 300, mail: 300, phone: 100, reason: 3000 };
+export const FIELD_MAX_CHARS: Record<ContactField, number> = {
+  name: 300,
+  mail: 300,
+  phone: 100,
+  reason: 3000,
+};
 
 /**
  * Must be posted and empty: its name and autocomplete match no autofill or password manager's heuristics, so only a

@@ -31,7 +31,10 @@ describe('the form signature', () => {
   it('is bound to the address it was made for, and names its nonce once valid', () => {
     const token = signToken(key, 'time', T0, HERE);
     expect(verdict(token, T0 + 10_000, '198.51.100.9')).toBe('invalid');
-    expect(verifyToken(key, token, T0 + 10_000, HERE)).toEqual({ verdict: 'valid', nonce: token.split('.')[2] });
+    expect(verifyToken(key, token, T0 + 10_000, HERE)).toEqual({
+      verdict: 'valid',
+      nonce: token.split('.')[2],
+    });
     expect(signToken(key, 'time', T0, HERE)).not.toBe(token);
   });
 
@@ -51,7 +54,13 @@ describe('the form signature', () => {
     const [, , nonce, signature] = token.split('.');
     expect(verdict(`t.${(T0 - 60_000).toString(36)}.${nonce}.${signature}`, later)).toBe('invalid');
     expect(verdict(`t.${T0.toString(36)}.AAAAAAAAAAA.${signature}`, later)).toBe('invalid');
-    for (const junk of ['x', 'a'.repeat(4096), `${token}x`, `t.${T0}.${'A'.repeat(22)}`, '\u0000'.repeat(40)]) {
+    for (const junk of [
+      'x',
+      'a'.repeat(4096),
+      `${token}x`,
+      `t.${T0}.${'A'.repeat(22)}`,
+      '\u0000'.repeat(40),
+    ]) {
       expect(verdict(junk, later)).toBe('invalid');
     }
   });

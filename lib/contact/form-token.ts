@@ -23,7 +23,11 @@ const PREFIX: Record<TokenKind, string> = { time: 't', confirm: 'c' };
 const MIN_AGE: Record<string, number> = { t: MIN_FILL_MS, c: CONFIRM_MIN_MS };
 const SHAPE = /^([tc])\.([0-9a-z]{1,11})\.([A-Za-z0-9_-]{11})\.([A-Za-z0-9_-]{22})$/;
 const mac = (key: Uint8Array, body: string, client: string) =>
-  createHmac('sha256', key).update(`${body}|${client}`).digest().subarray(0, 16).toString('base64url');
+  createHmac('sha256', key)
+    .update(`${body}|${client}`)
+    .digest()
+    .subarray(0, 16)
+    .toString('base64url');
 
 /** A signature of `now` for `client` (an address key, rate-limit.ts). */
 export function signToken(key: Uint8Array, kind: TokenKind, now: number, client: string): string {
@@ -31,12 +35,22 @@ export function signToken(key: Uint8Array, kind: TokenKind, now: number, client:
   return `${body}.${mac(key, body, client)}`;
 }
 
-export function verifyToken(key: Uint8Array, token: string | undefined, now: number, client: string): TokenVerdict {
+export function verifyToken(
+  key: Uint8Array,
+  token: string | undefined,
+  now: number,
+  client: string,
+): TokenVerdict {
   if (!token) return { verdict: 'missing' };
   const match = SHAPE.exec(token);
   if (!match) return { verdict: 'invalid' };
   const [, kind = '', issued = '', nonce = '', signature = ''] = match;
-  if (!timingSafeEqual(Buffer.from(signature), Buffer.from(mac(key, `${kind}.${issued}.${nonce}`, client))))
+  if (
+    !timingSafeEqual(
+      Buffer.from(signature),
+      Buffer.from(mac(key, `${kind}.${issued}.${nonce}`, client)),
+    )
+  )
     return { verdict: 'invalid' };
   const age = now - parseInt(issued, 36);
   if (age < -SKEW_MS || age > TOKEN_MAX_AGE_MS) return { verdict: 'expired' };

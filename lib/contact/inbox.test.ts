@@ -16,7 +16,13 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { forgetOlderThan, INBOX_FILE_MAX_BYTES, INBOX_MAX_FILES, InboxFullError, saveToInbox } from './inbox';
+import {
+  forgetOlderThan,
+  INBOX_FILE_MAX_BYTES,
+  INBOX_MAX_FILES,
+  InboxFullError,
+  saveToInbox,
+} from './inbox';
 
 /** The local inbox (no contact API): personal data, private to the owner, bounded, and forgotten on time. */
 
@@ -65,10 +71,15 @@ describe('the local inbox', () => {
     expect(names.filter((name) => /^enquiries-.*Z\.jsonl$/.test(name))).toHaveLength(1);
 
     for (let n = 2; n < INBOX_MAX_FILES; n++)
-      writeFileSync(path.join(folder, `enquiries-2025-01-0${n % 9}T00-00-0${n % 10}-000Z-${n}.jsonl`), '');
+      writeFileSync(
+        path.join(folder, `enquiries-2025-01-0${n % 9}T00-00-0${n % 10}-000Z-${n}.jsonl`),
+        '',
+      );
     writeFileSync(path.join(folder, 'enquiries.jsonl'), 'x'.repeat(INBOX_FILE_MAX_BYTES));
     const before = readdirSync(folder).length;
-    await expect(saveToInbox(enquiry, folder, randomUUID(), KEEP_MS)).rejects.toBeInstanceOf(InboxFullError);
+    await expect(saveToInbox(enquiry, folder, randomUUID(), KEEP_MS)).rejects.toBeInstanceOf(
+      InboxFullError,
+    );
     expect(readdirSync(folder)).toHaveLength(before);
   });
 
@@ -104,12 +115,14 @@ describe('the local inbox', () => {
     // The worst moment: the engine's pass has read the file, and a visitor's enquiry arrives before it writes what it keeps.
     const rewrite = fsPromises.writeFile;
     let saving: Promise<string> | undefined;
-    const spy = jest.spyOn(fsPromises, 'writeFile').mockImplementation(async (...args: Parameters<typeof rewrite>) => {
-      // Kept twice as long, the save has nothing to forget itself: only the pass rewrites the file.
-      saving ??= saveToInbox(enquiry, root, randomUUID(), KEEP_MS * 2);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      return rewrite(...args);
-    });
+    const spy = jest
+      .spyOn(fsPromises, 'writeFile')
+      .mockImplementation(async (...args: Parameters<typeof rewrite>) => {
+        // Kept twice as long, the save has nothing to forget itself: only the pass rewrites the file.
+        saving ??= saveToInbox(enquiry, root, randomUUID(), KEEP_MS * 2);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return rewrite(...args);
+      });
     try {
       await forgetOlderThan(root, Date.now() - KEEP_MS);
       await saving;

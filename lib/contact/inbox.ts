@@ -29,13 +29,24 @@ function serially<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export const saveToInbox = (...args: Parameters<typeof save>) => serially(() => save(...args));
-async function save(enquiry: ContactEnquiry, dir: string, idempotencyKey: string, keepMs: number, source?: LeadSource) {
+async function save(
+  enquiry: ContactEnquiry,
+  dir: string,
+  idempotencyKey: string,
+  keepMs: number,
+  source?: LeadSource,
+) {
   const folder = path.resolve(/* turbopackIgnore: true */ process.cwd(), dir);
   const file = path.join(folder, CURRENT);
   await mkdir(folder, { recursive: true, mode: 0o700 });
   await forget(folder, Date.now() - keepMs);
   const { captcha, ...fields } = enquiry;
-  const entry = { receivedAt: new Date().toISOString(), idempotencyKey, ...fields, captcha: Boolean(captcha) };
+  const entry = {
+    receivedAt: new Date().toISOString(),
+    idempotencyKey,
+    ...fields,
+    captcha: Boolean(captcha),
+  };
   const line = `${JSON.stringify(source ? { ...entry, source } : entry)}\n`;
   await makeRoom(folder, file, Buffer.byteLength(line));
   const handle = await open(file, 'a', 0o600);
@@ -58,8 +69,8 @@ async function makeRoom(folder: string, file: string, bytes: number): Promise<vo
   if (setAside + 1 >= INBOX_MAX_FILES) throw new InboxFullError();
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   // Another request may have set it aside a moment ago: then this one appends to the new file.
-  await rename(file, path.join(folder, `enquiries-${stamp}.jsonl`)).catch((error: NodeJS.ErrnoException) =>
-    error.code === 'ENOENT' ? undefined : Promise.reject(error),
+  await rename(file, path.join(folder, `enquiries-${stamp}.jsonl`)).catch(
+    (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)),
   );
 }
 
@@ -69,13 +80,16 @@ export const forgetOlderThan = (dir: string, since: number) =>
 
 async function forget(folder: string, since: number): Promise<void> {
   const file = path.join(folder, CURRENT);
-  for (const name of (await readdir(folder).catch(() => [] as string[])).filter((name) => SET_ASIDE.test(name))) {
+  for (const name of (await readdir(folder).catch(() => [] as string[])).filter((name) =>
+    SET_ASIDE.test(name),
+  )) {
     const setAside = path.join(folder, name);
     if ((await stat(setAside)).mtimeMs < since) await rm(setAside, { force: true });
   }
   const lines = (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean);
   const kept = lines.filter((line) => receivedAt(line) >= since);
-  if (kept.length < lines.length) await writeFile(file, kept.map((line) => `${line}\n`).join(''), { mode: 0o600 });
+  if (kept.length < lines.length)
+    await writeFile(file, kept.map((line) => `${line}\n`).join(''), { mode: 0o600 });
 }
 
 /** A line's receivedAt (ms); a line that is not one of ours is never ours to forget. */

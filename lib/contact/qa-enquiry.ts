@@ -19,7 +19,9 @@ export function answerQaEnquiry(spamVerdict: string | null): ContactState {
     console.error(`${qa} no atendida: ${config.problem}`);
     return { status: 'failed' };
   }
-  const filter = spamVerdict ? `el filtro de spam la habría apartado (${spamVerdict})` : 'pasó el filtro de spam';
+  const filter = spamVerdict
+    ? `el filtro de spam la habría apartado (${spamVerdict})`
+    : 'pasó el filtro de spam';
   const destination = config.mode === 'api' ? 'la API de contacto' : 'la bandeja local';
   console.info(`${qa}: ${filter}; no se envía a ${destination}, ni se avisa ni se convierte`);
   return { status: 'sent' };

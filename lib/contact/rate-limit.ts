@@ -8,7 +8,10 @@ const held: { limiter?: SharedLimiter } = {};
 /** One enquiry from this request's client, against the configured limit. Never throws because of configuration. */
 export async function consumeEnquiry(requestHeaders: Pick<Headers, 'get'>): Promise<LimitVerdict> {
   const config = limitConfigOrDefaults();
-  return consume(heldLimiter(held, 'contacto', 'el límite de solicitudes', config), clientKey(requestHeaders, config));
+  return consume(
+    heldLimiter(held, 'contacto', 'el límite de solicitudes', config),
+    clientKey(requestHeaders, config),
+  );
 }
 
 /** Drops the shared limiter and its store client (tests, scripts), so nothing keeps the process alive. */

@@ -9,12 +9,16 @@ const valid: ContactValues = {
   reason: 'Quiero una página web para mi negocio.',
 };
 const chars = (n: number) => 'a'.repeat(n);
-const errorOf = (field: keyof ContactValues, value: string) => validateFields({ ...valid, [field]: value })[field];
+const errorOf = (field: keyof ContactValues, value: string) =>
+  validateFields({ ...valid, [field]: value })[field];
 
 describe('contact rules', () => {
   it('accepts a complete, valid enquiry', () => {
     expect(validateFields(valid)).toEqual({});
-    expect(contactSchema.safeParse({ ...valid, captcha: 'e2e-token-formSubmit-e2e-recaptcha-key' }).success).toBe(true);
+    expect(
+      contactSchema.safeParse({ ...valid, captcha: 'e2e-token-formSubmit-e2e-recaptcha-key' })
+        .success,
+    ).toBe(true);
   });
 
   it('requires every field, whitespace alone included', () => {
@@ -46,7 +50,11 @@ describe('contact rules', () => {
     ]) {
       expect([bad, errorOf('mail', bad)]).toEqual([bad, M.email]);
     }
-    for (const good of ['ana@example.mx', 'ana.lopez+citas@sub.example.com.mx', 'A_B-c@example.io']) {
+    for (const good of [
+      'ana@example.mx',
+      'ana.lopez+citas@sub.example.com.mx',
+      'A_B-c@example.io',
+    ]) {
       expect([good, errorOf('mail', good)]).toEqual([good, undefined]);
     }
   });
@@ -106,7 +114,16 @@ describe('field hygiene (only well-formed enquiries are stored)', () => {
   const captchaOk = (captcha: string) => parsed({ captcha }).success;
 
   it('refuses a control character in the name, the e-mail or the phone', () => {
-    for (const control of ['\u0000', '\u0007', '\n', '\r', '\u001b', '\u007f', '\u0085', '\u009f']) {
+    for (const control of [
+      '\u0000',
+      '\u0007',
+      '\n',
+      '\r',
+      '\u001b',
+      '\u007f',
+      '\u0085',
+      '\u009f',
+    ]) {
       expect([control, errorOf('name', `Ana${control}López`)]).toEqual([control, M.chars]);
       expect([control, errorOf('mail', `ana${control}@example.mx`)]).toEqual([control, M.chars]);
       expect([control, errorOf('phone', `55${control}1234`)]).toEqual([control, M.chars]);
@@ -121,7 +138,9 @@ describe('field hygiene (only well-formed enquiries are stored)', () => {
 
   it('keeps line breaks in the reason, normalising pasted CRLF, CR, separators and tabs', () => {
     const result = parsed({ reason: 'Hola,\r\nquiero\tuna web.\rGracias\u2028y\u2029saludos' });
-    expect(result.success && result.data.reason).toBe('Hola,\nquiero una web.\nGracias\ny\nsaludos');
+    expect(result.success && result.data.reason).toBe(
+      'Hola,\nquiero una web.\nGracias\ny\nsaludos',
+    );
     expect(errorOf('reason', 'Hola,\r\nquiero\tuna web.')).toBeUndefined();
   });
 
@@ -142,7 +161,13 @@ describe('field hygiene (only well-formed enquiries are stored)', () => {
   });
 
   it('accepts names with accents, ñ and other scripts', () => {
-    for (const name of ['José Ñúñez', 'Begoña Ibáñez-Ortúzar', "D'Artagnan Ü", 'Zoë 2', '李小龙 Chen']) {
+    for (const name of [
+      'José Ñúñez',
+      'Begoña Ibáñez-Ortúzar',
+      "D'Artagnan Ü",
+      'Zoë 2',
+      '李小龙 Chen',
+    ]) {
       expect([name, errorOf('name', name)]).toEqual([name, undefined]);
     }
   });
@@ -201,7 +226,9 @@ describe('validateField (what one keystroke checks)', () => {
     );
     fc.assert(
       fc.property(fc.constantFrom(...CONTACT_FIELDS), fieldValue, (field, value) => {
-        expect(validateField(field, value)).toBe(validateFields({ ...valid, [field]: value })[field]);
+        expect(validateField(field, value)).toBe(
+          validateFields({ ...valid, [field]: value })[field],
+        );
       }),
     );
   });

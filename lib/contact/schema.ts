@@ -33,7 +33,8 @@ const STRAY_CONTROL = /(?!\n)\p{Cc}/u;
 const LETTER = /\p{L}/u;
 const TOKEN_CHARS = /^[A-Za-z0-9_-]*$/; // reCAPTCHA tokens are base64url-like
 /** Shaped like what reCAPTCHA issues (or empty): the action sends anything else as empty, and the API decides. */
-export const isCaptchaShaped = (token: string) => token.length <= CONTACT_LIMITS.captchaMax && TOKEN_CHARS.test(token);
+export const isCaptchaShaped = (token: string) =>
+  token.length <= CONTACT_LIMITS.captchaMax && TOKEN_CHARS.test(token);
 
 // `abort` stops at the first failed rule, so an empty field says "required" only.
 const required = () => z.minLength(1, { error: CONTACT_MESSAGES.required, abort: true });
@@ -106,7 +107,9 @@ export function validateField(field: ContactField, value: string): string | unde
 const isContactField = (value: unknown): value is ContactField =>
   typeof value === 'string' && (CONTACT_FIELDS as readonly string[]).includes(value);
 
-export function fieldErrorsOf(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldErrors {
+export function fieldErrorsOf(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+): FieldErrors {
   const errors: FieldErrors = {};
   for (const issue of issues) {
     const field = issue.path[0];

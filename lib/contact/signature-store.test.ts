@@ -15,7 +15,12 @@ const saved = { ...process.env };
 
 /** One server instance: the module loaded afresh with `env`, as a second machine would load it. */
 function instance(env: Record<string, string>): Store {
-  for (const key of ['REDIS_URL', 'WORKFLOW_TARGET_WORLD', 'WORKFLOW_POSTGRES_URL', 'CONTACT_FORM_SECRET'])
+  for (const key of [
+    'REDIS_URL',
+    'WORKFLOW_TARGET_WORLD',
+    'WORKFLOW_POSTGRES_URL',
+    'CONTACT_FORM_SECRET',
+  ])
     delete process.env[key];
   Object.assign(process.env, env);
   // Another process: nothing of the last one's (the module keeps its state on globalThis, across Next's bundles).
@@ -31,7 +36,9 @@ let logs: string[] = [];
 const opened: Store[] = [];
 beforeEach(() => {
   logs = [];
-  jest.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logs.push(args.map(String).join(' ')));
+  jest
+    .spyOn(console, 'error')
+    .mockImplementation((...args: unknown[]) => void logs.push(args.map(String).join(' ')));
 });
 afterEach(() => {
   for (const store of opened.splice(0)) store.closeSignatureStore();
@@ -84,7 +91,10 @@ describe('the signing key and the spent signatures, per deployment', () => {
   it('a shared store that does not answer: a key of this process, said once, and the enquiry still checked', async () => {
     const a = open({ REDIS_URL: 'redis://127.0.0.1:9' });
     const token = await a.issueToken('time', CLIENT, OLD_ENOUGH());
-    expect(await a.checkToken(token, CLIENT)).toEqual({ verdict: 'valid', nonce: expect.any(String) });
+    expect(await a.checkToken(token, CLIENT)).toEqual({
+      verdict: 'valid',
+      nonce: expect.any(String),
+    });
     expect(logs.filter((line) => /no dio la clave de las firmas/.test(line))).toHaveLength(1);
   }, 15_000);
 });
@@ -129,7 +139,10 @@ describe("in the Postgres world's database: the same, with one PostgreSQL and no
   afterAll(() => postgres?.stop());
 
   it('a second instance verifies what the first signed, and refuses to spend it again', async () => {
-    const env = { WORKFLOW_TARGET_WORLD: '@workflow/world-postgres', WORKFLOW_POSTGRES_URL: postgres?.url ?? '' };
+    const env = {
+      WORKFLOW_TARGET_WORLD: '@workflow/world-postgres',
+      WORKFLOW_POSTGRES_URL: postgres?.url ?? '',
+    };
     const [a, b] = [open(env), open(env)];
     expect(a.formKeySource()).toBe('postgres');
     const token = await a.issueToken('time', CLIENT, OLD_ENOUGH());

@@ -17,7 +17,10 @@ export const formKeySource = (): FormKeySource => (formSecret() ? 'secret' : key
 
 const HELD = Symbol.for('contacto.firmas');
 type Held = HeldKey & { limiter?: SharedLimiter };
-const held: Held = ((globalThis as { [HELD]?: Held })[HELD] ??= { processKey: randomBytes(32), fellBackUntil: 0 });
+const held: Held = ((globalThis as { [HELD]?: Held })[HELD] ??= {
+  processKey: randomBytes(32),
+  fellBackUntil: 0,
+});
 
 async function formKey(): Promise<Uint8Array> {
   const secret = formSecret();
@@ -31,7 +34,12 @@ async function formKey(): Promise<Uint8Array> {
  */
 export async function spendToken(nonce: string): Promise<boolean> {
   const config = { ...limitConfigOrDefaults(), max: 1, windowSeconds: TOKEN_MAX_AGE_MS / 1000 };
-  return (await consume(heldLimiter(held, 'contacto_firma', 'el registro de firmas usadas', config), nonce)).allowed;
+  return (
+    await consume(
+      heldLimiter(held, 'contacto_firma', 'el registro de firmas usadas', config),
+      nonce,
+    )
+  ).allowed;
 }
 
 /** A signature of now (or of `at`, for tests) for `client`: `time` for the island, `confirm` for an answer. */

@@ -26,7 +26,10 @@ const NORMAL: Array<[string, Partial<Enquiry>]> = [
   ],
   [
     '"Ma." before the name',
-    { name: 'Ma. Guadalupe Ortiz', reason: 'Buen día. Necesito renovar el logotipo de mi estética en Coyoacán.' },
+    {
+      name: 'Ma. Guadalupe Ortiz',
+      reason: 'Buen día. Necesito renovar el logotipo de mi estética en Coyoacán.',
+    },
   ],
   [
     '"Ma." without a space',
@@ -34,12 +37,21 @@ const NORMAL: Array<[string, Partial<Enquiry>]> = [
   ],
   [
     '"Ma.de la Luz", where .de would look like a TLD',
-    { name: 'Ma.de la Luz Ruiz', reason: 'Tengo una papelería en Tlalpan y quiero vender en línea.' },
+    {
+      name: 'Ma.de la Luz Ruiz',
+      reason: 'Tengo una papelería en Tlalpan y quiero vender en línea.',
+    },
   ],
-  ['a lower-case "ma.elena"', { name: 'ma.elena lópez', reason: 'necesito una pagina para mi negocio de pasteles' }],
+  [
+    'a lower-case "ma.elena"',
+    { name: 'ma.elena lópez', reason: 'necesito una pagina para mi negocio de pasteles' },
+  ],
   [
     '"Lic." glued to the name',
-    { name: 'Lic.Juan Pérez', reason: 'Somos un despacho de abogados en Polanco, buscamos un sitio sobrio.' },
+    {
+      name: 'Lic.Juan Pérez',
+      reason: 'Somos un despacho de abogados en Polanco, buscamos un sitio sobrio.',
+    },
   ],
   [
     '"Jr." at the end of the name',
@@ -57,7 +69,10 @@ const NORMAL: Array<[string, Partial<Enquiry>]> = [
   ],
   [
     'initials "J. R." and "Dr."',
-    { name: 'Dr. J. R. Pérez', reason: 'Consultorio pediátrico, necesitamos actualizar nuestra página.' },
+    {
+      name: 'Dr. J. R. Pérez',
+      reason: 'Consultorio pediátrico, necesitamos actualizar nuestra página.',
+    },
   ],
   [
     '"Ana.María" with an accent',
@@ -71,35 +86,50 @@ const NORMAL: Array<[string, Partial<Enquiry>]> = [
     'an apostrophe and quotes',
     {
       name: "O'Connor López",
-      reason: 'Tenemos una tienda de bicicletas y nos gustaría vender en línea "antes de diciembre".',
+      reason:
+        'Tenemos una tienda de bicicletas y nos gustaría vender en línea "antes de diciembre".',
     },
   ],
   [
     'a Chinese name with parentheses',
     {
       name: '李 Wei (Chen)',
-      reason: 'Restaurante de comida china en el Centro Histórico, queremos aparecer en Google Maps.',
+      reason:
+        'Restaurante de comida china en el Centro Histórico, queremos aparecer en Google Maps.',
     },
   ],
   [
     'a company with "S.A. de C.V."',
-    { name: 'Muebles Ruiz S.A. de C.V.', reason: 'Buscamos una agencia para nuestro catálogo digital.' },
+    {
+      name: 'Muebles Ruiz S.A. de C.V.',
+      reason: 'Buscamos una agencia para nuestro catálogo digital.',
+    },
   ],
-  ['"<3" in the name', { name: 'Ana Ruiz <3', reason: '¡Me encanta su trabajo! ¿Hacen invitaciones digitales?' }],
+  [
+    '"<3" in the name',
+    { name: 'Ana Ruiz <3', reason: '¡Me encanta su trabajo! ¿Hacen invitaciones digitales?' },
+  ],
   [
     'the business website in full',
     {
       name: 'Fernanda Ruiz',
-      reason: 'Nuestra página actual es https://www.panaderiaelsol.com.mx y se ve vieja, ¿pueden rediseñarla?',
+      reason:
+        'Nuestra página actual es https://www.panaderiaelsol.com.mx y se ve vieja, ¿pueden rediseñarla?',
     },
   ],
   [
     'a bare domain for the business',
-    { name: 'Pepe Hernández', reason: 'Tengo mi página tacosdonpepe.mx pero no sale en Google. ¿Me ayudan con SEO?' },
+    {
+      name: 'Pepe Hernández',
+      reason: 'Tengo mi página tacosdonpepe.mx pero no sale en Google. ¿Me ayudan con SEO?',
+    },
   ],
   [
     'an Instagram shop',
-    { name: 'Sofía Ramírez', reason: 'Vendo ropa por instagram.com/mitienda y quiero una tienda en línea propia.' },
+    {
+      name: 'Sofía Ramírez',
+      reason: 'Vendo ropa por instagram.com/mitienda y quiero una tienda en línea propia.',
+    },
   ],
   [
     'a Facebook page link and text',
@@ -109,24 +139,35 @@ const NORMAL: Array<[string, Partial<Enquiry>]> = [
         'Esta es nuestra página: https://www.facebook.com/FloreriaLasRosasCDMX quisiéramos un sitio con catálogo.',
     },
   ],
-  ['"www." followed by a comma', { name: 'Raúl Domínguez', reason: 'Mi sitio es www.mitienda.mx, quiero rediseñarlo' }],
-  ['a greeting and a link: 4 letters besides it', { name: 'Héctor Salinas', reason: 'Hola www.mitaller.com.mx' }],
+  [
+    '"www." followed by a comma',
+    { name: 'Raúl Domínguez', reason: 'Mi sitio es www.mitienda.mx, quiero rediseñarlo' },
+  ],
+  [
+    'a greeting and a link: 4 letters besides it',
+    { name: 'Héctor Salinas', reason: 'Hola www.mitaller.com.mx' },
+  ],
   [
     'a reference design',
-    { name: 'Paola Quiroz', reason: 'Me gusta esto: https://dribbble.com/shots/123 pero más sencillo.' },
+    {
+      name: 'Paola Quiroz',
+      reason: 'Me gusta esto: https://dribbble.com/shots/123 pero más sencillo.',
+    },
   ],
   [
     'a ZWJ emoji (woman cook)',
     {
       name: 'Alejandra Cruz',
-      reason: 'Soy chef 👩‍🍳 y doy clases de cocina en la Condesa, necesito una página para inscripciones.',
+      reason:
+        'Soy chef 👩‍🍳 y doy clases de cocina en la Condesa, necesito una página para inscripciones.',
     },
   ],
   [
     'a family emoji and a flag',
     {
       name: 'Familia Hernández-García',
-      reason: '👨‍👩‍👧 Somos un negocio familiar de dulces mexicanos 🇲🇽, ¿nos ayudan con el empaque y la página?',
+      reason:
+        '👨‍👩‍👧 Somos un negocio familiar de dulces mexicanos 🇲🇽, ¿nos ayudan con el empaque y la página?',
     },
   ],
   [
@@ -139,18 +180,25 @@ const NORMAL: Array<[string, Partial<Enquiry>]> = [
   ],
   [
     '"<3" in the reason',
-    { name: 'Valeria Soto', reason: 'Me encantó su trabajo con la florería de mi prima <3 ¿me mandan una cotización?' },
+    {
+      name: 'Valeria Soto',
+      reason: 'Me encantó su trabajo con la florería de mi prima <3 ¿me mandan una cotización?',
+    },
   ],
   [
     '"2 > 1" and ">" between places',
     {
       name: 'Gerardo Ávila',
-      reason: 'Tengo 2 sucursales (Tlalpan > Xochimilco) y quiero una sola página: 2 > 1 en costos.',
+      reason:
+        'Tengo 2 sucursales (Tlalpan > Xochimilco) y quiero una sola página: 2 > 1 en costos.',
     },
   ],
   [
     'a budget in pesos',
-    { name: 'Rosa Elena Vázquez', reason: 'Tengo un presupuesto de $5,000.00 MXN, ¿qué incluye su paquete básico?' },
+    {
+      name: 'Rosa Elena Vázquez',
+      reason: 'Tengo un presupuesto de $5,000.00 MXN, ¿qué incluye su paquete básico?',
+    },
   ],
   [
     '¡! and a question about OXXO',
@@ -158,27 +206,45 @@ const NORMAL: Array<[string, Partial<Enquiry>]> = [
   ],
   [
     'a Nahuatl name and food emoji',
-    { name: 'Xóchitl Tzompantzi', reason: 'Tengo un restaurante de comida oaxaqueña 🌮🌶️ en la Narvarte.' },
+    {
+      name: 'Xóchitl Tzompantzi',
+      reason: 'Tengo un restaurante de comida oaxaqueña 🌮🌶️ en la Narvarte.',
+    },
   ],
   [
     'capitals only',
-    { name: 'JUAN CARLOS GÓMEZ', reason: 'QUIERO INFORMES DE SU SERVICIO DE REDES SOCIALES PARA MI FERRETERÍA' },
+    {
+      name: 'JUAN CARLOS GÓMEZ',
+      reason: 'QUIERO INFORMES DE SU SERVICIO DE REDES SOCIALES PARA MI FERRETERÍA',
+    },
   ],
   [
     'an e-mail address in the reason',
-    { name: 'Mario García', reason: 'Prefiero que me escriban a contacto@mueblesgarcia.mx, gracias.' },
+    {
+      name: 'Mario García',
+      reason: 'Prefiero que me escriban a contacto@mueblesgarcia.mx, gracias.',
+    },
   ],
   [
     'an e-mail address in the name',
-    { name: 'Ana López (ana@tienda.mx)', reason: 'Quiero una tienda en línea para mis velas aromáticas.' },
+    {
+      name: 'Ana López (ana@tienda.mx)',
+      reason: 'Quiero una tienda en línea para mis velas aromáticas.',
+    },
   ],
   [
     'Spanish quotation marks',
-    { name: 'Beatriz Olvera', reason: 'Nuestro lema es «hecho a mano» y queremos que la página lo transmita.' },
+    {
+      name: 'Beatriz Olvera',
+      reason: 'Nuestro lema es «hecho a mano» y queremos que la página lo transmita.',
+    },
   ],
   [
     '"[LinkedIn]" in brackets',
-    { name: 'Diego Castañeda', reason: 'Me los recomendaron en [LinkedIn] y [urgente] necesito branding.' },
+    {
+      name: 'Diego Castañeda',
+      reason: 'Me los recomendaron en [LinkedIn] y [urgente] necesito branding.',
+    },
   ],
   [
     'a "<Comprar ahora>" button idea',
@@ -186,7 +252,10 @@ const NORMAL: Array<[string, Partial<Enquiry>]> = [
   ],
   [
     '"www" as a word',
-    { name: 'Ernesto Fuentes', reason: '¿Qué significa el www en mi dominio? Quiero entenderlo antes de contratar.' },
+    {
+      name: 'Ernesto Fuentes',
+      reason: '¿Qué significa el www en mi dominio? Quiero entenderlo antes de contratar.',
+    },
   ],
   [
     'a phone with parentheses and a dash',
@@ -204,25 +273,49 @@ const NORMAL: Array<[string, Partial<Enquiry>]> = [
 
 // Spam signatures, each with the rule that catches it first.
 const SPAM: Array<[string, Partial<Enquiry>, SpamRule]> = [
-  ['SEO spam with a link in the name', { name: 'Get cheap backlinks http://seo-boost.ru' }, 'link-in-name'],
+  [
+    'SEO spam with a link in the name',
+    { name: 'Get cheap backlinks http://seo-boost.ru' },
+    'link-in-name',
+  ],
   ['casino spam with "www." in the name', { name: 'Casino BONUS www.win777.com' }, 'link-in-name'],
   ['a crypto domain as the name', { name: 'crypto-profit.io' }, 'link-in-name'],
   ['a bare domain as the name', { name: 'promo.ru' }, 'link-in-name'],
   ['a bare domain with a path in the name', { name: 'cheap-seo.com/x' }, 'link-in-name'],
   ['a domain after a first name', { name: 'Mike from seo-agency.com' }, 'link-in-name'],
   ['an upper-case TLD in the name', { name: 'Maria 🎰 BONUS.CASINO' }, 'link-in-name'],
-  ['an HTML link as the name (the link is seen first)', { name: '<a href="http://x.ru">Buy</a>' }, 'link-in-name'],
+  [
+    'an HTML link as the name (the link is seen first)',
+    { name: '<a href="http://x.ru">Buy</a>' },
+    'link-in-name',
+  ],
   ['bold tags in the name', { name: '<b>SEO</b> services' }, 'html-in-name'],
   ['a script tag in the name', { name: '</script><script>alert(1)</script>' }, 'html-in-name'],
-  ['a reason made of three links', { reason: 'https://spam.ru https://x.com http://bit.ly/abc' }, 'only-links'],
-  ['bare domains and punctuation only', { reason: 'promo.shop, spam.online; casino.bet' }, 'only-links'],
-  ['upper-case web addresses on two lines', { reason: 'WWW.CRYPTO-X.IO\nwww.casino.bet' }, 'only-links'],
+  [
+    'a reason made of three links',
+    { reason: 'https://spam.ru https://x.com http://bit.ly/abc' },
+    'only-links',
+  ],
+  [
+    'bare domains and punctuation only',
+    { reason: 'promo.shop, spam.online; casino.bet' },
+    'only-links',
+  ],
+  [
+    'upper-case web addresses on two lines',
+    { reason: 'WWW.CRYPTO-X.IO\nwww.casino.bet' },
+    'only-links',
+  ],
   ['two letters and two links', { reason: 'Hi https://x.ru https://y.ru' }, 'only-links'],
   ['a BBCode link', { reason: '[url=http://pills.example]cheap pills[/url]' }, 'bbcode'],
   ['a BBCode image', { reason: '[img]http://x/a.png[/img]' }, 'bbcode'],
   ['upper-case BBCode', { reason: 'Great site [URL]http://x.ru[/URL] thanks' }, 'bbcode'],
   ['BBCode in the phone field', { phone: '[url=http://x.ru]x[/url]' }, 'bbcode'],
-  ['an HTML link as the reason', { reason: '<a href="https://spam.example">click</a>' }, 'html-link'],
+  [
+    'an HTML link as the reason',
+    { reason: '<a href="https://spam.example">click</a>' },
+    'html-link',
+  ],
   [
     'an upper-case HTML link with attributes',
     { reason: 'Best crypto <A class="x" HREF="https://coin.example">profits</A> today' },
@@ -281,7 +374,8 @@ describe('spam rules', () => {
       spamRule({ name: text, mail: text, phone: text, reason: text });
       return performance.now() - started;
     };
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+    const median = (values: number[]) =>
+      [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
     millisecondsFor(normal); // compile the patterns before timing
     const runs = 7;
     const normalTimes: number[] = [];

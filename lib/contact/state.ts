@@ -8,7 +8,13 @@ export type ContactState =
   /** Nothing was sent. `values` as posted, so a page rendered from this state (no JavaScript) gives them back. */
   | { status: 'invalid'; fieldErrors: FieldErrors; values?: Partial<ContactValues>; token?: string }
   /** `mes` is the contact API's own words, when it gave any; `reason` picks our own message when it did not. */
-  | { status: 'failed'; mes?: string; reason?: FailureReason; values?: Partial<ContactValues>; token?: string }
+  | {
+      status: 'failed';
+      mes?: string;
+      reason?: FailureReason;
+      values?: Partial<ContactValues>;
+      token?: string;
+    }
   /** No valid signature (no JavaScript, or before hydration): nothing stored; the next press, with `token`, counts. */
   | { status: 'confirm'; values: ContactValues; token: string };
 

@@ -4,12 +4,17 @@ import type { Try } from './lead/lead';
 
 /** The API's answer: 'refused' is success: false or a 4xx, final; `refusal` is its `mes`. */
 export type Answer = Exclude<Try, { outcome: 'unavailable' }>;
-export type AttemptFailure = 'network' | 'timeout' | `http-${number}` | 'redirect' | 'malformed' | 'too-large';
+export type AttemptFailure =
+  'network' | 'timeout' | `http-${number}` | 'redirect' | 'malformed' | 'too-large';
 export type Attempt =
   | { kind: 'answer'; result: Answer }
   | { kind: 'final-failure'; failure: AttemptFailure; retryAfterMs?: number }
   | { kind: 'retryable'; failure: AttemptFailure; retryAfterMs?: number };
-export type ResponseLimits = { maxResponseBytes: number; maxRetryAfterMs: number; now: () => number };
+export type ResponseLimits = {
+  maxResponseBytes: number;
+  maxRetryAfterMs: number;
+  now: () => number;
+};
 
 const MAX_MES_LENGTH = 300;
 
@@ -25,7 +30,9 @@ export async function classifyResponse(
     discard(response);
     const failure: AttemptFailure = `http-${status}`;
     const asked =
-      status === 429 || status === 503 ? parseRetryAfter(response.headers.get('retry-after'), limits.now()) : undefined;
+      status === 429 || status === 503
+        ? parseRetryAfter(response.headers.get('retry-after'), limits.now())
+        : undefined;
     const retryAfterMs = asked === undefined ? undefined : Math.min(asked, limits.maxRetryAfterMs);
     // ...but not a 429 within the same call: it says this client asks too often, and the workflow waits longer.
     const kind = status === 429 ? 'final-failure' : 'retryable';
@@ -42,7 +49,9 @@ export async function classifyResponse(
     if (signal.aborted) return { kind: 'retryable', failure: 'timeout' };
     // A 2xx we cannot read may have been stored: retrying could store it twice.
     const failure = error instanceof TooLargeError ? 'too-large' : 'malformed';
-    return status < 300 ? { kind: 'final-failure', failure } : { kind: 'answer', result: { outcome: 'refused' } };
+    return status < 300
+      ? { kind: 'final-failure', failure }
+      : { kind: 'answer', result: { outcome: 'refused' } };
   }
   const refusal = readMes(payload);
   if (status < 300) {
@@ -55,9 +64,13 @@ export async function classifyResponse(
   return { kind: 'answer', result: { outcome: 'refused', refusal } };
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
 
 function readMes(payload: unknown): string | undefined {
-  const mes = isRecord(payload) && typeof payload.mes === 'string' ? payload.mes.trim().slice(0, MAX_MES_LENGTH) : '';
+  const mes =
+    isRecord(payload) && typeof payload.mes === 'string'
+      ? payload.mes.trim().slice(0, MAX_MES_LENGTH)
+      : '';
   return mes || undefined;
 }

@@ -13,7 +13,10 @@ const enquiry = {
 };
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
 
 type Call = { url: string; init: RequestInit };
 
@@ -40,7 +43,10 @@ function fakeFetch(script: Array<Response | Error | 'hang' | (() => Response)>) 
   return { impl, calls };
 }
 
-const options = (fetchImpl: typeof fetch, extra: Partial<UpstreamOptions> = {}): UpstreamOptions => ({
+const options = (
+  fetchImpl: typeof fetch,
+  extra: Partial<UpstreamOptions> = {},
+): UpstreamOptions => ({
   baseUrl: 'https://api.example.mx/api/',
   siteKey: 'site-key-1',
   idempotencyKey: 'key-1',
@@ -76,7 +82,10 @@ describe('contact API client', () => {
     const { impl, calls } = fakeFetch([json(200, { success: true })]);
     const carried = {
       ...enquiry,
-      source: { last: { utm_source: 'google' }, experiment: { name: 'titular-verano', variant: 'b' } },
+      source: {
+        last: { utm_source: 'google' },
+        experiment: { name: 'titular-verano', variant: 'b' },
+      },
       experiment: { name: 'titular-verano', variant: 'b' },
       variante: 'b',
     };
@@ -106,9 +115,11 @@ describe('contact API client', () => {
       attempts: 4,
       failures: ['http-503', 'network', 'http-502'],
     });
-    expect(new Set(calls.map((call) => (call.init.headers as Record<string, string>)['Idempotency-Key']))).toEqual(
-      new Set(['key-1']),
-    );
+    expect(
+      new Set(
+        calls.map((call) => (call.init.headers as Record<string, string>)['Idempotency-Key']),
+      ),
+    ).toEqual(new Set(['key-1']));
   });
 
   it('gives up after 4 failed attempts', async () => {
@@ -132,7 +143,9 @@ describe('contact API client', () => {
   });
 
   it('shows the mes of a success:false answer, without retrying', async () => {
-    const { impl, calls } = fakeFetch([json(200, { success: false, mes: 'El correo ya fue registrado hoy' })]);
+    const { impl, calls } = fakeFetch([
+      json(200, { success: false, mes: 'El correo ya fue registrado hoy' }),
+    ]);
     expect((await postEnquiry(enquiry, options(impl))).result).toEqual({
       outcome: 'refused',
       refusal: 'El correo ya fue registrado hoy',
@@ -140,25 +153,35 @@ describe('contact API client', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it.each([400, 403, 409, 422])('a %i answer with a JSON mes is final and its mes is shown', async (status) => {
-    const { impl, calls } = fakeFetch([json(status, { success: false, mes: 'Captcha inválido' })]);
-    expect((await postEnquiry(enquiry, options(impl))).result).toEqual({
-      outcome: 'refused',
-      refusal: 'Captcha inválido',
-    });
-    expect(calls).toHaveLength(1);
-  });
+  it.each([400, 403, 409, 422])(
+    'a %i answer with a JSON mes is final and its mes is shown',
+    async (status) => {
+      const { impl, calls } = fakeFetch([
+        json(status, { success: false, mes: 'Captcha inválido' }),
+      ]);
+      expect((await postEnquiry(enquiry, options(impl))).result).toEqual({
+        outcome: 'refused',
+        refusal: 'Captcha inválido',
+      });
+      expect(calls).toHaveLength(1);
+    },
+  );
 
   it('a 4xx without a readable mes is final, with no message of its own', async () => {
     const { impl, calls } = fakeFetch([new Response('<h1>Forbidden</h1>', { status: 403 })]);
-    expect((await postEnquiry(enquiry, options(impl))).result).toEqual({ outcome: 'refused', refusal: undefined });
+    expect((await postEnquiry(enquiry, options(impl))).result).toEqual({
+      outcome: 'refused',
+      refusal: undefined,
+    });
     expect(calls).toHaveLength(1);
   });
 
   it('does not retry a 2xx it cannot read: the API may have stored it', async () => {
     for (const body of ['<html>ok</html>', '{"success": tr', '', '{"mes":"sin success"}']) {
       const { impl, calls } = fakeFetch([new Response(body, { status: 200 })]);
-      expect((await postEnquiry(enquiry, options(impl))).result).toEqual({ outcome: 'unavailable' });
+      expect((await postEnquiry(enquiry, options(impl))).result).toEqual({
+        outcome: 'unavailable',
+      });
       expect(calls).toHaveLength(1);
     }
   });
@@ -236,12 +259,19 @@ describe('Retry-After', () => {
     expect(parseRetryAfter('Tue May 20 17:32:00 2025', NOW)).toBe(120_000);
   });
 
-  it.each([null, '', 'soon', '-5', '1.5', '2e3', '120 s', 'Tue, 99 Foo 2025 17:32:00 GMT', '2025-05-20T17:32:00Z'])(
-    'ignores %p',
-    (value) => {
-      expect(parseRetryAfter(value, NOW)).toBeUndefined();
-    },
-  );
+  it.each([
+    null,
+    '',
+    'soon',
+    '-5',
+    '1.5',
+    '2e3',
+    '120 s',
+    'Tue, 99 Foo 2025 17:32:00 GMT',
+    '2025-05-20T17:32:00Z',
+  ])('ignores %p', (value) => {
+    expect(parseRetryAfter(value, NOW)).toBeUndefined();
+  });
 
   it('ignores a date already past', () => {
     expect(parseRetryAfter('Tue, 20 May 2025 17:29:00 GMT', NOW)).toBeUndefined();
@@ -249,8 +279,12 @@ describe('Retry-After', () => {
 
   it('is put on the report, capped by maxRetryAfterMs (3 h unless told)', async () => {
     const once = async (header: string, extra: Partial<UpstreamOptions> = {}) =>
-      (await postEnquiry(enquiry, options(fakeFetch([json(429, {}, { 'Retry-After': header })]).impl, extra)))
-        .retryAfterMs;
+      (
+        await postEnquiry(
+          enquiry,
+          options(fakeFetch([json(429, {}, { 'Retry-After': header })]).impl, extra),
+        )
+      ).retryAfterMs;
     expect(await once('120')).toBe(120_000);
     expect(await once('86400')).toBe(UPSTREAM_DEFAULTS.maxRetryAfterMs);
     expect(await once('86400', { maxRetryAfterMs: 3600_000 })).toBe(3600_000);
@@ -265,7 +299,10 @@ describe('Retry-After', () => {
 
 describe('when the API asks to wait', () => {
   it('does not retry a 429 within the call', async () => {
-    const { impl, calls } = fakeFetch([json(429, {}, { 'Retry-After': '120' }), json(200, { success: true })]);
+    const { impl, calls } = fakeFetch([
+      json(429, {}, { 'Retry-After': '120' }),
+      json(200, { success: true }),
+    ]);
     const report = await postEnquiry(enquiry, options(impl));
     expect(calls).toHaveLength(1);
     expect(report).toEqual({
@@ -287,7 +324,10 @@ describe('when the API asks to wait', () => {
   });
 
   it('does not retry a 503 whose Retry-After is longer than the next wait', async () => {
-    const { impl, calls } = fakeFetch([json(503, {}, { 'Retry-After': '30' }), json(200, { success: true })]);
+    const { impl, calls } = fakeFetch([
+      json(503, {}, { 'Retry-After': '30' }),
+      json(200, { success: true }),
+    ]);
     const report = await postEnquiry(enquiry, options(impl));
     expect(calls).toHaveLength(1);
     expect(report).toEqual({
@@ -299,14 +339,20 @@ describe('when the API asks to wait', () => {
   });
 
   it('does not retry a 503 whose Retry-After is longer than the time left', async () => {
-    const { impl, calls } = fakeFetch([json(503, {}, { 'Retry-After': '3' }), json(200, { success: true })]);
+    const { impl, calls } = fakeFetch([
+      json(503, {}, { 'Retry-After': '3' }),
+      json(200, { success: true }),
+    ]);
     await postEnquiry(enquiry, options(impl, { backoffMs: [5000], deadlineMs: 2700 }));
     expect(calls).toHaveLength(1);
   });
 
   it('retries a 503 whose Retry-After fits in the next wait, after that wait', async () => {
     const waits: number[] = [];
-    const { impl, calls } = fakeFetch([json(503, {}, { 'Retry-After': '1' }), json(200, { success: true })]);
+    const { impl, calls } = fakeFetch([
+      json(503, {}, { 'Retry-After': '1' }),
+      json(200, { success: true }),
+    ]);
     const report = await postEnquiry(
       enquiry,
       options(impl, { backoffMs: [1500], sleep: async (ms) => void waits.push(ms) }),
@@ -322,13 +368,19 @@ describe('when the API asks to wait', () => {
   });
 
   it('retries a 503 with Retry-After: 0 as usual', async () => {
-    const { impl, calls } = fakeFetch([json(503, {}, { 'Retry-After': '0' }), json(200, { success: true })]);
+    const { impl, calls } = fakeFetch([
+      json(503, {}, { 'Retry-After': '0' }),
+      json(200, { success: true }),
+    ]);
     expect((await postEnquiry(enquiry, options(impl))).result).toEqual({ outcome: 'delivered' });
     expect(calls).toHaveLength(2);
   });
 
   it('ignores a Retry-After on other answers', async () => {
-    const { impl, calls } = fakeFetch([json(502, {}, { 'Retry-After': '600' }), json(200, { success: true })]);
+    const { impl, calls } = fakeFetch([
+      json(502, {}, { 'Retry-After': '600' }),
+      json(200, { success: true }),
+    ]);
     const report = await postEnquiry(enquiry, options(impl));
     expect(calls).toHaveLength(2);
     expect(report).not.toHaveProperty('retryAfterMs');

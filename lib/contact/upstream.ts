@@ -45,12 +45,20 @@ const MIN_ATTEMPT_MS = 250;
  * POST {base}contact?siteKey=...: retried only where a retry can help, inside one deadline, never sooner than
  * Retry-After asks.
  */
-export async function postEnquiry(enquiry: ContactEnquiry, options: UpstreamOptions): Promise<UpstreamReport> {
+export async function postEnquiry(
+  enquiry: ContactEnquiry,
+  options: UpstreamOptions,
+): Promise<UpstreamReport> {
   const D = UPSTREAM_DEFAULTS;
-  const { attemptTimeoutMs = D.attemptTimeoutMs, deadlineMs = D.deadlineMs, backoffMs = D.backoffMs } = options;
+  const {
+    attemptTimeoutMs = D.attemptTimeoutMs,
+    deadlineMs = D.deadlineMs,
+    backoffMs = D.backoffMs,
+  } = options;
   const { maxResponseBytes = D.maxResponseBytes, maxRetryAfterMs = D.maxRetryAfterMs } = options;
   const { fetchImpl = fetch, now = Date.now } = options;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep =
+    options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const url = new URL('contact', options.baseUrl);
   url.searchParams.set('siteKey', options.siteKey);
   const { name, mail, reason, phone, captcha } = enquiry;
@@ -66,14 +74,20 @@ export async function postEnquiry(enquiry: ContactEnquiry, options: UpstreamOpti
     const remaining = timeLeft();
     if (remaining < MIN_ATTEMPT_MS) break;
     report.attempts += 1;
-    const limits = { timeoutMs: Math.min(attemptTimeoutMs, remaining), maxResponseBytes, maxRetryAfterMs, now };
+    const limits = {
+      timeoutMs: Math.min(attemptTimeoutMs, remaining),
+      maxResponseBytes,
+      maxRetryAfterMs,
+      now,
+    };
     const attempt = await attemptOnce(fetchImpl, url, body, options.idempotencyKey, limits);
     if (attempt.kind === 'answer') return { ...report, result: attempt.result };
     report.failures.push(attempt.failure);
     const asked = attempt.retryAfterMs;
     if (asked !== undefined) report.retryAfterMs = asked;
     // No retry in this call when the API asks for a longer wait than it would make: the lead's workflow honours it.
-    const worthIt = asked === undefined || (asked <= backoffAfter(report.attempts) && asked <= timeLeft());
+    const worthIt =
+      asked === undefined || (asked <= backoffAfter(report.attempts) && asked <= timeLeft());
     if (attempt.kind === 'final-failure' || !worthIt) break;
   }
   return report;
@@ -87,11 +101,22 @@ async function attemptOnce(
   limits: ResponseLimits & { timeoutMs: number },
 ): Promise<Attempt> {
   const signal = AbortSignal.timeout(limits.timeoutMs);
-  const headers = { 'Content-Type': 'application/json', Accept: 'application/json', 'Idempotency-Key': idempotencyKey };
+  const headers = {
+    'Content-Type': 'application/json',
+    Accept: 'application/json',
+    'Idempotency-Key': idempotencyKey,
+  };
   let response: Response;
   try {
     // redirect 'manual': never follow the API somewhere else with the enquiry and the site key.
-    response = await fetchImpl(url, { method: 'POST', headers, body, redirect: 'manual', cache: 'no-store', signal });
+    response = await fetchImpl(url, {
+      method: 'POST',
+      headers,
+      body,
+      redirect: 'manual',
+      cache: 'no-store',
+      signal,
+    });
   } catch {
     return { kind: 'retryable', failure: signal.aborted ? 'timeout' : 'network' };
   }

@@ -3,7 +3,11 @@
  */
 import path from 'node:path';
 import { withWorkflow } from 'workflow/next';
-import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD, PHASE_PRODUCTION_SERVER } from 'next/constants';
+import {
+  PHASE_DEVELOPMENT_SERVER,
+  PHASE_PRODUCTION_BUILD,
+  PHASE_PRODUCTION_SERVER,
+} from 'next/constants';
 import { parseRateLimitConfig } from '@/lib/env/server';
 import {
   chooseWorkflowWorld,
@@ -67,19 +71,26 @@ describe('the world each platform gets (lib/engine/choose-world.ts)', () => {
   it.each([
     ['next start', PHASE_PRODUCTION_SERVER],
     ['next dev', PHASE_DEVELOPMENT_SERVER],
-  ])('seals a server of ours (%s) whatever Vercel variables it was handed, and says so', (_, phase) => {
-    Object.assign(process.env, { VERCEL: '1', VERCEL_DEPLOYMENT_ID: 'dpl_123' });
-    const warn = jest.spyOn(console, 'warn').mockImplementation(() => {});
-    try {
-      chooseWorkflowWorld(phase);
-      expect(process.env.WORKFLOW_TARGET_WORLD).toBe(path.join(process.cwd(), SEALED_WORLD_MODULE));
-      expect(getWorkflowWorld()).toEqual({ kind: 'local', dir: '.inbox/workflow' });
-      expect(openEngineProblem()).toBeNull();
-      expect(warn.mock.calls.join('\n')).toMatch(/servidor es propio .* el motor de entregas se sella/);
-    } finally {
-      warn.mockRestore();
-    }
-  });
+  ])(
+    'seals a server of ours (%s) whatever Vercel variables it was handed, and says so',
+    (_, phase) => {
+      Object.assign(process.env, { VERCEL: '1', VERCEL_DEPLOYMENT_ID: 'dpl_123' });
+      const warn = jest.spyOn(console, 'warn').mockImplementation(() => {});
+      try {
+        chooseWorkflowWorld(phase);
+        expect(process.env.WORKFLOW_TARGET_WORLD).toBe(
+          path.join(process.cwd(), SEALED_WORLD_MODULE),
+        );
+        expect(getWorkflowWorld()).toEqual({ kind: 'local', dir: '.inbox/workflow' });
+        expect(openEngineProblem()).toBeNull();
+        expect(warn.mock.calls.join('\n')).toMatch(
+          /servidor es propio .* el motor de entregas se sella/,
+        );
+      } finally {
+        warn.mockRestore();
+      }
+    },
+  );
 
   it('refuses to start a server of ours whose world it cannot seal, saying why', () => {
     process.env.WORKFLOW_TARGET_WORLD = 'vercel';
@@ -92,7 +103,9 @@ describe('the world each platform gets (lib/engine/choose-world.ts)', () => {
   });
 
   it('refuses to start an engine that no one sealed, off Vercel (a server that skipped next.config.ts)', () => {
-    expect(openEngineProblem()).toMatch(/el servidor no arranca\. El motor de entregas \(local\) no está sellado/);
+    expect(openEngineProblem()).toMatch(
+      /el servidor no arranca\. El motor de entregas \(local\) no está sellado/,
+    );
     process.env.WORKFLOW_TARGET_WORLD = '@workflow/world-postgres';
     expect(openEngineProblem()).toMatch(/\(postgres\) no está sellado/);
     chooseWorkflowWorld(PHASE_PRODUCTION_SERVER);
@@ -101,7 +114,10 @@ describe('the world each platform gets (lib/engine/choose-world.ts)', () => {
 
   it("refuses to start Vercel's world where it cannot tell it is on Vercel: a Vercel function always has VERCEL=1", () => {
     // What withWorkflow() makes of a deployment id alone, when next.config.ts did not seal first.
-    Object.assign(process.env, { VERCEL_DEPLOYMENT_ID: 'dpl_123', WORKFLOW_TARGET_WORLD: 'vercel' });
+    Object.assign(process.env, {
+      VERCEL_DEPLOYMENT_ID: 'dpl_123',
+      WORKFLOW_TARGET_WORLD: 'vercel',
+    });
     expect(openEngineProblem()).toMatch(/El motor de entregas \(vercel\) no está sellado/);
     process.env.VERCEL = '1';
     expect(openEngineProblem()).toBeNull();

@@ -46,11 +46,14 @@ export function chooseWorkflowWorld(phase?: string): void {
     if (isOurServer(phase)) throw new Error(cannotSeal(target));
     return;
   }
-  if (isOurServer(phase) && (env.VERCEL || env.VERCEL_DEPLOYMENT_ID)) console.warn(VERCEL_VARIABLES_IGNORED);
+  if (isOurServer(phase) && (env.VERCEL || env.VERCEL_DEPLOYMENT_ID))
+    console.warn(VERCEL_VARIABLES_IGNORED);
   process.env.ENGINE_WORLD = target;
   process.env.WORKFLOW_TARGET_WORLD = path.join(process.cwd(), SEALED_WORLD_MODULE);
-  if (target === 'local') process.env.WORKFLOW_LOCAL_DATA_DIR = env.WORKFLOW_LOCAL_DATA_DIR ?? localDir(env);
-  if (env.WORKFLOW_LOCAL_BASE_URL) process.env.ENGINE_SITE_URL = env.ENGINE_SITE_URL ?? env.WORKFLOW_LOCAL_BASE_URL;
+  if (target === 'local')
+    process.env.WORKFLOW_LOCAL_DATA_DIR = env.WORKFLOW_LOCAL_DATA_DIR ?? localDir(env);
+  if (env.WORKFLOW_LOCAL_BASE_URL)
+    process.env.ENGINE_SITE_URL = env.ENGINE_SITE_URL ?? env.WORKFLOW_LOCAL_BASE_URL;
   delete process.env.WORKFLOW_LOCAL_BASE_URL;
 }
 
@@ -72,7 +75,8 @@ const cannotSeal = (target: string) =>
 export function openEngineProblem(): string | null {
   const env = workflowEnv();
   const world = getWorkflowWorld();
-  if (isSealed(env.WORKFLOW_TARGET_WORLD) || (world.kind === 'vercel' && env.VERCEL === '1')) return null;
+  if (isSealed(env.WORKFLOW_TARGET_WORLD) || (world.kind === 'vercel' && env.VERCEL === '1'))
+    return null;
   const name = world.kind === 'other' ? world.target : world.kind;
   return (
     `[contacto] ERROR: el servidor no arranca. El motor de entregas (${name}) no está sellado, y este proceso no ` +
@@ -103,7 +107,8 @@ export function getWorkflowWorld(): WorkflowWorld {
   const sealed = isSealed(chosen) ? env.ENGINE_WORLD : undefined;
   const target = sealed || chosen || (env.VERCEL === '1' ? 'vercel' : 'local');
   // The folder chooseWorkflowWorld() gives the server, for a script that did not load next.config.ts.
-  if (target === 'local') return { kind: 'local', dir: env.WORKFLOW_LOCAL_DATA_DIR ?? localDir(env) };
+  if (target === 'local')
+    return { kind: 'local', dir: env.WORKFLOW_LOCAL_DATA_DIR ?? localDir(env) };
   // @workflow/world-postgres's own default, so `npm run leads` reads the database the server uses.
   const url = env.WORKFLOW_POSTGRES_URL ?? 'postgres://world:world@localhost:5432/world';
   if (target === '@workflow/world-postgres') return { kind: 'postgres', url };
@@ -113,5 +118,7 @@ export function getWorkflowWorld(): WorkflowWorld {
 /** Where the site itself listens on this machine: the engine's door (door.ts) passes the world's deliveries there. */
 export function getWorkflowServerUrl(): string {
   const env = workflowEnv();
-  return env.ENGINE_SITE_URL ?? env.WORKFLOW_LOCAL_BASE_URL ?? `http://localhost:${env.PORT ?? 3000}`;
+  return (
+    env.ENGINE_SITE_URL ?? env.WORKFLOW_LOCAL_BASE_URL ?? `http://localhost:${env.PORT ?? 3000}`
+  );
 }

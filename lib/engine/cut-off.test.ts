@@ -1,4 +1,11 @@
-import { ABANDONED_AFTER_MS, LOCAL_AFTER_MS, logEnd, STALLED_AFTER_MS, TORN_AFTER_MS, verdictOf } from './cut-off';
+import {
+  ABANDONED_AFTER_MS,
+  LOCAL_AFTER_MS,
+  logEnd,
+  STALLED_AFTER_MS,
+  TORN_AFTER_MS,
+  verdictOf,
+} from './cut-off';
 
 describe('a run cut off by a crash mid-step', () => {
   const now = Date.parse('2026-11-25T12:00:00Z');
@@ -7,19 +14,33 @@ describe('a run cut off by a crash mid-step', () => {
 
   it('is suspected when its latest step ended a while ago (the log is then read), never while the end is being written', () => {
     expect(
-      verdictOf({ status: 'completed', completedAt: ago(TORN_AFTER_MS), updatedAt: ago(TORN_AFTER_MS) }, now, upLong),
+      verdictOf(
+        { status: 'completed', completedAt: ago(TORN_AFTER_MS), updatedAt: ago(TORN_AFTER_MS) },
+        now,
+        upLong,
+      ),
     ).toBe('torn');
-    expect(verdictOf({ status: 'failed', completedAt: ago(TORN_AFTER_MS + 1), updatedAt: ago(1) }, now, upLong)).toBe(
-      'torn',
-    );
-    expect(verdictOf({ status: 'completed', completedAt: ago(2000), updatedAt: ago(2000) }, now, upLong)).toBeNull();
+    expect(
+      verdictOf(
+        { status: 'failed', completedAt: ago(TORN_AFTER_MS + 1), updatedAt: ago(1) },
+        now,
+        upLong,
+      ),
+    ).toBe('torn');
+    expect(
+      verdictOf({ status: 'completed', completedAt: ago(2000), updatedAt: ago(2000) }, now, upLong),
+    ).toBeNull();
   });
 
   it('is suspected when its latest step is "running" untouched for minutes, once this server has been up as long', () => {
-    expect(verdictOf({ status: 'running', updatedAt: ago(ABANDONED_AFTER_MS) }, now, upLong)).toBe('abandoned');
+    expect(verdictOf({ status: 'running', updatedAt: ago(ABANDONED_AFTER_MS) }, now, upLong)).toBe(
+      'abandoned',
+    );
     expect(verdictOf({ status: 'running', updatedAt: ago(60_000) }, now, upLong)).toBeNull();
     // Just restarted after a long stop: the world's own start runs the step again first.
-    expect(verdictOf({ status: 'running', updatedAt: ago(60 * 60_000) }, now, now - 10_000)).toBeNull();
+    expect(
+      verdictOf({ status: 'running', updatedAt: ago(60 * 60_000) }, now, now - 10_000),
+    ).toBeNull();
     expect(verdictOf({ status: 'pending', updatedAt: ago(60 * 60_000) }, now, upLong)).toBeNull();
   });
 
@@ -51,22 +72,38 @@ describe('a run cut off by a crash mid-step', () => {
     expect(logEnd('step_2', sleep(60 * 60_000, new Date(now + 60_000)), now)).toBe('waits');
     expect(logEnd('step_2', sleep(110_000, ago(STALLED_AFTER_MS - 1)), now)).toBe('waits');
     // Its waking long past and nothing recorded: the chaos run's lead lost after "wait_created", 110 s before.
-    expect(logEnd('step_2', sleep(110_000, ago(STALLED_AFTER_MS).toISOString()), now)).toBe('stalled');
+    expect(logEnd('step_2', sleep(110_000, ago(STALLED_AFTER_MS).toISOString()), now)).toBe(
+      'stalled',
+    );
   });
 
   it('is torn or stalled sooner on the local world, where no job comes back from another server', () => {
-    const ended = { status: 'completed', completedAt: ago(LOCAL_AFTER_MS), updatedAt: ago(LOCAL_AFTER_MS) };
+    const ended = {
+      status: 'completed',
+      completedAt: ago(LOCAL_AFTER_MS),
+      updatedAt: ago(LOCAL_AFTER_MS),
+    };
     expect(verdictOf(ended, now, upLong, true)).toBe('torn');
     expect(verdictOf(ended, now, upLong)).toBeNull();
-    const end = (msAgo: number) => ({ eventType: 'step_completed', correlationId: 'step_2', createdAt: ago(msAgo) });
+    const end = (msAgo: number) => ({
+      eventType: 'step_completed',
+      correlationId: 'step_2',
+      createdAt: ago(msAgo),
+    });
     expect(logEnd('step_2', end(LOCAL_AFTER_MS), now, true)).toBe('stalled');
     expect(logEnd('step_2', end(LOCAL_AFTER_MS - 1000), now, true)).toBe('waits');
     expect(logEnd('step_2', end(LOCAL_AFTER_MS), now)).toBe('waits');
   });
 
   it("is torn when the local world locked its step's end but never wrote it (a full disk, a kill), never while the end is being written", () => {
-    expect(verdictOf({ status: 'running', updatedAt: ago(LOCAL_AFTER_MS) }, now, upLong, true, true)).toBe('torn');
-    expect(verdictOf({ status: 'running', updatedAt: ago(1000) }, now, upLong, true, true)).toBeNull();
-    expect(verdictOf({ status: 'running', updatedAt: ago(LOCAL_AFTER_MS) }, now, upLong, true, false)).toBeNull();
+    expect(
+      verdictOf({ status: 'running', updatedAt: ago(LOCAL_AFTER_MS) }, now, upLong, true, true),
+    ).toBe('torn');
+    expect(
+      verdictOf({ status: 'running', updatedAt: ago(1000) }, now, upLong, true, true),
+    ).toBeNull();
+    expect(
+      verdictOf({ status: 'running', updatedAt: ago(LOCAL_AFTER_MS) }, now, upLong, true, false),
+    ).toBeNull();
   });
 });

@@ -29,7 +29,12 @@ export type Verdict = 'torn' | 'abandoned' | null;
  */
 export type CutVerdict = 'torn' | 'abandoned' | 'stalled';
 /** A sleep's `eventData` has its `resumeAt`. */
-export type LastEvent = { eventType: string; correlationId?: string; createdAt: Date; eventData?: unknown };
+export type LastEvent = {
+  eventType: string;
+  correlationId?: string;
+  createdAt: Date;
+  eventData?: unknown;
+};
 
 /**
  * Whether a run waits after its latest step's end, or asleep: 'stalled' once it should have gone on STALLED_AFTER_MS
@@ -42,10 +47,15 @@ export function logEnd(
   local = false,
 ): 'stalled' | 'waits' | null {
   let due: number;
-  if (last?.correlationId === stepId && (last.eventType === 'step_completed' || last.eventType === 'step_failed'))
+  if (
+    last?.correlationId === stepId &&
+    (last.eventType === 'step_completed' || last.eventType === 'step_failed')
+  )
     due = +last.createdAt;
   else if (last?.eventType === 'wait_created')
-    due = +new Date((last.eventData as { resumeAt?: Date | string } | undefined)?.resumeAt ?? last.createdAt);
+    due = +new Date(
+      (last.eventData as { resumeAt?: Date | string } | undefined)?.resumeAt ?? last.createdAt,
+    );
   else return null;
   return now - due >= (local ? LOCAL_AFTER_MS : STALLED_AFTER_MS) ? 'stalled' : 'waits';
 }

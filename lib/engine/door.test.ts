@@ -63,7 +63,10 @@ describe("the engine's private door", () => {
       expect(door.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const answer = await fetch(`${door.url}/.well-known/workflow/v1/step`, {
         method: 'POST',
-        headers: { 'x-vqs-queue-name': '__wkf_step_x', [ENGINE_KEY_HEADER]: 'lo-que-diga-quien-llama' },
+        headers: {
+          'x-vqs-queue-name': '__wkf_step_x',
+          [ENGINE_KEY_HEADER]: 'lo-que-diga-quien-llama',
+        },
         body: '{"stepId":"s"}',
       });
       expect(answer.status).toBe(200);
@@ -89,7 +92,12 @@ describe("the engine's private door", () => {
         ['POST', '/.well-known/workflow/v1/flow/../../'],
       ]) {
         expect(
-          (await fetch(`${door.url}${route}`, { method, ...(method === 'POST' ? { body: 'x' } : {}) })).status,
+          (
+            await fetch(`${door.url}${route}`, {
+              method,
+              ...(method === 'POST' ? { body: 'x' } : {}),
+            })
+          ).status,
         ).toBe(404);
       }
       expect(seen).toEqual([]);
@@ -110,7 +118,13 @@ describe("the engine's private door", () => {
     const door = await openEngineDoor(siteUrl, dir);
     try {
       const route = '/.well-known/workflow/v1/flow';
-      const targets = [`http://${other}${route}`, `//${other}${route}`, `http://${other}/`, '*', `/\\${other}${route}`];
+      const targets = [
+        `http://${other}${route}`,
+        `//${other}${route}`,
+        `http://${other}/`,
+        '*',
+        `/\\${other}${route}`,
+      ];
       const answers = [];
       for (const target of targets) answers.push([target, await rawPost(door.url, target)]);
       expect(received).toEqual([]);
@@ -127,9 +141,17 @@ describe("the engine's private door", () => {
     const site = new URL('http://localhost:3000');
     const route = '/.well-known/workflow/v1/flow';
     expect(ownTarget(route, site)?.href).toBe(`http://localhost:3000${route}`);
-    expect(ownTarget(`${route}?__health`, site)?.href).toBe(`http://localhost:3000${route}?__health`);
+    expect(ownTarget(`${route}?__health`, site)?.href).toBe(
+      `http://localhost:3000${route}?__health`,
+    );
     // Not a plain path, even when it names this very site.
-    for (const target of [`http://localhost:3000${route}`, `//localhost:3000${route}`, '*', '', undefined])
+    for (const target of [
+      `http://localhost:3000${route}`,
+      `//localhost:3000${route}`,
+      '*',
+      '',
+      undefined,
+    ])
       expect([target, ownTarget(target, site)]).toEqual([target, null]);
     // A plain path to the eye that the URL parser reads as another host: it drops tabs and newlines.
     for (const target of [`/\t/other.example${route}`, `/\n/other.example${route}`])
@@ -139,9 +161,10 @@ describe("the engine's private door", () => {
   it('tells a site that does not answer as a failed delivery, for the world to try again', async () => {
     const door = await openEngineDoor('http://127.0.0.1:9', dir);
     try {
-      expect((await fetch(`${door.url}/.well-known/workflow/v1/flow`, { method: 'POST', body: '{}' })).status).toBe(
-        502,
-      );
+      expect(
+        (await fetch(`${door.url}/.well-known/workflow/v1/flow`, { method: 'POST', body: '{}' }))
+          .status,
+      ).toBe(502);
     } finally {
       await door.close();
     }

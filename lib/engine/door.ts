@@ -45,7 +45,9 @@ export async function openEngineDoor(site: string, localDir?: string): Promise<D
   (globalThis as Record<symbol, unknown>)[ENGINE_KEY] = key;
   const server = http.createServer((req, res) => pass(req, res, new URL(site), key));
   server.requestTimeout = 60_000;
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) =>
+    server.once('error', reject).listen(0, '127.0.0.1', resolve),
+  );
   server.unref();
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   deliverTo(url, site);
@@ -106,7 +108,9 @@ function pass(req: http.IncomingMessage, res: http.ServerResponse, site: URL, ke
 function writeDoorFile(dir: string, url: string): void {
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, DOOR_FILE);
-  writeFileSync(`${file}.${process.pid}`, JSON.stringify({ url, pid: process.pid }), { mode: 0o600 });
+  writeFileSync(`${file}.${process.pid}`, JSON.stringify({ url, pid: process.pid }), {
+    mode: 0o600,
+  });
   renameSync(`${file}.${process.pid}`, file);
 }
 
@@ -115,7 +119,9 @@ function writeDoorFile(dir: string, url: string): void {
  */
 export function readEngineDoor(dir: string): string | undefined {
   try {
-    const { url } = JSON.parse(readFileSync(path.join(dir, DOOR_FILE), 'utf8')) as { url?: unknown };
+    const { url } = JSON.parse(readFileSync(path.join(dir, DOOR_FILE), 'utf8')) as {
+      url?: unknown;
+    };
     return typeof url === 'string' && /^http:\/\/127\.0\.0\.1:\d+$/.test(url) ? url : undefined;
   } catch {
     return undefined;

@@ -102,7 +102,9 @@ describe('forgetting a lead’s run in the local world', () => {
 
   it('says plainly that Vercel’s runs cannot be deleted from here', async () => {
     process.env.WORKFLOW_TARGET_WORLD = 'vercel';
-    await expect(forgetRun('wrun_01KAZ0000000000000000000AB')).rejects.toThrow(/En Vercel .* no se pueden borrar/);
+    await expect(forgetRun('wrun_01KAZ0000000000000000000AB')).rejects.toThrow(
+      /En Vercel .* no se pueden borrar/,
+    );
   });
 });
 
@@ -135,19 +137,28 @@ describe('forgetting a lead’s run in the local world', () => {
   const job = (runId: string) =>
     client.query(
       "SELECT graphile_worker.add_job('workflow_flows', json_build_object('data', $1::text), max_attempts => 1)",
-      [Buffer.from(JSON.stringify({ runId, runInput: { input: 'la solicitud' } })).toString('base64')],
+      [
+        Buffer.from(JSON.stringify({ runId, runInput: { input: 'la solicitud' } })).toString(
+          'base64',
+        ),
+      ],
     );
   /** How many rows name the run, table by table. */
   async function rowsOf(runId: string): Promise<Record<string, number>> {
     const rows: Record<string, number> = {};
     for (const [table, column] of [
       ['workflow_runs', 'id'],
-      ...['workflow_events', 'workflow_steps', 'workflow_hooks', 'workflow_waits', 'workflow_stream_chunks'].map(
-        (t) => [t, 'run_id'],
-      ),
+      ...[
+        'workflow_events',
+        'workflow_steps',
+        'workflow_hooks',
+        'workflow_waits',
+        'workflow_stream_chunks',
+      ].map((t) => [t, 'run_id']),
     ]) {
       rows[table as string] = Number(
-        (await client.query(`SELECT count(*) FROM workflow.${table} WHERE ${column} = $1`, [runId])).rows[0].count,
+        (await client.query(`SELECT count(*) FROM workflow.${table} WHERE ${column} = $1`, [runId]))
+          .rows[0].count,
       );
     }
     const jobs = await client.query(

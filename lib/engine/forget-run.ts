@@ -18,17 +18,24 @@ import { getWorkflowWorld } from './choose-world';
  */
 export async function forgetRun(runId: string, { tombstone = false } = {}): Promise<void> {
   // The engine's ids (wrun_<ULID>): anything else could reach outside the data folder or match other runs.
-  if (!/^wrun_[0-9A-HJKMNP-TV-Z]{26}$/.test(runId)) throw new Error(`${runId} no es el id de una ejecución`);
+  if (!/^wrun_[0-9A-HJKMNP-TV-Z]{26}$/.test(runId))
+    throw new Error(`${runId} no es el id de una ejecución`);
   const world = getWorkflowWorld();
   if (world.kind === 'local')
-    return forgetLocalRun(path.resolve(/* turbopackIgnore: true */ process.cwd(), world.dir), runId, tombstone);
+    return forgetLocalRun(
+      path.resolve(/* turbopackIgnore: true */ process.cwd(), world.dir),
+      runId,
+      tombstone,
+    );
   if (world.kind === 'postgres') return forgetPostgresRun(world.url, runId, tombstone);
   if (world.kind === 'vercel')
     throw new Error(
       'En Vercel las ejecuciones las guarda Vercel: desde aquí no se pueden borrar (caducan según el plan; o ' +
         'desde el panel de Vercel).',
     );
-  throw new Error(`El motor de entregas ${world.target} no es el local ni PostgreSQL: no sé borrar sus datos.`);
+  throw new Error(
+    `El motor de entregas ${world.target} no es el local ni PostgreSQL: no sé borrar sus datos.`,
+  );
 }
 
 // A run still running is refused: the engine would go on writing it.
@@ -43,7 +50,9 @@ async function forgetLocalRun(dir: string, runId: string, tombstone: boolean): P
     throw new Error(`La ejecución ${runId} ${RUNNING}`);
   const ofRun = (name: string) => name.startsWith(`${runId}.`) || name.startsWith(`${runId}-`);
   const files = async (sub: string) =>
-    (await readdir(path.join(dir, sub)).catch(() => [] as string[])).map((name) => path.join(dir, sub, name));
+    (await readdir(path.join(dir, sub)).catch(() => [] as string[])).map((name) =>
+      path.join(dir, sub, name),
+    );
   const doomed: string[] = [];
   // Hooks are named by their own id: found by the runId inside (the hook, the token's claim) or in the run's events.
   const hookIds = new Set<string>();
@@ -61,7 +70,9 @@ async function forgetLocalRun(dir: string, runId: string, tombstone: boolean): P
     if (typeof hook.hookId === 'string' && typeof hook.token === 'string') {
       hookIds.add(hook.hookId);
       // A recovery marker, left only when a crash interrupted a hook's creation.
-      const marker = createHash('sha256').update(`${hook.token}\x00${runId}\x00${hook.hookId}`).digest('hex');
+      const marker = createHash('sha256')
+        .update(`${hook.token}\x00${runId}\x00${hook.hookId}`)
+        .digest('hex');
       doomed.push(path.join(dir, 'hooks', 'tokens', `${marker}.recovery.json`));
     }
   }
@@ -105,7 +116,11 @@ async function forgetLocalRun(dir: string, runId: string, tombstone: boolean): P
  * input there).
  */
 async function forgetPostgresRun(url: string, runId: string, tombstone: boolean): Promise<void> {
-  const client = new Client({ connectionString: url, connectionTimeoutMillis: 10_000, query_timeout: 30_000 });
+  const client = new Client({
+    connectionString: url,
+    connectionTimeoutMillis: 10_000,
+    query_timeout: 30_000,
+  });
   await client.connect();
   try {
     await client.query('BEGIN');

@@ -6,7 +6,13 @@ import path from 'node:path';
 
 // lib/engine/ reads the engine's internals (docs/operations.md, "Upgrading the engine"): its packages move only
 // when someone upgrades them on purpose, never with an `npm update`.
-const ENGINE = ['workflow', '@workflow/core', '@workflow/world-local', '@workflow/world-postgres', '@workflow/errors'];
+const ENGINE = [
+  'workflow',
+  '@workflow/core',
+  '@workflow/world-local',
+  '@workflow/world-postgres',
+  '@workflow/errors',
+];
 const ROOT = path.join(__dirname, '..', '..');
 const read = (file: string) =>
   JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as {
@@ -23,7 +29,9 @@ describe("the engine's packages", () => {
 
   it('are the versions the SDK itself was built with: one copy of each world', () => {
     const core = read('node_modules/@workflow/core/package.json').dependencies ?? {};
-    expect(core['@workflow/world-local']).toBe(read('package.json').dependencies?.['@workflow/world-local']);
+    expect(core['@workflow/world-local']).toBe(
+      read('package.json').dependencies?.['@workflow/world-local'],
+    );
     expect(read('node_modules/workflow/package.json').dependencies?.['@workflow/errors']).toBe(
       read('package.json').dependencies?.['@workflow/errors'],
     );

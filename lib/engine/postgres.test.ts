@@ -8,7 +8,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { Logger, makeWorkerUtils, run } from 'graphile-worker';
 import { Pool } from 'pg';
-import { debianPostgresBin, queryRows, startPostgres, type Postgres } from '@/test-support/postgres';
+import {
+  debianPostgresBin,
+  queryRows,
+  startPostgres,
+  type Postgres,
+} from '@/test-support/postgres';
 import { prepareWorkflowPostgres, releaseStaleJobLocks } from './postgres';
 
 const quiet = new Logger(() => () => {});
@@ -36,11 +41,15 @@ async function waitFor(done: () => boolean, timeoutMs = 10_000) {
 }
 
 const migrationsDone = async (url: string) =>
-  Number((await queryRows(url, 'select count(*) as n from workflow_drizzle.workflow_migrations'))[0]?.n);
+  Number(
+    (await queryRows(url, 'select count(*) as n from workflow_drizzle.workflow_migrations'))[0]?.n,
+  );
 
 function bootstrapCli(url: string) {
   const setup = path.join(
-    path.dirname(createRequire(path.join(process.cwd(), 'index.js')).resolve('@workflow/world-postgres')),
+    path.dirname(
+      createRequire(path.join(process.cwd(), 'index.js')).resolve('@workflow/world-postgres'),
+    ),
     '..',
     'bin',
     'setup.js',
@@ -60,7 +69,9 @@ function bootstrapCli(url: string) {
 }
 
 function schemaOf(url: string): string {
-  const dump = spawnSync(path.join(debianPostgresBin() ?? '', 'pg_dump'), ['--schema-only', url], { encoding: 'utf8' });
+  const dump = spawnSync(path.join(debianPostgresBin() ?? '', 'pg_dump'), ['--schema-only', url], {
+    encoding: 'utf8',
+  });
   if (dump.status !== 0) throw new Error(dump.stderr);
   // pg_dump's \restrict lines carry a random key.
   return dump.stdout.replace(/^\\(un)?restrict .*$/gm, '');
@@ -74,18 +85,18 @@ describe('prepareWorkflowPostgres', () => {
     expect(done).toBeGreaterThan(0);
     await prepareWorkflowPostgres(url);
     expect(await migrationsDone(url)).toBe(done);
-    await expect(queryRows(url, "select to_regclass('workflow.workflow_runs') as runs")).resolves.toEqual([
-      { runs: 'workflow.workflow_runs' },
-    ]);
+    await expect(
+      queryRows(url, "select to_regclass('workflow.workflow_runs') as runs"),
+    ).resolves.toEqual([{ runs: 'workflow.workflow_runs' }]);
   });
 
   it("lets four servers start at once on an empty database, then the world's own start-up migration on two at once", async () => {
     const url = await postgres.createDatabase();
     await Promise.all([1, 2, 3, 4].map(() => prepareWorkflowPostgres(url)));
     await Promise.all([worldStartMigration(url), worldStartMigration(url)]);
-    await expect(queryRows(url, "select to_regclass('graphile_worker._private_jobs') as jobs")).resolves.toEqual([
-      { jobs: 'graphile_worker._private_jobs' },
-    ]);
+    await expect(
+      queryRows(url, "select to_regclass('graphile_worker._private_jobs') as jobs"),
+    ).resolves.toEqual([{ jobs: 'graphile_worker._private_jobs' }]);
   }, 30_000);
 
   it('leaves the same database as `npx bootstrap`, and either runs after the other with nothing to do', async () => {
@@ -140,7 +151,10 @@ describe('releaseStaleJobLocks', () => {
       pollInterval: 500,
       noHandleSignals: true,
       logger: quiet,
-      taskList: { step: async () => void ran.push('step'), wake: async () => void ran.push('wake') },
+      taskList: {
+        step: async () => void ran.push('step'),
+        wake: async () => void ran.push('wake'),
+      },
     });
     try {
       await waitFor(() => ran.includes('wake'));

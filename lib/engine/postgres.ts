@@ -14,13 +14,19 @@ const MIGRATION_LOCK = 0x776f726c64;
 
 function connect(url: string): Client {
   // A migration statement, or the wait for another server's, is seconds; a minute means something is wrong.
-  return new Client({ connectionString: url, connectionTimeoutMillis: 10_000, statement_timeout: 60_000 });
+  return new Client({
+    connectionString: url,
+    connectionTimeoutMillis: 10_000,
+    statement_timeout: 60_000,
+  });
 }
 
 // The copy of the package the SDK itself loads: it resolves the world from the project's folder too (@workflow/core,
 // runtime/world.js).
 function migrationsFolder(): string {
-  const entry = createRequire(path.join(process.cwd(), 'index.js')).resolve('@workflow/world-postgres');
+  const entry = createRequire(path.join(process.cwd(), 'index.js')).resolve(
+    '@workflow/world-postgres',
+  );
   return path.join(path.dirname(entry), '..', 'src', 'drizzle', 'migrations');
 }
 
@@ -72,10 +78,10 @@ async function migrateWorld(client: Client) {
       const sql = readFileSync(path.join(folder, `${tag}.sql`), 'utf8');
       for (const statement of sql.split('--> statement-breakpoint')) await client.query(statement);
       const hash = createHash('sha256').update(sql).digest('hex');
-      await client.query('insert into workflow_drizzle.workflow_migrations (hash, created_at) values ($1, $2)', [
-        hash,
-        when,
-      ]);
+      await client.query(
+        'insert into workflow_drizzle.workflow_migrations (hash, created_at) values ($1, $2)',
+        [hash, when],
+      );
     }
     await client.query('commit');
   } catch (error) {

@@ -14,9 +14,17 @@ const KEY = 'clave-de-esta-puerta';
 const keys = globalThis as Record<symbol, unknown>;
 
 const request = (path: string, method = 'GET', headers: Record<string, string> = {}) =>
-  new NextRequest(`${SITE}${path}`, { method, headers, ...(method === 'POST' ? { body: '{}' } : {}) });
+  new NextRequest(`${SITE}${path}`, {
+    method,
+    headers,
+    ...(method === 'POST' ? { body: '{}' } : {}),
+  });
 /** What the guard does: 'pass' (on to the route), a status, or 'other' (not the engine's: the rest of the proxy). */
-function answer(path: string, method?: string, headers?: Record<string, string>): 'pass' | 'other' | number {
+function answer(
+  path: string,
+  method?: string,
+  headers?: Record<string, string>,
+): 'pass' | 'other' | number {
   const response = guardEngineRoutes(request(path, method, headers));
   if (!response) return 'other';
   return response.headers.get('x-middleware-next') === '1' ? 'pass' : response.status;
@@ -64,7 +72,11 @@ describe("the engine's public routes (lib/engine/public-routes.ts)", () => {
         '/.well-known/workflow',
       ])
         for (const method of ['GET', 'POST', 'DELETE'])
-          expect([path, method, answer(path, method, { [ENGINE_KEY_HEADER]: KEY })]).toEqual([path, method, 404]);
+          expect([path, method, answer(path, method, { [ENGINE_KEY_HEADER]: KEY })]).toEqual([
+            path,
+            method,
+            404,
+          ]);
     });
 
     it('leaves every other path to the rest of the proxy', () => {
@@ -80,15 +92,19 @@ describe("the engine's public routes (lib/engine/public-routes.ts)", () => {
 
   describe("on Vercel (a function's environment: no next.config.ts, no door)", () => {
     beforeEach(() => {
-      Object.assign(process.env, { VERCEL: '1', VERCEL_DEPLOYMENT_ID: 'dpl_123', WORKFLOW_TARGET_WORLD: '' });
+      Object.assign(process.env, {
+        VERCEL: '1',
+        VERCEL_DEPLOYMENT_ID: 'dpl_123',
+        WORKFLOW_TARGET_WORLD: '',
+      });
     });
 
     it("passes every request to the queue's routes to Vercel's world, as before: its deliveries are signed", () => {
       for (const path of [FLOW, STEP])
-        expect([path, answer(path, 'POST', { 'content-type': 'application/cloudevents+json' })]).toEqual([
+        expect([
           path,
-          'pass',
-        ]);
+          answer(path, 'POST', { 'content-type': 'application/cloudevents+json' }),
+        ]).toEqual([path, 'pass']);
       expect(answer(`${FLOW}?__health`)).toBe('pass');
     });
 
@@ -98,7 +114,8 @@ describe("the engine's public routes (lib/engine/public-routes.ts)", () => {
   });
 
   describe("the proxy's matcher", () => {
-    const matches = (path: string) => unstable_doesMiddlewareMatch({ config, url: `${SITE}${path}` });
+    const matches = (path: string) =>
+      unstable_doesMiddlewareMatch({ config, url: `${SITE}${path}` });
 
     it("runs the proxy for every request under /.well-known/workflow/, a health check's `?__health` included", () => {
       for (const path of [

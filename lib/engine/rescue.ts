@@ -2,7 +2,12 @@ import 'server-only';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { getRun } from 'workflow/api';
-import { hydrateResourceIO, observabilityRevivers, parseStepName, parseWorkflowName } from 'workflow/observability';
+import {
+  hydrateResourceIO,
+  observabilityRevivers,
+  parseStepName,
+  parseWorkflowName,
+} from 'workflow/observability';
 import { getWorld } from 'workflow/runtime';
 import { RUN_ERROR_CODES } from '@workflow/errors';
 import { getWorkflowWorld } from './choose-world';
@@ -34,7 +39,10 @@ export type OurWorkflow = {
   about(args: unknown[]): string | undefined;
   againAfterEngineFailure: boolean;
   /** Undefined: not a run this can mend (its input is not ours), left as it is. */
-  resume(args: unknown[], cut?: Cut): Promise<{ needs: 'again' | 'forget' | 'keep'; again?: string } | undefined>;
+  resume(
+    args: unknown[],
+    cut?: Cut,
+  ): Promise<{ needs: 'again' | 'forget' | 'keep'; again?: string } | undefined>;
 };
 export type OurWorkflows = {
   byName: Record<string, OurWorkflow>;
@@ -56,10 +64,15 @@ export async function rescueGivenUpLeads(ours: OurWorkflows): Promise<number> {
   const world = getWorld();
   let rescued = 0;
   for (let cursor: string | undefined; ;) {
-    const page = await world.runs.list({ status: 'failed', resolveData: 'all', pagination: { limit: 50, cursor } });
+    const page = await world.runs.list({
+      status: 'failed',
+      resolveData: 'all',
+      pagination: { limit: 50, cursor },
+    });
     for (const run of page.data) {
       const workflow = ours.byName[parseWorkflowName(run.workflowName)?.shortName ?? ''];
-      if (!workflow?.againAfterEngineFailure || !ENGINE_FAILURES.has(run.error?.code ?? '')) continue;
+      if (!workflow?.againAfterEngineFailure || !ENGINE_FAILURES.has(run.error?.code ?? ''))
+        continue;
       const { input } = hydrateResourceIO(run, observabilityRevivers) as { input?: unknown };
       const args = Array.isArray(input) ? input : [];
       const about = workflow.about(args);
@@ -74,7 +87,9 @@ export async function rescueGivenUpLeads(ours: OurWorkflows): Promise<number> {
             `sigue en ${again}`,
         );
       } catch (error) {
-        console.error(`[contacto] No se pudo retomar ${about} (${errorName(error)}); se intenta de nuevo más tarde`);
+        console.error(
+          `[contacto] No se pudo retomar ${about} (${errorName(error)}); se intenta de nuevo más tarde`,
+        );
       }
     }
     if (!page.hasMore || !page.cursor) return rescued;
@@ -119,13 +134,21 @@ export async function rescueCutOffRuns(ours: OurWorkflows, now = Date.now()): Pr
   let mended = 0;
   const running = new Set<string>();
   for (let cursor: string | undefined; ;) {
-    const page = await world.runs.list({ status: 'running', resolveData: 'none', pagination: { limit: 50, cursor } });
+    const page = await world.runs.list({
+      status: 'running',
+      resolveData: 'none',
+      pagination: { limit: 50, cursor },
+    });
     for (const run of page.data) {
       const workflow = parseWorkflowName(run.workflowName)?.shortName;
       if (!workflow || !ours.byName[workflow]) continue;
       running.add(run.runId);
       const [latest] = (
-        await world.steps.list({ runId: run.runId, resolveData: 'none', pagination: { limit: 1, sortOrder: 'desc' } })
+        await world.steps.list({
+          runId: run.runId,
+          resolveData: 'none',
+          pagination: { limit: 1, sortOrder: 'desc' },
+        })
       ).data;
       if (!latest || seenEnded.get(run.runId) === latest.stepId) continue;
       const verdict = verdictOf(
@@ -138,10 +161,15 @@ export async function rescueCutOffRuns(ours: OurWorkflows, now = Date.now()): Pr
       if (!verdict) continue;
       if (verdict === 'torn') {
         const [last] = (
-          await world.events.list({ runId: run.runId, resolveData: 'all', pagination: { limit: 1, sortOrder: 'desc' } })
+          await world.events.list({
+            runId: run.runId,
+            resolveData: 'all',
+            pagination: { limit: 1, sortOrder: 'desc' },
+          })
         ).data;
         const end = logEnd(latest.stepId, last, now, local);
-        if (end === 'stalled' && (await mend(ours, run.runId, workflow, latest.stepId, 'stalled'))) mended += 1;
+        if (end === 'stalled' && (await mend(ours, run.runId, workflow, latest.stepId, 'stalled')))
+          mended += 1;
         if (end) continue;
       }
       if (await endLogged(run.runId, latest.stepId)) seenEnded.set(run.runId, latest.stepId);
@@ -160,11 +188,16 @@ export async function rescueCutOffRuns(ours: OurWorkflows, now = Date.now()): Pr
 async function endLogged(runId: string, stepId: string): Promise<boolean> {
   const world = getWorld();
   for (let cursor: string | undefined; ;) {
-    const page = await world.events.list({ runId, resolveData: 'none', pagination: { limit: 100, cursor } });
+    const page = await world.events.list({
+      runId,
+      resolveData: 'none',
+      pagination: { limit: 100, cursor },
+    });
     if (
       page.data.some(
         (event) =>
-          event.correlationId === stepId && (event.eventType === 'step_completed' || event.eventType === 'step_failed'),
+          event.correlationId === stepId &&
+          (event.eventType === 'step_completed' || event.eventType === 'step_failed'),
       )
     )
       return true;
@@ -186,7 +219,10 @@ async function mend(
   try {
     const step = await world.steps.get(runId, stepId, { resolveData: 'all' });
     const shortName = parseStepName(step.stepName)?.shortName;
-    const { input } = hydrateResourceIO(await world.runs.get(runId, { resolveData: 'all' }), observabilityRevivers) as {
+    const { input } = hydrateResourceIO(
+      await world.runs.get(runId, { resolveData: 'all' }),
+      observabilityRevivers,
+    ) as {
       input?: unknown;
     };
     const args = Array.isArray(input) ? input : [];
@@ -200,7 +236,9 @@ async function mend(
     // Forgotten by a forgetting run (durable), a few seconds on: the cancelled run's last replay may still be reading
     // it.
     if (needs !== 'keep') await ours.forgetLater(runId, Date.now() + 5000);
-    const next = again ? `sigue en ${again}` : 'cancelada; la solicitud ya estaba entregada o seguía en otra ejecución';
+    const next = again
+      ? `sigue en ${again}`
+      : 'cancelada; la solicitud ya estaba entregada o seguía en otra ejecución';
     console.warn(
       `[contacto] La ejecución ${runId} (${ourWorkflow.about(args) ?? runId}) quedó cortada por una caída en ` +
         `${shortName ?? 'un paso'} (${VERDICT_WORDS[verdict]}): ${next}`,

@@ -13,13 +13,20 @@ type World = ReturnType<typeof getWorld>;
 type Run = Awaited<ReturnType<World['runs']['list']>>['data'][number];
 
 /** A run's input and output as plain values; what cannot be read is left as it was. */
-export async function runData(world: World, run: Run): Promise<{ input?: unknown; output?: unknown }> {
+export async function runData(
+  world: World,
+  run: Run,
+): Promise<{ input?: unknown; output?: unknown }> {
   const { input, output } = run as { input?: unknown; output?: unknown };
   const raw =
-    isEncryptedData(input) || isEncryptedData(output) ? await world.getEncryptionKeyForRun?.(run as never) : null;
+    isEncryptedData(input) || isEncryptedData(output)
+      ? await world.getEncryptionKeyForRun?.(run as never)
+      : null;
   const key = raw ? await importKey(raw) : undefined;
   // What cannot be read stays as it was, as the SDK's hydrateResourceIO leaves it: then it is no lead of ours.
   const decode = (value: unknown) =>
-    value == null ? value : hydrateDataWithKey(value, observabilityRevivers, key).catch(() => value);
+    value == null
+      ? value
+      : hydrateDataWithKey(value, observabilityRevivers, key).catch(() => value);
   return { input: await decode(input), output: await decode(output) };
 }

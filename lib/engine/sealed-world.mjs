@@ -19,7 +19,8 @@ import { fromEngine } from './delivery-key.mjs';
 const require = createRequire(import.meta.url);
 
 function innerWorld() {
-  if (process.env.ENGINE_WORLD === '@workflow/world-postgres') return require('@workflow/world-postgres').createWorld();
+  if (process.env.ENGINE_WORLD === '@workflow/world-postgres')
+    return require('@workflow/world-postgres').createWorld();
   return createLocalWorld({ dataDir: process.env.WORKFLOW_LOCAL_DATA_DIR });
 }
 
@@ -32,6 +33,8 @@ export function createWorld() {
   };
   return new Proxy(world, {
     get: (target, property, receiver) =>
-      property === 'createQueueHandler' ? createQueueHandler : Reflect.get(target, property, receiver),
+      property === 'createQueueHandler'
+        ? createQueueHandler
+        : Reflect.get(target, property, receiver),
   });
 }

@@ -40,7 +40,9 @@ export async function startWorkflowWorld(ours: OurWorkflows): Promise<void> {
   // Before the world starts: its deliveries go through the door, and nothing else reaches its routes.
   let door: string;
   try {
-    door = (await openEngineDoor(getWorkflowServerUrl(), world.kind === 'local' ? world.dir : undefined)).url;
+    door = (
+      await openEngineDoor(getWorkflowServerUrl(), world.kind === 'local' ? world.dir : undefined)
+    ).url;
   } catch (error) {
     console.error(
       `[contacto] ERROR: no se abrió la puerta privada del motor de entregas (${errorName(error)}); las ` +
@@ -103,10 +105,14 @@ function every(ms: number, work: () => Promise<void>): void {
 
 async function rescueLeads(ours: OurWorkflows): Promise<void> {
   await rescueGivenUpLeads(ours).catch((error: unknown) =>
-    console.error(`[contacto] No se pudieron revisar las solicitudes abandonadas (${errorName(error)})`),
+    console.error(
+      `[contacto] No se pudieron revisar las solicitudes abandonadas (${errorName(error)})`,
+    ),
   );
   await rescueCutOffRuns(ours).catch((error: unknown) =>
-    console.error(`[contacto] No se pudieron revisar las ejecuciones cortadas por una caída (${errorName(error)})`),
+    console.error(
+      `[contacto] No se pudieron revisar las ejecuciones cortadas por una caída (${errorName(error)})`,
+    ),
   );
 }
 
@@ -126,6 +132,8 @@ async function releaseJobsOfDeadServers(url: string): Promise<void> {
         ),
     )
     .catch((error: unknown) =>
-      console.error(`[contacto] No se pudieron liberar los trabajos de un servidor caído (${errorName(error)})`),
+      console.error(
+        `[contacto] No se pudieron liberar los trabajos de un servidor caído (${errorName(error)})`,
+      ),
     );
 }

@@ -76,34 +76,41 @@ describe('public environment', () => {
   });
 
   it('takes only the label of the Ads conversion, not the whole send_to', () => {
-    expect(() => parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL: 'AW-123456789/AbC-D_efG-h12' })).toThrow(
-      /NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL/,
-    );
+    expect(() =>
+      parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL: 'AW-123456789/AbC-D_efG-h12' }),
+    ).toThrow(/NEXT_PUBLIC_GOOGLE_ADS_CONVERSION_LABEL/);
   });
 
   it('takes only the digits of a Meta Pixel ID, and says so in Spanish', () => {
     expect(() => parsePublicEnv({ NEXT_PUBLIC_META_PIXEL_ID: 'fb-123456789012345' })).toThrow(
       /NEXT_PUBLIC_META_PIXEL_ID: debe ser solo el número del píxel de Meta/,
     );
-    expect(parsePublicEnv({ NEXT_PUBLIC_META_PIXEL_ID: ' 123456789012345 ' }).metaPixelId).toBe('123456789012345');
+    expect(parsePublicEnv({ NEXT_PUBLIC_META_PIXEL_ID: ' 123456789012345 ' }).metaPixelId).toBe(
+      '123456789012345',
+    );
   });
 
   it('turns enhanced conversions on with 1 only; 0 or empty is off, anything else a mistake', () => {
-    expect(parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: '1' }).googleAdsEnhancedConversions).toBe(
-      true,
-    );
-    expect(parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: '0' }).googleAdsEnhancedConversions).toBe(
-      false,
-    );
-    expect(parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: '' }).googleAdsEnhancedConversions).toBe(
-      false,
-    );
+    expect(
+      parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: '1' })
+        .googleAdsEnhancedConversions,
+    ).toBe(true);
+    expect(
+      parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: '0' })
+        .googleAdsEnhancedConversions,
+    ).toBe(false);
+    expect(
+      parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: '' })
+        .googleAdsEnhancedConversions,
+    ).toBe(false);
     expect(() => parsePublicEnv({ NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: 'true' })).toThrow(
       /NEXT_PUBLIC_GOOGLE_ADS_ENHANCED_CONVERSIONS: debe ser 1/,
     );
   });
 
   it('rejects protocol-relative paths that would leave the site', () => {
-    expect(() => parsePublicEnv({ NEXT_PUBLIC_THANK_YOU_URL: '//evil.example' })).toThrow(/NEXT_PUBLIC_THANK_YOU_URL/);
+    expect(() => parsePublicEnv({ NEXT_PUBLIC_THANK_YOU_URL: '//evil.example' })).toThrow(
+      /NEXT_PUBLIC_THANK_YOU_URL/,
+    );
   });
 });

@@ -1,9 +1,18 @@
 /**
  * @jest-environment node
  */
-import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD, PHASE_PRODUCTION_SERVER } from 'next/constants';
+import {
+  PHASE_DEVELOPMENT_SERVER,
+  PHASE_PRODUCTION_BUILD,
+  PHASE_PRODUCTION_SERVER,
+} from 'next/constants';
 import nextConfig from '@/next.config';
-import { assertServerEnv, parseContactConfig, parseDeliveryConfig, parseRateLimitConfig } from './server';
+import {
+  assertServerEnv,
+  parseContactConfig,
+  parseDeliveryConfig,
+  parseRateLimitConfig,
+} from './server';
 
 describe('contact API configuration', () => {
   it('uses the local inbox when no API is configured (a fresh clone)', () => {
@@ -15,15 +24,21 @@ describe('contact API configuration', () => {
   });
 
   it('uses the API with its site key, keeping the final slash of the base', () => {
-    expect(parseContactConfig({ CONTACT_API_BASE_URL: 'https://api.example.mx/api/', CONTACT_SITE_KEY: 'k1' })).toEqual(
-      {
-        mode: 'api',
-        baseUrl: 'https://api.example.mx/api/',
-        siteKey: 'k1',
-      },
-    );
     expect(
-      parseContactConfig({ CONTACT_API_BASE_URL: 'https://api.example.mx/api', CONTACT_SITE_KEY: 'k1' }),
+      parseContactConfig({
+        CONTACT_API_BASE_URL: 'https://api.example.mx/api/',
+        CONTACT_SITE_KEY: 'k1',
+      }),
+    ).toEqual({
+      mode: 'api',
+      baseUrl: 'https://api.example.mx/api/',
+      siteKey: 'k1',
+    });
+    expect(
+      parseContactConfig({
+        CONTACT_API_BASE_URL: 'https://api.example.mx/api',
+        CONTACT_SITE_KEY: 'k1',
+      }),
     ).toMatchObject({
       baseUrl: 'https://api.example.mx/api/',
     });
@@ -36,8 +51,13 @@ describe('contact API configuration', () => {
   });
 
   it('is a configuration error when the site key is missing or the URL is malformed', () => {
-    expect(parseContactConfig({ CONTACT_API_BASE_URL: 'https://api.example.mx/api/' }).mode).toBe('misconfigured');
-    const malformed = parseContactConfig({ CONTACT_API_BASE_URL: 'api.example.mx', CONTACT_SITE_KEY: 'k' });
+    expect(parseContactConfig({ CONTACT_API_BASE_URL: 'https://api.example.mx/api/' }).mode).toBe(
+      'misconfigured',
+    );
+    const malformed = parseContactConfig({
+      CONTACT_API_BASE_URL: 'api.example.mx',
+      CONTACT_SITE_KEY: 'k',
+    });
     expect(malformed.mode === 'misconfigured' && malformed.problem).toMatch(/CONTACT_API_BASE_URL/);
   });
 });
@@ -57,9 +77,17 @@ describe("the lead workflow's environment", () => {
       ALERT_EMAIL_TO: 'ventas@a.mx',
       ALERT_EMAIL_FROM: 'avisos@a.mx',
     };
-    expect(outbox(all).alert).toEqual({ smtpUrl: all.ALERT_SMTP_URL, to: 'ventas@a.mx', from: 'avisos@a.mx' });
+    expect(outbox(all).alert).toEqual({
+      smtpUrl: all.ALERT_SMTP_URL,
+      to: 'ventas@a.mx',
+      from: 'avisos@a.mx',
+    });
     expect(
-      outbox({ ...all, ALERT_EMAIL_TO: 'a@a.mx, Ventas <b@b.mx>', ALERT_EMAIL_FROM: 'Formulario <avisos@a.mx>' }).alert,
+      outbox({
+        ...all,
+        ALERT_EMAIL_TO: 'a@a.mx, Ventas <b@b.mx>',
+        ALERT_EMAIL_FROM: 'Formulario <avisos@a.mx>',
+      }).alert,
     ).toBeDefined();
     const partial = outbox({ ALERT_SMTP_URL: all.ALERT_SMTP_URL });
     expect(partial.alert).toBeUndefined();
@@ -90,9 +118,13 @@ describe('a malformed optional variable turns off only its own feature', () => {
 
   it('a malformed alert address turns alerts off too', () => {
     expect(
-      parseDeliveryConfig({ ...alerts, ALERT_EMAIL_TO: 'ventas.agencia.mx' }).problems.map((p) => p.variable),
+      parseDeliveryConfig({ ...alerts, ALERT_EMAIL_TO: 'ventas.agencia.mx' }).problems.map(
+        (p) => p.variable,
+      ),
     ).toEqual(['ALERT_EMAIL_TO']);
-    expect(parseDeliveryConfig({ ...alerts, ALERT_EMAIL_FROM: 'Formulario' }).config.alert).toBeUndefined();
+    expect(
+      parseDeliveryConfig({ ...alerts, ALERT_EMAIL_FROM: 'Formulario' }).config.alert,
+    ).toBeUndefined();
   });
 
   it('a bad backoff list: the default waits, and says so', () => {
@@ -124,15 +156,29 @@ describe('a malformed optional variable turns off only its own feature', () => {
       ['CONTACT_RATE_LIMIT_MAX', 'debe ser un número entero mayor que cero'],
       ['CONTACT_RATE_LIMIT_WINDOW_SECONDS', 'debe ser un número entero mayor que cero'],
     ]);
-    expect(parseRateLimitConfig({ CONTACT_RATE_LIMIT_MAX: ' 12 ', CONTACT_RATE_LIMIT_WINDOW_SECONDS: ' ' })).toEqual({
-      config: { max: 12, windowSeconds: 600, redisUrl: undefined, trustedProxies: 0, onVercel: false },
+    expect(
+      parseRateLimitConfig({
+        CONTACT_RATE_LIMIT_MAX: ' 12 ',
+        CONTACT_RATE_LIMIT_WINDOW_SECONDS: ' ',
+      }),
+    ).toEqual({
+      config: {
+        max: 12,
+        windowSeconds: 600,
+        redisUrl: undefined,
+        trustedProxies: 0,
+        onVercel: false,
+      },
       problems: [],
     });
   });
 
   it('TRUST_PROXY_HEADERS counts the proxies of yours in front of the server, 0 to 10; empty is none', () => {
-    const proxies = (value?: string) => parseRateLimitConfig({ TRUST_PROXY_HEADERS: value }).config.trustedProxies;
-    expect([undefined, '', ' ', '0', '1', ' 2 ', '10'].map(proxies)).toEqual([0, 0, 0, 0, 1, 2, 10]);
+    const proxies = (value?: string) =>
+      parseRateLimitConfig({ TRUST_PROXY_HEADERS: value }).config.trustedProxies;
+    expect([undefined, '', ' ', '0', '1', ' 2 ', '10'].map(proxies)).toEqual([
+      0, 0, 0, 0, 1, 2, 10,
+    ]);
     expect(parseRateLimitConfig({ TRUST_PROXY_HEADERS: '1' }).problems).toEqual([]);
   });
 
@@ -143,7 +189,8 @@ describe('a malformed optional variable turns off only its own feature', () => {
       expect(problems).toEqual([
         {
           variable: 'TRUST_PROXY_HEADERS',
-          message: 'debe ser un número entero de 0 a 10: cuántos proxies propios hay delante del servidor',
+          message:
+            'debe ser un número entero de 0 a 10: cuántos proxies propios hay delante del servidor',
           fallback: 'no se confía en ningún proxy (en Vercel se usa siempre la cabecera de Vercel)',
         },
       ]);
@@ -154,7 +201,10 @@ describe('a malformed optional variable turns off only its own feature', () => {
   });
 
   it('knows when it runs on Vercel, whose own client header it then reads', () => {
-    expect(parseRateLimitConfig({ VERCEL: '1' }).config).toMatchObject({ onVercel: true, trustedProxies: 0 });
+    expect(parseRateLimitConfig({ VERCEL: '1' }).config).toMatchObject({
+      onVercel: true,
+      trustedProxies: 0,
+    });
     expect(parseRateLimitConfig({}).config.onVercel).toBe(false);
   });
 
@@ -190,9 +240,9 @@ describe('the build check of the server variables (next build)', () => {
   });
 
   it('fails naming a malformed contact API, or a base URL without its site key', () => {
-    expect(() => assertServerEnv({ CONTACT_API_BASE_URL: 'not-a-url', CONTACT_SITE_KEY: 'k' })).toThrow(
-      /CONTACT_API_BASE_URL: debe ser una URL http\(s\) completa/,
-    );
+    expect(() =>
+      assertServerEnv({ CONTACT_API_BASE_URL: 'not-a-url', CONTACT_SITE_KEY: 'k' }),
+    ).toThrow(/CONTACT_API_BASE_URL: debe ser una URL http\(s\) completa/);
     expect(() => assertServerEnv({ CONTACT_API_BASE_URL: 'https://api.example.mx/api/' })).toThrow(
       /CONTACT_SITE_KEY: está vacía, y es obligatoria cuando CONTACT_API_BASE_URL está definida/,
     );
@@ -239,7 +289,9 @@ describe('next.config.ts checks the server variables at build', () => {
   it('fails `next build` on a contact API base without its site key', async () => {
     process.env.CONTACT_API_BASE_URL = 'https://api.example.mx/api/';
     delete process.env.CONTACT_SITE_KEY;
-    await expect(nextConfig(PHASE_PRODUCTION_BUILD, { defaultConfig: {} })).rejects.toThrow(/CONTACT_SITE_KEY/);
+    await expect(nextConfig(PHASE_PRODUCTION_BUILD, { defaultConfig: {} })).rejects.toThrow(
+      /CONTACT_SITE_KEY/,
+    );
   });
 
   it('builds with no contact API at all', async () => {
@@ -251,7 +303,9 @@ describe('next.config.ts checks the server variables at build', () => {
   it('lets `next start` and `next dev` run with it: the server falls back and reports it at start-up', async () => {
     process.env.ALERT_SMTP_URL = 'foo';
     await expect(nextConfig(PHASE_PRODUCTION_SERVER, { defaultConfig: {} })).resolves.toBeDefined();
-    await expect(nextConfig(PHASE_DEVELOPMENT_SERVER, { defaultConfig: {} })).resolves.toBeDefined();
+    await expect(
+      nextConfig(PHASE_DEVELOPMENT_SERVER, { defaultConfig: {} }),
+    ).resolves.toBeDefined();
   });
 
   it('sends raster pictures as AVIF or WebP, at the widths the pictures are drawn at', async () => {

@@ -1,7 +1,14 @@
 /**
  * @jest-environment node
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Redis from 'ioredis';
@@ -49,7 +56,9 @@ beforeEach(() => {
   for (const level of ['error', 'warn', 'info'] as const)
     jest
       .spyOn(console, level)
-      .mockImplementation((...args: unknown[]) => void logs.push({ level, text: args.map(String).join(' ') }));
+      .mockImplementation(
+        (...args: unknown[]) => void logs.push({ level, text: args.map(String).join(' ') }),
+      );
 });
 afterEach(async () => {
   for (const counters of opened.splice(0)) await counters.closeCounters();
@@ -65,7 +74,10 @@ const experimentName = () => `prueba-${process.pid}-${++made}`;
 
 /** A settled promise, or 'held' once `ms` passed: a visitor is never held on a count. */
 const settledWithin = (work: Promise<unknown>, ms: number) =>
-  Promise.race([work.then(() => 'settled'), new Promise((resolve) => setTimeout(() => resolve('held'), ms))]);
+  Promise.race([
+    work.then(() => 'settled'),
+    new Promise((resolve) => setTimeout(() => resolve('held'), ms)),
+  ]);
 
 describe('the day a count belongs to', () => {
   it("is Mexico City's calendar day, whatever the server's time zone", () => {
@@ -92,7 +104,10 @@ describe('the day a count belongs to', () => {
 });
 
 /** The suite every store must pass; `stored` lists the fields the store holds for a day, straight from the store. */
-function behavesAsACounter(envOf: () => Record<string, string>, stored: (day: string) => Promise<string[]>) {
+function behavesAsACounter(
+  envOf: () => Record<string, string>,
+  stored: (day: string) => Promise<string[]>,
+) {
   it('counts visitors and leads per experiment, variant and day, and leads by outcome', async () => {
     const counters = open(envOf());
     const name = experimentName();
@@ -114,7 +129,10 @@ function behavesAsACounter(envOf: () => Record<string, string>, stored: (day: st
       counting: true,
       days: [other.dayOf(yesterday), other.dayOf(today)],
       experiments: {
-        [name]: { control: { visitors: [1, 2], leads: [0, 0] }, b: { visitors: [0, 1], leads: [0, 1] } },
+        [name]: {
+          control: { visitors: [1, 2], leads: [0, 0] },
+          b: { visitors: [0, 1], leads: [0, 1] },
+        },
       },
       outcomes: expect.objectContaining({ spam: [0, 0], dead: [0, 0] }),
     });
@@ -149,8 +167,12 @@ function behavesAsACounter(envOf: () => Record<string, string>, stored: (day: st
       counters.countVisit(name, 'control', 1e20),
     ]);
     for (const day of [now - 401 * DAY_MS, now, now + 3 * DAY_MS].map(counters.dayOf))
-      expect((await stored(day)).filter((field) => !/^o:/.test(field) && !/^[vl]:prueba-/.test(field))).toEqual([]);
-    expect(await stored(counters.dayOf(now))).not.toContainEqual(expect.stringContaining(`${name}:`));
+      expect(
+        (await stored(day)).filter((field) => !/^o:/.test(field) && !/^[vl]:prueba-/.test(field)),
+      ).toEqual([]);
+    expect(await stored(counters.dayOf(now))).not.toContainEqual(
+      expect.stringContaining(`${name}:`),
+    );
     expect(said(/se ignoró una cuenta/)).toHaveLength(1);
   });
 
@@ -184,7 +206,10 @@ describe('on one machine (the local world): a file beside the local inbox', () =
   it('drops the days it no longer keeps, and leaves no temporary file behind', async () => {
     const counters = open({ CONTACT_INBOX_DIR: dir });
     const old = counters.dayOf(Date.now() - 500 * DAY_MS);
-    writeFileSync(file(), JSON.stringify({ dias: { ...contents().dias, [old]: { 'o:received': 3 } } }));
+    writeFileSync(
+      file(),
+      JSON.stringify({ dias: { ...contents().dias, [old]: { 'o:received': 3 } } }),
+    );
     await counters.countOutcome('dead');
     expect(contents().dias[old]).toBeUndefined();
     expect(readdirSync(dir)).toEqual(['experimentos.json']);
@@ -273,27 +298,38 @@ describe('in Redis (REDIS_URL): one hash per day, shared by every instance', () 
 
 describe("in the Postgres world's database (no Redis): one table", () => {
   let postgres: Postgres | undefined;
-  const env = () => ({ WORKFLOW_TARGET_WORLD: '@workflow/world-postgres', WORKFLOW_POSTGRES_URL: postgres?.url ?? '' });
+  const env = () => ({
+    WORKFLOW_TARGET_WORLD: '@workflow/world-postgres',
+    WORKFLOW_POSTGRES_URL: postgres?.url ?? '',
+  });
   beforeAll(async () => {
     postgres = await startPostgres();
   }, 60_000);
   afterAll(() => postgres?.stop());
   behavesAsACounter(env, async (day) =>
-    (await queryRows(postgres?.url ?? '', `select clave from experimentos_cuentas where dia = '${day}'`)).map((row) =>
-      String(row.clave),
-    ),
+    (
+      await queryRows(
+        postgres?.url ?? '',
+        `select clave from experimentos_cuentas where dia = '${day}'`,
+      )
+    ).map((row) => String(row.clave)),
   );
 
   it('deletes the rows of days it no longer keeps', async () => {
     const counters = open(env());
     await counters.countOutcome('later');
     const old = counters.dayOf(Date.now() - 500 * DAY_MS);
-    await queryRows(postgres?.url ?? '', `insert into experimentos_cuentas values ('${old}', 'o:received', 3)`);
+    await queryRows(
+      postgres?.url ?? '',
+      `insert into experimentos_cuentas values ('${old}', 'o:received', 3)`,
+    );
     // The first count of a process's day sweeps.
     await open(env()).countOutcome('later');
-    const left = async () => queryRows(postgres?.url ?? '', `select 1 from experimentos_cuentas where dia = '${old}'`);
+    const left = async () =>
+      queryRows(postgres?.url ?? '', `select 1 from experimentos_cuentas where dia = '${old}'`);
     // The sweep is not awaited by the count: give it a moment.
-    for (let i = 0; i < 50 && (await left()).length; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let i = 0; i < 50 && (await left()).length; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await left()).toEqual([]);
   });
 
@@ -335,7 +371,8 @@ describe('a store that does not answer', () => {
       WORKFLOW_TARGET_WORLD: '@workflow/world-postgres',
       WORKFLOW_POSTGRES_URL: 'postgres://nadie:nada@127.0.0.1:9/nada',
     });
-    for (let i = 0; i < 3; i++) expect(await settledWithin(counters.countLead('lenta', 'b'), 2000)).toBe('settled');
+    for (let i = 0; i < 3; i++)
+      expect(await settledWithin(counters.countLead('lenta', 'b'), 2000)).toBe('settled');
     await counters.readCounts([], 1);
     expect(said(/\[experimentos\] ERROR: PostgreSQL no guardó una cuenta/)).toHaveLength(1);
     expect(await counters.readCounts([], 30)).toEqual({
@@ -382,10 +419,14 @@ describe('where nothing would be shared', () => {
         Object.assign(day, { [`v:${name}:${variant}`]: 99999, [`l:${name}:${variant}`]: 999 });
     for (const outcome of ['received', 'live', 'later', 'spam', 'dead']) day[`o:${outcome}`] = 9999;
     const now = Date.now();
-    const dias = Object.fromEntries(Array.from({ length: 400 }, (_, i) => [counters.dayOf(now - i * DAY_MS), day]));
+    const dias = Object.fromEntries(
+      Array.from({ length: 400 }, (_, i) => [counters.dayOf(now - i * DAY_MS), day]),
+    );
     writeFileSync(path.join(dir, 'experimentos.json'), JSON.stringify({ dias }));
     await counters.countOutcome('received');
-    expect(statSync(path.join(dir, 'experimentos.json')).size).toBeLessThan(counters.MAX_FILE_BYTES * 0.8);
+    expect(statSync(path.join(dir, 'experimentos.json')).size).toBeLessThan(
+      counters.MAX_FILE_BYTES * 0.8,
+    );
     expect(said(/ERROR/)).toEqual([]);
   });
 });

@@ -60,7 +60,9 @@ const dayFormat = new Intl.DateTimeFormat('en-CA', {
 
 /** The agency's calendar day of `at` (Mexico City), whatever the server's own time zone. */
 export function dayOf(at: number): Day {
-  const parts = Object.fromEntries(dayFormat.formatToParts(at).map((part) => [part.type, part.value]));
+  const parts = Object.fromEntries(
+    dayFormat.formatToParts(at).map((part) => [part.type, part.value]),
+  );
   return `${parts.year}-${parts.month}-${parts.day}`;
 }
 
@@ -76,12 +78,16 @@ const outcomeField = (outcome: LeadOutcome) => `o:${outcome}`;
 
 /** A visitor's first view of the day in a running experiment (the proxy decides "first"; this only adds one). */
 export function countVisit(experiment: string, variant: string, at = Date.now()): Promise<void> {
-  return NAME.test(experiment) && NAME.test(variant) ? add(visitsField(experiment, variant), at) : ignored();
+  return NAME.test(experiment) && NAME.test(variant)
+    ? add(visitsField(experiment, variant), at)
+    : ignored();
 }
 
 /** A confirmed person's lead (not spam, not QA) from a variant. */
 export function countLead(experiment: string, variant: string, at = Date.now()): Promise<void> {
-  return NAME.test(experiment) && NAME.test(variant) ? add(leadsField(experiment, variant), at) : ignored();
+  return NAME.test(experiment) && NAME.test(variant)
+    ? add(leadsField(experiment, variant), at)
+    : ignored();
 }
 
 /**
@@ -112,7 +118,9 @@ export async function readCounts(
       variants: variants.filter((v) => NAME.test(v)).slice(0, MAX_READ_VARIANTS),
     }));
   const fields = [
-    ...asked.flatMap(({ name, variants }) => variants.flatMap((v) => [visitsField(name, v), leadsField(name, v)])),
+    ...asked.flatMap(({ name, variants }) =>
+      variants.flatMap((v) => [visitsField(name, v), leadsField(name, v)]),
+    ),
     ...LEAD_OUTCOMES.map(outcomeField),
   ];
   // This process's counts still on their way are part of what it has counted: read after them.
@@ -124,10 +132,15 @@ export async function readCounts(
     const byExperiment = asked.map(({ name, variants }) => [
       name,
       Object.fromEntries(
-        variants.map((v) => [v, { visitors: series(visitsField(name, v)), leads: series(leadsField(name, v)) }]),
+        variants.map((v) => [
+          v,
+          { visitors: series(visitsField(name, v)), leads: series(leadsField(name, v)) },
+        ]),
       ),
     ]);
-    const outcomes = Object.fromEntries(LEAD_OUTCOMES.map((outcome) => [outcome, series(outcomeField(outcome))]));
+    const outcomes = Object.fromEntries(
+      LEAD_OUTCOMES.map((outcome) => [outcome, series(outcomeField(outcome))]),
+    );
     return {
       counting: true,
       days: window,
@@ -168,7 +181,11 @@ const ON_VERCEL_WITHOUT_REDIS =
 const NO_SHARED_STORE =
   'Sin REDIS_URL, y con un motor de entregas que no es el local ni PostgreSQL, no hay dónde guardar cuentas que ' +
   'compartan los servidores: no se cuentan las visitas, los prospectos ni los totales del equipo. Define REDIS_URL.';
-const STORE_WORDS = { redis: 'Redis', postgres: 'PostgreSQL', disk: 'el archivo de cuentas' } as const;
+const STORE_WORDS = {
+  redis: 'Redis',
+  postgres: 'PostgreSQL',
+  disk: 'el archivo de cuentas',
+} as const;
 
 let chosen: CountingStore | undefined;
 
@@ -250,13 +267,16 @@ function notStored(kind: CountingStore['kind'], error: unknown) {
 }
 
 function stored(kind: keyof typeof STORE_WORDS) {
-  if (state.failing) console.info(`[experimentos] Las cuentas vuelven a guardarse en ${STORE_WORDS[kind]}`);
+  if (state.failing)
+    console.info(`[experimentos] Las cuentas vuelven a guardarse en ${STORE_WORDS[kind]}`);
   state.failing = false;
 }
 
 function ignored(): Promise<void> {
   if (!state.badNameSaid)
-    console.warn('[experimentos] AVISO: se ignoró una cuenta con un nombre, resultado o fecha inválidos');
+    console.warn(
+      '[experimentos] AVISO: se ignoró una cuenta con un nombre, resultado o fecha inválidos',
+    );
   state.badNameSaid = true;
   return Promise.resolve();
 }
@@ -284,20 +304,30 @@ function redisClient(url: string, waitMs: number): Promise<Redis> {
 const redisBackend: Backend = {
   async add(url, day, field) {
     const client = await redisClient(url, CONNECT_WAIT_MS);
-    const expiresAt = Math.floor((Date.parse(`${day}T00:00:00Z`) + (KEEP_DAYS + 1) * DAY_MS) / 1000);
-    const replies = await client.multi().hincrby(redisKey(day), field, 1).expireat(redisKey(day), expiresAt).exec();
+    const expiresAt = Math.floor(
+      (Date.parse(`${day}T00:00:00Z`) + (KEEP_DAYS + 1) * DAY_MS) / 1000,
+    );
+    const replies = await client
+      .multi()
+      .hincrby(redisKey(day), field, 1)
+      .expireat(redisKey(day), expiresAt)
+      .exec();
     const failed = replies?.find(([error]) => error)?.[0];
     if (!replies || failed) throw failed ?? new Error('la transacción de Redis se descartó');
   },
   async read(url, days, fields) {
     const client = await redisClient(url, READ_WAIT_MS);
     // One round trip: an HMGET per day, pipelined.
-    const replies = (await client.pipeline(days.map((day) => ['hmget', redisKey(day), ...fields])).exec()) ?? [];
+    const replies =
+      (await client.pipeline(days.map((day) => ['hmget', redisKey(day), ...fields])).exec()) ?? [];
     const counts = new Map<Day, Map<string, number>>();
     days.forEach((day, i) => {
       const [error, values] = replies[i] ?? [new Error('sin respuesta')];
       if (error) throw error;
-      counts.set(day, new Map(fields.map((field, f) => [field, Number((values as (string | null)[])[f] ?? 0)])));
+      counts.set(
+        day,
+        new Map(fields.map((field, f) => [field, Number((values as (string | null)[])[f] ?? 0)])),
+      );
     });
     return counts;
   },
@@ -363,9 +393,11 @@ const postgresBackend: Backend = {
     if (db.sweptDay !== today) {
       db.sweptDay = today;
       // Off the count's wait: a slow delete must not make the count look lost.
-      db.pool.query(`delete from ${TABLE} where dia < $1`, [shiftDay(today, -KEEP_DAYS)]).catch(() => {
-        db.sweptDay = undefined;
-      });
+      db.pool
+        .query(`delete from ${TABLE} where dia < $1`, [shiftDay(today, -KEEP_DAYS)])
+        .catch(() => {
+          db.sweptDay = undefined;
+        });
     }
   },
   async read(url, days, fields) {
@@ -394,7 +426,8 @@ type CountsFile = { dias: Record<Day, Record<string, number>> };
 function countsFileOf(value: unknown): CountsFile {
   const dias = (value as Partial<CountsFile> | null)?.dias;
   const isCount = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
-  const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const isObject = (v: unknown): v is object =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
   const valid =
     isObject(dias) &&
     Object.entries(dias).every(
@@ -413,7 +446,9 @@ class DamagedFileError extends Error {
 
 class FileFullError extends Error {
   constructor(file: string) {
-    super(`el archivo ${file} llegaría a más de ${MAX_FILE_BYTES / 1_000_000} MB: no se guardan más cuentas`);
+    super(
+      `el archivo ${file} llegaría a más de ${MAX_FILE_BYTES / 1_000_000} MB: no se guardan más cuentas`,
+    );
     this.name = 'FileFullError';
   }
 }
@@ -465,7 +500,9 @@ const diskBackend: Backend = {
   },
   async read(file, days, fields) {
     const { dias } = await readFileCounts(file);
-    return new Map(days.map((day) => [day, new Map(fields.map((field) => [field, dias[day]?.[field] ?? 0]))]));
+    return new Map(
+      days.map((day) => [day, new Map(fields.map((field) => [field, dias[day]?.[field] ?? 0]))]),
+    );
   },
 };
 

@@ -2,7 +2,12 @@
  * @jest-environment node
  */
 import { experiments as agencyExperiments } from '../content-experiments';
-import { assertExperiments, checkExperiments, runningExperiments, type ExperimentDefinition } from './definitions';
+import {
+  assertExperiments,
+  checkExperiments,
+  runningExperiments,
+  type ExperimentDefinition,
+} from './definitions';
 
 /** A running experiment in the right shape; each test breaks one thing. */
 const good = (changes: Partial<ExperimentDefinition> = {}): ExperimentDefinition => ({
@@ -23,7 +28,9 @@ describe('the experiments the agency writes', () => {
     expect(agencyExperiments.length).toBeGreaterThan(0);
     expect(agencyExperiments.every((experiment) => !experiment.runs)).toBe(true);
     expect(runningExperiments()).toEqual([]);
-    expect(checkExperiments(agencyExperiments.map((one) => ({ ...one, runs: true }))).problems).toEqual([]);
+    expect(
+      checkExperiments(agencyExperiments.map((one) => ({ ...one, runs: true }))).problems,
+    ).toEqual([]);
   });
 
   it('accept a running experiment in the right shape, with the control first and without changes', () => {
@@ -68,8 +75,12 @@ describe('a running experiment in the wrong shape stops the build, saying why in
     expect(problemsOf(good({ split: [100] }))).toEqual([
       'Experimento «titulo-precio»: split tiene 1 porcentajes y hay 2 variantes: uno por variante.',
     ]);
-    expect(problemsOf(good({ split: [50.5, 49.5] })).join('\n')).toContain('cada porcentaje de split debe ser entero');
-    expect(problemsOf(good({ split: [0, 100] })).join('\n')).toContain('cada porcentaje de split debe ser al menos 1');
+    expect(problemsOf(good({ split: [50.5, 49.5] })).join('\n')).toContain(
+      'cada porcentaje de split debe ser entero',
+    );
+    expect(problemsOf(good({ split: [0, 100] })).join('\n')).toContain(
+      'cada porcentaje de split debe ser al menos 1',
+    );
   });
 
   it('no variant besides the control, or more than three', () => {
@@ -107,7 +118,9 @@ describe('a running experiment in the wrong shape stops the build, saying why in
 
   it('a variant that changes nothing, or a part that does not exist', () => {
     const control = { id: 'control', label: 'Actual' };
-    expect(problemsOf(good({ variants: [control, { id: 'b', label: 'Vacía', overrides: {} }] }))).toEqual([
+    expect(
+      problemsOf(good({ variants: [control, { id: 'b', label: 'Vacía', overrides: {} }] })),
+    ).toEqual([
       'Experimento «titulo-precio»: no cambia nada: escribe al menos un cambio en overrides (variante «b»).',
     ]);
     const unknown = { id: 'b', label: 'Mal', overrides: { 'hero.title': 'Hola' } as never };
@@ -143,7 +156,11 @@ describe('a running experiment in the wrong shape stops the build, saying why in
       name: 'boton',
       variants: [
         { id: 'control', label: 'Actual' },
-        { id: 'b', label: 'Botón', overrides: { 'contactForm.submit': 'Enviar ya', 'hero.headline': 'Otro título' } },
+        {
+          id: 'b',
+          label: 'Botón',
+          overrides: { 'contactForm.submit': 'Enviar ya', 'hero.headline': 'Otro título' },
+        },
       ],
     });
     expect(problemsOf(good(), other)).toEqual([

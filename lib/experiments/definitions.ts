@@ -59,7 +59,10 @@ const kebab = (what: string) =>
     .string({ error: `${what} debe ser un texto` })
     .max(MAX_NAME, `${what} pasa de ${MAX_NAME} caracteres`)
     .regex(KEBAB, `${what} debe ir en minúsculas, números y guiones, como titulo-precio`);
-const label = z.string({ error: 'cada variante necesita su label' }).trim().min(1, 'una variante tiene el label vacío');
+const label = z
+  .string({ error: 'cada variante necesita su label' })
+  .trim()
+  .min(1, 'una variante tiene el label vacío');
 const whole = (what: string) =>
   z
     .number({ error: `${what} debe ser un número` })
@@ -71,7 +74,8 @@ const text = (part: TextPart) =>
     .string({ error: `«${part}» debe ser un texto` })
     .refine((value) => value.trim() !== '', `«${part}» está vacío`)
     .refine((value) => value.length <= TEXT_PARTS[part], {
-      error: (issue) => `«${part}» tiene ${String(issue.input).length} caracteres; el máximo es ${TEXT_PARTS[part]}`,
+      error: (issue) =>
+        `«${part}» tiene ${String(issue.input).length} caracteres; el máximo es ${TEXT_PARTS[part]}`,
     });
 
 const overrides = z
@@ -80,13 +84,21 @@ const overrides = z
       ...(Object.fromEntries(
         (Object.keys(TEXT_PARTS) as TextPart[]).map((part) => [part, text(part).optional()]),
       ) as Record<TextPart, z.ZodOptional<ReturnType<typeof text>>>),
-      firstSection: z.enum(SECTIONS, { error: `firstSection debe ser ${SECTIONS.join(', ')}` }).optional(),
+      firstSection: z
+        .enum(SECTIONS, { error: `firstSection debe ser ${SECTIONS.join(', ')}` })
+        .optional(),
     },
     {
-      error: (issue) => (issue.code === 'unrecognized_keys' ? unknownPart(issue.keys) : 'overrides debe ser un objeto'),
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? unknownPart(issue.keys)
+          : 'overrides debe ser un objeto',
     },
   )
-  .refine((value) => Object.keys(value).length > 0, 'no cambia nada: escribe al menos un cambio en overrides');
+  .refine(
+    (value) => Object.keys(value).length > 0,
+    'no cambia nada: escribe al menos un cambio en overrides',
+  );
 
 function unknownPart(keys: string[]): string {
   return `cambia ${keys.map((key) => `«${key}»`).join(', ')}, que no existe; se puede cambiar: ${PARTS.join(', ')}`;
@@ -94,10 +106,16 @@ function unknownPart(keys: string[]): string {
 
 const control = z.strictObject(
   { id: z.literal(CONTROL), label },
-  { error: "la primera variante debe ser la página actual, sin cambios: { id: 'control', label: '…' }" },
+  {
+    error:
+      "la primera variante debe ser la página actual, sin cambios: { id: 'control', label: '…' }",
+  },
 );
 const variant = z.object({
-  id: kebab('el id de una variante').refine((id) => id !== CONTROL, 'solo la primera variante puede ser control'),
+  id: kebab('el id de una variante').refine(
+    (id) => id !== CONTROL,
+    'solo la primera variante puede ser control',
+  ),
   label,
   overrides,
 });
@@ -114,9 +132,16 @@ const experimentSchema = z
           return `debe tener de 1 a ${MAX_VARIANTS} variantes además de control (tiene ${others})`;
         },
       })
-      .refine((list) => new Set(list.map((one) => one.id)).size === list.length, 'dos variantes tienen el mismo id'),
-    split: z.array(whole('cada porcentaje de split'), { error: 'split debe ser una lista de porcentajes' }),
-    rule: z.strictObject({ minVisitors: whole('rule.minVisitors'), minLeads: whole('rule.minLeads') }).optional(),
+      .refine(
+        (list) => new Set(list.map((one) => one.id)).size === list.length,
+        'dos variantes tienen el mismo id',
+      ),
+    split: z.array(whole('cada porcentaje de split'), {
+      error: 'split debe ser una lista de porcentajes',
+    }),
+    rule: z
+      .strictObject({ minVisitors: whole('rule.minVisitors'), minLeads: whole('rule.minLeads') })
+      .optional(),
   })
   .superRefine((value, context) => {
     const [percents, variants] = [value.split.length, value.variants.length];
@@ -126,7 +151,8 @@ const experimentSchema = z
         message: `split tiene ${percents} porcentajes y hay ${variants} variantes: uno por variante`,
       });
     const sum = value.split.reduce((total, percent) => total + percent, 0);
-    if (sum !== 100) context.addIssue({ code: 'custom', message: `split suma ${sum}; debe sumar 100` });
+    if (sum !== 100)
+      context.addIssue({ code: 'custom', message: `split suma ${sum}; debe sumar 100` });
   });
 
 const nameOf = (input: unknown, index: number): string => {
@@ -141,7 +167,10 @@ const variantPath = (input: unknown, path: PropertyKey[]): string => {
 };
 
 /** The running experiments, checked one by one and then together. */
-export function checkExperiments(list: readonly unknown[]): { running: Experiment[]; problems: string[] } {
+export function checkExperiments(list: readonly unknown[]): {
+  running: Experiment[];
+  problems: string[];
+} {
   const problems: string[] = [];
   const running: Experiment[] = [];
   const names = new Map<string, number>();
@@ -151,8 +180,11 @@ export function checkExperiments(list: readonly unknown[]): { running: Experimen
     if ((input as { runs?: unknown } | null)?.runs !== true) return;
     const parsed = experimentSchema.safeParse(input);
     if (!parsed.success) {
-      const messages = parsed.error.issues.map((issue) => `${issue.message}${variantPath(input, issue.path)}`);
-      for (const message of new Set(messages)) problems.push(`Experimento ${nameOf(input, index)}: ${message}.`);
+      const messages = parsed.error.issues.map(
+        (issue) => `${issue.message}${variantPath(input, issue.path)}`,
+      );
+      for (const message of new Set(messages))
+        problems.push(`Experimento ${nameOf(input, index)}: ${message}.`);
       return;
     }
     const { name: parsedName, variants, split, rule } = parsed.data;
@@ -161,7 +193,10 @@ export function checkExperiments(list: readonly unknown[]): { running: Experimen
     running.push({ name: parsedName, variants: all, split, ...(rule ? { rule } : {}) });
   });
   for (const [name, count] of names)
-    if (count > 1) problems.push(`Hay ${count} experimentos llamados «${name}»: cada uno necesita su propio nombre.`);
+    if (count > 1)
+      problems.push(
+        `Hay ${count} experimentos llamados «${name}»: cada uno necesita su propio nombre.`,
+      );
   problems.push(...clashes(running));
   const pages = running.reduce((product, experiment) => product * experiment.variants.length, 1);
   if (pages > MAX_PAGES)
@@ -196,7 +231,9 @@ export function assertExperiments(list: readonly unknown[] = agencyExperiments):
   const { problems } = checkExperiments(list);
   if (problems.length) {
     const lines = problems.map((problem) => `  - ${problem}`).join('\n');
-    throw new Error(`lib/content-experiments.ts tiene experimentos que no se pueden correr:\n${lines}`);
+    throw new Error(
+      `lib/content-experiments.ts tiene experimentos que no se pueden correr:\n${lines}`,
+    );
   }
 }
 

@@ -5,7 +5,12 @@ import { checkExperiments, type ExperimentDefinition } from './definitions';
 import { codeSecret, experimentCodes, experimentFlags } from './flags';
 import { assignedVariant } from './visitor';
 
-const definition = (name: string, part: string, ids: string[], split: number[]): ExperimentDefinition => ({
+const definition = (
+  name: string,
+  part: string,
+  ids: string[],
+  split: number[],
+): ExperimentDefinition => ({
   name,
   runs: true,
   variants: [
@@ -33,7 +38,8 @@ describe('the precomputed codes of the variants of /', () => {
     );
     const made = await Promise.all(combinations.map((choice) => codes.of(choice)));
     expect(new Set(made)).toEqual(new Set(all));
-    for (const [index, code] of made.entries()) expect(await codes.read(code)).toEqual(combinations[index]);
+    for (const [index, code] of made.entries())
+      expect(await codes.read(code)).toEqual(combinations[index]);
     // Short enough for an address: a header, two bytes and a signature.
     expect(Math.max(...all.map((code) => code.length))).toBeLessThan(100);
   });
@@ -63,8 +69,12 @@ describe('the precomputed codes of the variants of /', () => {
     const decide = flags[1]?.decide;
     expect(decide).toBeDefined();
     for (const visitor of ['AAAAAAAAAAAAAAAA', 'zzzzzzzzzzzzzzzz', 'q1w2e3r4t5y6u7i8'])
-      expect(await decide?.({ entities: { visitor }, headers: new Headers() as never, cookies: {} as never })).toBe(
-        assignedVariant(boton as NonNullable<typeof boton>, visitor),
-      );
+      expect(
+        await decide?.({
+          entities: { visitor },
+          headers: new Headers() as never,
+          cookies: {} as never,
+        }),
+      ).toBe(assignedVariant(boton as NonNullable<typeof boton>, visitor));
   });
 });

@@ -27,14 +27,17 @@ export const codeSecret = (running: readonly Experiment[] = runningExperiments()
     .digest('base64url');
 
 /** One flag per experiment; its `decide` is the split (the proxy applies the same to its cookie's id). */
-export function experimentFlags(running: readonly Experiment[] = runningExperiments()): Flag<string, Entities>[] {
+export function experimentFlags(
+  running: readonly Experiment[] = runningExperiments(),
+): Flag<string, Entities>[] {
   return running.map((experiment) =>
     flag<string, Entities>({
       key: experiment.name,
       description: `Experimento A/B ${experiment.name} (lib/content-experiments.ts)`,
       options: experiment.variants.map(({ id, label }) => ({ value: id, label })),
       defaultValue: CONTROL,
-      decide: ({ entities }) => (entities ? assignedVariant(experiment, entities.visitor) : CONTROL),
+      decide: ({ entities }) =>
+        entities ? assignedVariant(experiment, entities.visitor) : CONTROL,
     }),
   );
 }
@@ -46,7 +49,8 @@ export function experimentCodes(running: readonly Experiment[] = runningExperime
   const codes = new Map<string, Promise<string>>();
   return {
     /** Every combination's code: the pages to prerender; none when no experiment runs. */
-    all: (): Promise<string[]> => (flags.length ? generatePermutations(flags, null, secret) : Promise.resolve([])),
+    all: (): Promise<string[]> =>
+      flags.length ? generatePermutations(flags, null, secret) : Promise.resolve([]),
     /** The code of one visitor's variants (one per running experiment). */
     of(choice: Choice): Promise<string> {
       const values = flags.map((one) => choice[one.key] ?? CONTROL);

@@ -63,11 +63,14 @@ describe('the variant a lead was sent from', () => {
       jest.mocked(cookies).mockResolvedValue({
         get: (name: string) => (name === VISITOR_COOKIE && value ? { value } : undefined),
       } as never);
-    const visitor = (variants: Record<string, string>) => encodeVisitor({ id: newVisitorId(), day: 1, variants });
+    const visitor = (variants: Record<string, string>) =>
+      encodeVisitor({ id: newVisitorId(), day: 1, variants });
     jar(visitor({ titulo: 'b', viejo: 'b' }));
     expect(await leadExperiments(undefined)).toEqual([{ name: 'titulo', variant: 'b' }]);
     // A posted field wins, even an empty one (a page of no experiment says so).
-    expect(await leadExperiments('titulo:control')).toEqual([{ name: 'titulo', variant: 'control' }]);
+    expect(await leadExperiments('titulo:control')).toEqual([
+      { name: 'titulo', variant: 'control' },
+    ]);
     expect(await leadExperiments('')).toEqual([]);
     jar(visitor({ titulo: 'zz' }));
     expect(await leadExperiments(undefined)).toEqual([]);

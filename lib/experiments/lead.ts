@@ -37,7 +37,9 @@ export async function leadExperiments(posted: string | undefined): Promise<LeadE
 /** The lead's context with the variant of each experiment on its source. */
 export function taggedWith(experiments: readonly LeadExperiment[]) {
   return <Context extends { source?: LeadSource }>(context: Context): Context =>
-    experiments.length ? { ...context, source: { ...context.source, experiments: [...experiments] } } : context;
+    experiments.length
+      ? { ...context, source: { ...context.source, experiments: [...experiments] } }
+      : context;
 }
 
 /**
@@ -50,8 +52,8 @@ export function countedLead(experiments: readonly LeadExperiment[]) {
     after(async () => {
       if (isQaVisit(await cookies())) return;
       const at = Date.now();
-      await Promise.all(experiments.map(({ name, variant }) => countLead(name, variant, at))).catch((error: unknown) =>
-        console.error('[experimentos] No se pudo contar una solicitud:', error),
+      await Promise.all(experiments.map(({ name, variant }) => countLead(name, variant, at))).catch(
+        (error: unknown) => console.error('[experimentos] No se pudo contar una solicitud:', error),
       );
     });
     return state;

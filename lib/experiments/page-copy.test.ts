@@ -21,8 +21,16 @@ describe("a variant's words and order", () => {
 
   it("change the hero's title and subtitle, the form's heading and button, the services' heading and texts", () => {
     const copy = pageCopy([
-      variant({ 'hero.headline': 'Título B', 'hero.lead': 'Subtítulo B', 'contactForm.submit': 'Enviar ya' }),
-      variant({ 'hero.formHeading': 'Pide tu cita', 'services.heading': 'Qué hacemos', 'services.items.2.text': 'T2' }),
+      variant({
+        'hero.headline': 'Título B',
+        'hero.lead': 'Subtítulo B',
+        'contactForm.submit': 'Enviar ya',
+      }),
+      variant({
+        'hero.formHeading': 'Pide tu cita',
+        'services.heading': 'Qué hacemos',
+        'services.items.2.text': 'T2',
+      }),
     ]);
     expect(copy.hero).toEqual({
       ...hero,

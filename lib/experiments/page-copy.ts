@@ -12,7 +12,12 @@ export type PageCopy = {
   order: readonly SectionId[];
 };
 
-export const CONTROL_COPY: PageCopy = { hero, submit: contactForm.submit, services, order: SECTIONS };
+export const CONTROL_COPY: PageCopy = {
+  hero,
+  submit: contactForm.submit,
+  services,
+  order: SECTIONS,
+};
 
 /**
  * The page a visitor sees in `variants` (one per running experiment; they change different parts, which
@@ -33,12 +38,20 @@ export function pageCopy(variants: readonly Variant[], base: PageCopy = CONTROL_
     });
     for (const position of [1, 2, 3])
       if (texts[`services.items.${position}.text` as keyof typeof texts] && position > items.length)
-        throw new Error(`lib/content-experiments.ts cambia el servicio ${position}, y lib/content.ts no lo tiene.`);
+        throw new Error(
+          `lib/content-experiments.ts cambia el servicio ${position}, y lib/content.ts no lo tiene.`,
+        );
     copy = {
       hero: { ...copy.hero, ...heroTexts },
       submit: texts['contactForm.submit'] ?? copy.submit,
-      services: { ...copy.services, heading: texts['services.heading'] ?? copy.services.heading, items },
-      order: firstSection ? [firstSection, ...copy.order.filter((id) => id !== firstSection)] : copy.order,
+      services: {
+        ...copy.services,
+        heading: texts['services.heading'] ?? copy.services.heading,
+        items,
+      },
+      order: firstSection
+        ? [firstSection, ...copy.order.filter((id) => id !== firstSection)]
+        : copy.order,
     };
   }
   return copy;

@@ -15,7 +15,10 @@ import {
  * P(p_variant > p_control) by brute force, for checking the exact sum: both Beta posteriors on one fine grid,
  * each normalised numerically (no gamma function), the variant's tail summed from the top.
  */
-function integratedChance(control: { visitors: number; leads: number }, variant: { visitors: number; leads: number }) {
+function integratedChance(
+  control: { visitors: number; leads: number },
+  variant: { visitors: number; leads: number },
+) {
   const steps = 20_000;
   const density = ({ visitors, leads }: { visitors: number; leads: number }) => {
     const logs = Array.from({ length: steps }, (_, i) => {
@@ -59,7 +62,10 @@ describe('the conversion rate and its 95% interval', () => {
     ] as const) {
       const { rate, low, high } = conversionInterval({ visitors, leads });
       for (const bound of [low, high]) {
-        expect(Math.abs(rate - bound)).toBeCloseTo(1.959963984540054 * Math.sqrt((bound * (1 - bound)) / visitors), 9);
+        expect(Math.abs(rate - bound)).toBeCloseTo(
+          1.959963984540054 * Math.sqrt((bound * (1 - bound)) / visitors),
+          9,
+        );
       }
     }
   });
@@ -79,19 +85,30 @@ describe('the conversion rate and its 95% interval', () => {
 
   it('reads a negative or broken count as none', () => {
     expect(conversionInterval({ visitors: -5, leads: 2 })).toEqual({ rate: 0, low: 0, high: 1 });
-    expect(conversionInterval({ visitors: 100, leads: Number.NaN })).toMatchObject({ rate: 0, low: 0 });
+    expect(conversionInterval({ visitors: 100, leads: Number.NaN })).toMatchObject({
+      rate: 0,
+      low: 0,
+    });
   });
 });
 
 describe('the chance a variant beats the control', () => {
   it('is about 0.98 for 130 leads in 1,000 visits against 100 in 1,000', () => {
-    const chance = chanceToBeatControl({ visitors: 1000, leads: 100 }, { visitors: 1000, leads: 130 });
+    const chance = chanceToBeatControl(
+      { visitors: 1000, leads: 100 },
+      { visitors: 1000, leads: 130 },
+    );
     expect(chance).toBeCloseTo(0.98, 2);
-    expect(chance).toBeCloseTo(integratedChance({ visitors: 1000, leads: 100 }, { visitors: 1000, leads: 130 }), 6);
+    expect(chance).toBeCloseTo(
+      integratedChance({ visitors: 1000, leads: 100 }, { visitors: 1000, leads: 130 }),
+      6,
+    );
   });
 
   it('is about 0.02 the other way round', () => {
-    expect(chanceToBeatControl({ visitors: 1000, leads: 130 }, { visitors: 1000, leads: 100 })).toBeCloseTo(0.0178, 4);
+    expect(
+      chanceToBeatControl({ visitors: 1000, leads: 130 }, { visitors: 1000, leads: 100 }),
+    ).toBeCloseTo(0.0178, 4);
   });
 
   it('is a half when both arms have the same counts, from none to a million visitors', () => {
@@ -108,7 +125,10 @@ describe('the chance a variant beats the control', () => {
   });
 
   it('matches a hand calculation: a uniform control against one lead in one visit is 2/3', () => {
-    expect(chanceToBeatControl({ visitors: 0, leads: 0 }, { visitors: 1, leads: 1 })).toBeCloseTo(2 / 3, 12);
+    expect(chanceToBeatControl({ visitors: 0, leads: 0 }, { visitors: 1, leads: 1 })).toBeCloseTo(
+      2 / 3,
+      12,
+    );
   });
 
   it('matches a brute-force integration of the posteriors at small and lopsided counts', () => {
@@ -131,24 +151,35 @@ describe('the chance a variant beats the control', () => {
       ],
     ] as const;
     for (const [control, variant] of cases) {
-      expect(chanceToBeatControl(control, variant)).toBeCloseTo(integratedChance(control, variant), 5);
+      expect(chanceToBeatControl(control, variant)).toBeCloseTo(
+        integratedChance(control, variant),
+        5,
+      );
     }
   });
 
   it('stays a finite probability at a million visitors, where the posteriors are normal', () => {
     // 1,000 more leads on 500,000: z = 0.001 / √(2 · 0.25 / 10⁶) = √2, Φ(√2) = 0.92135.
     const control = { visitors: 1_000_000, leads: 500_000 };
-    expect(chanceToBeatControl(control, { visitors: 1_000_000, leads: 501_000 })).toBeCloseTo(0.92135, 4);
-    expect(chanceToBeatControl({ visitors: 1_000_000, leads: 0 }, { visitors: 1_000_000, leads: 40 })).toBeCloseTo(
-      1,
-      10,
+    expect(chanceToBeatControl(control, { visitors: 1_000_000, leads: 501_000 })).toBeCloseTo(
+      0.92135,
+      4,
     );
+    expect(
+      chanceToBeatControl({ visitors: 1_000_000, leads: 0 }, { visitors: 1_000_000, leads: 40 }),
+    ).toBeCloseTo(1, 10);
   });
 
   it('gives the same answer either side of the switch to the normal limit for very long experiments', () => {
     // The first sums 249,999 terms exactly; the second has 250,001 in every arm and takes the normal limit.
-    const exact = chanceToBeatControl({ visitors: 1e6, leads: 249_998 }, { visitors: 1e6, leads: 250_998 });
-    const normal = chanceToBeatControl({ visitors: 1e6, leads: 250_000 }, { visitors: 1e6, leads: 251_000 });
+    const exact = chanceToBeatControl(
+      { visitors: 1e6, leads: 249_998 },
+      { visitors: 1e6, leads: 250_998 },
+    );
+    const normal = chanceToBeatControl(
+      { visitors: 1e6, leads: 250_000 },
+      { visitors: 1e6, leads: 251_000 },
+    );
     expect(exact).toBeCloseTo(0.94865, 5);
     expect(normal).toBeCloseTo(exact, 5);
   });
@@ -162,7 +193,10 @@ describe('the chance a variant beats the control', () => {
 
   it('is the complement with the arms swapped, and grows with the variant’s leads', () => {
     const arm = fc
-      .record({ visitors: fc.integer({ min: 0, max: 5000 }), rate: fc.double({ min: 0, max: 1, noNaN: true }) })
+      .record({
+        visitors: fc.integer({ min: 0, max: 5000 }),
+        rate: fc.double({ min: 0, max: 1, noNaN: true }),
+      })
       .map(({ visitors, rate }) => ({ visitors, leads: Math.round(visitors * rate) }));
     fc.assert(
       fc.property(arm, arm, (a, b) => {
@@ -171,7 +205,9 @@ describe('the chance a variant beats the control', () => {
         expect(forward).toBeLessThanOrEqual(1);
         expect(forward + chanceToBeatControl(b, a)).toBeCloseTo(1, 8);
         if (b.leads < b.visitors) {
-          expect(chanceToBeatControl(a, { ...b, leads: b.leads + 1 })).toBeGreaterThan(forward - 1e-12);
+          expect(chanceToBeatControl(a, { ...b, leads: b.leads + 1 })).toBeGreaterThan(
+            forward - 1e-12,
+          );
         }
       }),
       { numRuns: 200 },
@@ -248,7 +284,11 @@ describe('the sample-ratio-mismatch warning', () => {
   });
 
   it('has nothing to say before the first visitor', () => {
-    expect(sampleRatioMismatch([0, 0], [50, 50])).toEqual({ chiSquared: 0, pValue: 1, mismatch: false });
+    expect(sampleRatioMismatch([0, 0], [50, 50])).toEqual({
+      chiSquared: 0,
+      pValue: 1,
+      mismatch: false,
+    });
   });
 
   it('refuses a split that does not fit the counts', () => {
@@ -281,7 +321,9 @@ describe('the verdict', () => {
   it('names the control when every variant almost surely converts less', () => {
     const result = verdict({ arms: arms([1000, 140], [1000, 100], [1000, 105]), days: 20 });
     expect(result).toMatchObject({ decision: 'control-wins', variant: 'a' });
-    expect(result.sentence).toMatch(/^Gana A, el control: ninguna variante tiene más de un 5% de probabilidad/);
+    expect(result.sentence).toMatch(
+      /^Gana A, el control: ninguna variante tiene más de un 5% de probabilidad/,
+    );
   });
 
   it('says what is missing, per variant, before anyone reads the chances', () => {
@@ -318,18 +360,27 @@ describe('the verdict', () => {
   });
 
   it('does not name the control while one variant is still undecided', () => {
-    expect(verdict({ arms: arms([1000, 130], [1000, 100], [1000, 125]), days: 20 }).decision).toBe('keep-running');
+    expect(verdict({ arms: arms([1000, 130], [1000, 100], [1000, 125]), days: 20 }).decision).toBe(
+      'keep-running',
+    );
   });
 
   it('names the likeliest of several variants that beat the control', () => {
-    const result = verdict({ arms: arms([2000, 200], [2000, 260], [2000, 300], [2000, 150]), days: 20 });
+    const result = verdict({
+      arms: arms([2000, 200], [2000, 260], [2000, 300], [2000, 150]),
+      days: 20,
+    });
     expect(result).toMatchObject({ decision: 'winner', variant: 'c' });
     expect(result.sentence).toMatch(/^Gana C: tiene más de un 99% de probabilidad/);
   });
 
   it('stops reading when the split is off, whatever the counts say', () => {
     const result = verdict({ arms: arms([1000, 100, 50], [1200, 200, 50]), days: 30 });
-    expect(result).toEqual({ decision: 'check-split', pValue: expect.any(Number), sentence: expect.any(String) });
+    expect(result).toEqual({
+      decision: 'check-split',
+      pValue: expect.any(Number),
+      sentence: expect.any(String),
+    });
     expect(result.sentence).toBe(
       'Las visitas no se reparten como se configuró: A 1,000 y B 1,200, para un reparto de 50% y 50% (p < 0.001). ' +
         'Algo reparte o cuenta mal: no leas el resultado hasta encontrar la causa.',
@@ -339,12 +390,18 @@ describe('the verdict', () => {
   it('follows the rule the experiment set for itself', () => {
     const small = arms([300, 30], [300, 50]);
     expect(verdict({ arms: small, days: 14 }).decision).toBe('keep-running');
-    expect(verdict({ arms: small, days: 7, rule: { minVisitors: 300, minLeads: 30, minDays: 7 } })).toMatchObject({
+    expect(
+      verdict({ arms: small, days: 7, rule: { minVisitors: 300, minLeads: 30, minDays: 7 } }),
+    ).toMatchObject({
       decision: 'winner',
       variant: 'b',
     });
     expect(
-      verdict({ arms: small, days: 7, rule: { minVisitors: 300, minLeads: 30, minDays: 7, chance: 0.999 } }),
+      verdict({
+        arms: small,
+        days: 7,
+        rule: { minVisitors: 300, minLeads: 30, minDays: 7, chance: 0.999 },
+      }),
     ).toMatchObject({
       decision: 'keep-running',
       arms: [],
@@ -352,12 +409,21 @@ describe('the verdict', () => {
     });
     const losing = arms([300, 50], [300, 20]);
     expect(
-      verdict({ arms: losing, days: 7, rule: { minVisitors: 300, minLeads: 20, minDays: 7, chance: 0.999 } }),
-    ).toMatchObject({ decision: 'control-wins', sentence: expect.stringMatching(/más de un 0.1% de probabilidad/) });
+      verdict({
+        arms: losing,
+        days: 7,
+        rule: { minVisitors: 300, minLeads: 20, minDays: 7, chance: 0.999 },
+      }),
+    ).toMatchObject({
+      decision: 'control-wins',
+      sentence: expect.stringMatching(/más de un 0.1% de probabilidad/),
+    });
   });
 
   it('needs a control and one to three variants', () => {
     expect(() => verdict({ arms: arms([10, 1]), days: 1 })).toThrow(RangeError);
-    expect(() => verdict({ arms: arms([1, 0], [1, 0], [1, 0], [1, 0], [1, 0]), days: 1 })).toThrow(RangeError);
+    expect(() => verdict({ arms: arms([1, 0], [1, 0], [1, 0], [1, 0], [1, 0]), days: 1 })).toThrow(
+      RangeError,
+    );
   });
 });

@@ -41,8 +41,9 @@ export function conversionInterval(arm: Arm): { rate: number; low: number; high:
 /** ln Γ(x) for x ≥ 0.5, all this file needs (Lanczos, g = 7, n = 9: about 15 significant digits). */
 function lnGamma(x: number): number {
   const c = [
-    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
+    -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
+    1.5056327351493116e-7,
   ];
   const y = x - 1;
   let sum = c[0] ?? 1;
@@ -173,10 +174,14 @@ export function sampleRatioMismatch(
   shares: number[],
 ): { chiSquared: number; pValue: number; mismatch: boolean } {
   if (visitors.length !== shares.length || shares.length < 2) {
-    throw new RangeError(`sampleRatioMismatch: ${visitors.length} counts for ${shares.length} shares`);
+    throw new RangeError(
+      `sampleRatioMismatch: ${visitors.length} counts for ${shares.length} shares`,
+    );
   }
   if (!shares.every((share) => Number.isFinite(share) && share > 0)) {
-    throw new RangeError(`sampleRatioMismatch: every share must be above 0, got ${shares.join(', ')}`);
+    throw new RangeError(
+      `sampleRatioMismatch: every share must be above 0, got ${shares.join(', ')}`,
+    );
   }
   const counts = visitors.map((n) => clean({ visitors: n, leads: 0 }).visitors);
   const total = counts.reduce((sum, n) => sum + n, 0);
@@ -202,9 +207,19 @@ export function sampleRatioMismatch(
  *   novelty or a one-off campaign fades.
  * - 95% chance to beat the control names the variant; 5% or less for every variant names the control.
  */
-export type StoppingRule = { minVisitors: number; minLeads: number; minDays: number; chance: number };
+export type StoppingRule = {
+  minVisitors: number;
+  minLeads: number;
+  minDays: number;
+  chance: number;
+};
 
-export const DEFAULT_STOPPING_RULE: StoppingRule = { minVisitors: 1000, minLeads: 100, minDays: 14, chance: 0.95 };
+export const DEFAULT_STOPPING_RULE: StoppingRule = {
+  minVisitors: 1000,
+  minLeads: 100,
+  minDays: 14,
+  chance: 0.95,
+};
 
 /** One arm as the verdict needs it: `variant` is its id (e.g. "b"), `label` what the staff read (e.g. "B"). */
 export type ArmCounts = Arm & { variant: string; label: string; share: number };
@@ -223,7 +238,8 @@ const percent = new Intl.NumberFormat('es-MX', { style: 'percent', maximumFracti
 const threshold = new Intl.NumberFormat('es-MX', { style: 'percent', maximumFractionDigits: 1 });
 const list = new Intl.ListFormat('es', { type: 'conjunction' });
 
-const count = (n: number, one: string, many: string) => `${number.format(n)} ${n === 1 ? one : many}`;
+const count = (n: number, one: string, many: string) =>
+  `${number.format(n)} ${n === 1 ? one : many}`;
 
 /** "98%", but never a rounded "100%" or "0%" for what is only very likely. */
 function chanceWords(chance: number): string {
@@ -288,7 +304,9 @@ export function verdict({
       return `${what.join(' y ')} en ${arm.label}`;
     });
     if (daysShort > 0) parts.push(count(daysShort, 'día', 'días'));
-    const amounts = [...short.flatMap((arm) => [arm.visitors, arm.leads]), daysShort].filter((n) => n > 0);
+    const amounts = [...short.flatMap((arm) => [arm.visitors, arm.leads]), daysShort].filter(
+      (n) => n > 0,
+    );
     const verb = amounts.length === 1 && amounts[0] === 1 ? 'falta' : 'faltan';
     return {
       decision: 'keep-running',
@@ -298,7 +316,9 @@ export function verdict({
     };
   }
 
-  const chances = counted.slice(1).map((arm) => ({ arm, chance: chanceToBeatControl(control, arm) }));
+  const chances = counted
+    .slice(1)
+    .map((arm) => ({ arm, chance: chanceToBeatControl(control, arm) }));
   const best = chances.reduce((top, next) => (next.chance > top.chance ? next : top));
   if (best.chance >= rule.chance) {
     return {

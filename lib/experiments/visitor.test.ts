@@ -19,7 +19,9 @@ const definition = (name: string, part: string, split: number[]): ExperimentDefi
   runs: true,
   variants: [
     { id: 'control', label: 'Actual' },
-    ...['b', 'c', 'd'].slice(0, split.length - 1).map((id) => ({ id, label: id, overrides: { [part]: id } })),
+    ...['b', 'c', 'd']
+      .slice(0, split.length - 1)
+      .map((id) => ({ id, label: id, overrides: { [part]: id } })),
   ],
   split,
 });
@@ -37,8 +39,12 @@ describe('who sees which variant', () => {
 
   it('puts one id in the same bucket every time, and in independent buckets for two experiments', () => {
     const ids = Array.from({ length: 4000 }, newVisitorId);
-    expect(ids.map((id) => bucketOf('titulo', id))).toEqual(ids.map((id) => bucketOf('titulo', id)));
-    const both = ids.filter((id) => bucketOf('titulo', id) < 50 && bucketOf('boton', id) < 50).length;
+    expect(ids.map((id) => bucketOf('titulo', id))).toEqual(
+      ids.map((id) => bucketOf('titulo', id)),
+    );
+    const both = ids.filter(
+      (id) => bucketOf('titulo', id) < 50 && bucketOf('boton', id) < 50,
+    ).length;
     // A quarter, as two independent halves make; the same hash for both would make a half.
     expect(both / ids.length).toBeGreaterThan(0.22);
     expect(both / ids.length).toBeLessThan(0.28);
@@ -46,16 +52,21 @@ describe('who sees which variant', () => {
 
   it('follows the configured split', () => {
     const ids = Array.from({ length: 20_000 }, newVisitorId);
-    const share = (id: string) => ids.filter((one) => assignedVariant(boton!, one) === id).length / ids.length;
+    const share = (id: string) =>
+      ids.filter((one) => assignedVariant(boton!, one) === id).length / ids.length;
     expect(share('control')).toBeCloseTo(0.5, 1);
     expect(share('b')).toBeCloseTo(0.25, 1);
     expect(share('c')).toBeCloseTo(0.25, 1);
-    expect(ids.filter((one) => assignedVariant(titulo!, one) === 'b').length / ids.length).toBeCloseTo(0.8, 1);
+    expect(
+      ids.filter((one) => assignedVariant(titulo!, one) === 'b').length / ids.length,
+    ).toBeCloseTo(0.8, 1);
   });
 
   it('keeps the variant a visitor has while it exists, even if the split changed since', () => {
     const id = newVisitorId();
-    expect(choiceOf([titulo!, boton!], { id, variants: { titulo: 'control', boton: 'c' } })).toEqual({
+    expect(
+      choiceOf([titulo!, boton!], { id, variants: { titulo: 'control', boton: 'c' } }),
+    ).toEqual({
       titulo: 'control',
       boton: 'c',
     });
@@ -68,14 +79,24 @@ describe('who sees which variant', () => {
   it('lets QA force a variant by its id, or by experiment and id, the rest showing their control', () => {
     expect(forcedChoice([titulo!, boton!], ['b'])).toEqual({ titulo: 'b', boton: 'b' });
     expect(forcedChoice([titulo!, boton!], ['boton:c'])).toEqual({ titulo: 'control', boton: 'c' });
-    expect(forcedChoice([titulo!, boton!], ['titulo:b,boton:c'])).toEqual({ titulo: 'b', boton: 'c' });
-    expect(forcedChoice([titulo!, boton!], ['z', 'boton:<script>'])).toEqual({ titulo: 'control', boton: 'control' });
+    expect(forcedChoice([titulo!, boton!], ['titulo:b,boton:c'])).toEqual({
+      titulo: 'b',
+      boton: 'c',
+    });
+    expect(forcedChoice([titulo!, boton!], ['z', 'boton:<script>'])).toEqual({
+      titulo: 'control',
+      boton: 'control',
+    });
   });
 });
 
 describe('the visitor cookie', () => {
   it('holds the id, the day last counted and the variants, and reads back', () => {
-    const visitor = { id: 'Ab-_0123456789xy', day: 20_500, variants: { titulo: 'b', boton: 'control' } };
+    const visitor = {
+      id: 'Ab-_0123456789xy',
+      day: 20_500,
+      variants: { titulo: 'b', boton: 'control' },
+    };
     expect(encodeVisitor(visitor)).toBe('Ab-_0123456789xy.20500.titulo:b.boton:control');
     expect(parseVisitor(encodeVisitor(visitor))).toEqual(visitor);
   });
@@ -98,8 +119,12 @@ describe('the visitor cookie', () => {
   });
 
   it('counts days as Mexico City does (UTC-6)', () => {
-    expect(dayOf(Date.parse('2026-03-10T05:59:59Z'))).toBe(dayOf(Date.parse('2026-03-09T12:00:00Z')));
-    expect(dayOf(Date.parse('2026-03-10T06:00:00Z'))).toBe(dayOf(Date.parse('2026-03-09T12:00:00Z')) + 1);
+    expect(dayOf(Date.parse('2026-03-10T05:59:59Z'))).toBe(
+      dayOf(Date.parse('2026-03-09T12:00:00Z')),
+    );
+    expect(dayOf(Date.parse('2026-03-10T06:00:00Z'))).toBe(
+      dayOf(Date.parse('2026-03-09T12:00:00Z')) + 1,
+    );
   });
 
   it('tells a QA visit by its cookie', () => {

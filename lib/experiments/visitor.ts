@@ -48,7 +48,11 @@ export function parseVisitor(value: string | undefined): Visitor | undefined {
 }
 
 export const encodeVisitor = ({ id, day, variants }: Visitor): string =>
-  [id, String(day), ...Object.entries(variants).map(([name, variant]) => `${name}:${variant}`)].join('.');
+  [
+    id,
+    String(day),
+    ...Object.entries(variants).map(([name, variant]) => `${name}:${variant}`),
+  ].join('.');
 
 // Mexico City has kept UTC-6 all year since 2022: the agency's day, without a time-zone database in the proxy.
 const MEXICO_CITY_OFFSET_MS = 6 * 60 * 60 * 1000;
@@ -60,7 +64,8 @@ export const dayOf = (at: number): number => Math.floor((at - MEXICO_CITY_OFFSET
 export function bucketOf(experiment: string, id: string): number {
   // FNV-1a over the pair, then murmur3's finaliser to spread its low bits.
   let hash = 0x811c9dc5;
-  for (const char of `${experiment}\u0000${id}`) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193);
+  for (const char of `${experiment}\u0000${id}`)
+    hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193);
   hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
   hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
   return ((hash ^ (hash >>> 16)) >>> 0) % 100;
@@ -80,7 +85,10 @@ export function assignedVariant(experiment: Experiment, id: string): string {
  * The variants of a visitor in the running experiments: the one kept in their cookie while it still exists,
  * else the split's; the variants of experiments that ended are dropped.
  */
-export function choiceOf(running: readonly Experiment[], visitor: Pick<Visitor, 'id' | 'variants'>): Choice {
+export function choiceOf(
+  running: readonly Experiment[],
+  visitor: Pick<Visitor, 'id' | 'variants'>,
+): Choice {
   const choice: Choice = {};
   for (const experiment of running) {
     const kept = visitor.variants[experiment.name];
@@ -95,12 +103,16 @@ export function choiceOf(running: readonly Experiment[], visitor: Pick<Visitor, 
  * `experimento:b` that one; the rest show their control, and so does an id no experiment has.
  */
 export function forcedChoice(running: readonly Experiment[], values: readonly string[]): Choice {
-  const choice: Choice = Object.fromEntries(running.map((experiment) => [experiment.name, CONTROL]));
-  const has = (experiment: Experiment, id: string) => experiment.variants.some((variant) => variant.id === id);
+  const choice: Choice = Object.fromEntries(
+    running.map((experiment) => [experiment.name, CONTROL]),
+  );
+  const has = (experiment: Experiment, id: string) =>
+    experiment.variants.some((variant) => variant.id === id);
   for (const value of values.flatMap((one) => one.split(',')).slice(0, 8)) {
     const [name, id] = value.includes(':') ? value.split(':', 2) : [undefined, value];
     for (const experiment of running)
-      if ((name === undefined || name === experiment.name) && id && has(experiment, id)) choice[experiment.name] = id;
+      if ((name === undefined || name === experiment.name) && id && has(experiment, id))
+        choice[experiment.name] = id;
   }
   return choice;
 }

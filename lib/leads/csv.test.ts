@@ -8,13 +8,28 @@ const ENQUIRY = {
   reason: 'Diseño "web", y anuncios\nen redes',
   captcha: '',
 };
-const entry = ({ key = '0b0e5a53-6c1e-4a4e-9d35-5d3f0f7a1b2c', enquiry = ENQUIRY } = {}): DeadLetter => ({
-  lead: { key, enquiry, receivedAt: Date.UTC(2025, 0, 2, 3, 4, 5), backoffSeconds: [60], keepMs: 1000 },
-  outcome: { outcome: 'dead', reason: 'refused', refusal: '=HYPERLINK("x")', deadAt: Date.UTC(2025, 0, 3) },
+const entry = ({
+  key = '0b0e5a53-6c1e-4a4e-9d35-5d3f0f7a1b2c',
+  enquiry = ENQUIRY,
+} = {}): DeadLetter => ({
+  lead: {
+    key,
+    enquiry,
+    receivedAt: Date.UTC(2025, 0, 2, 3, 4, 5),
+    backoffSeconds: [60],
+    keepMs: 1000,
+  },
+  outcome: {
+    outcome: 'dead',
+    reason: 'refused',
+    refusal: '=HYPERLINK("x")',
+    deadAt: Date.UTC(2025, 0, 3),
+  },
 });
 
 const rowsOf = (csv: string) => csv.slice(1).split('\r\n');
-const deadWith = (enquiry: Partial<typeof ENQUIRY>) => entry({ enquiry: { ...ENQUIRY, ...enquiry } });
+const deadWith = (enquiry: Partial<typeof ENQUIRY>) =>
+  entry({ enquiry: { ...ENQUIRY, ...enquiry } });
 
 describe('dead letters as CSV', () => {
   it('starts with a BOM and quotes every cell', () => {
@@ -80,7 +95,9 @@ describe('any list of leads as CSV (the staff page)', () => {
       },
     ];
     const [header, first, second] = rowsOf(leadsCsv(runs));
-    expect(header).toMatch(/,"Origen \(esta visita\)","Origen \(primera visita\)","Experimento","Variante"$/);
+    expect(header).toMatch(
+      /,"Origen \(esta visita\)","Origen \(primera visita\)","Experimento","Variante"$/,
+    );
     expect(first).toMatch(/^"clave-1",.*,"",""$/);
     // Two experiments: each cell lists them in the same order.
     expect(second).toMatch(/^"clave-2",.*,"cta-precio; orden","control; c"$/);

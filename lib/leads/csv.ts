@@ -50,7 +50,16 @@ export function deadLettersCsv(letters: DeadLetter[]): string {
  * why it is there, when it goes, the person and where they came from.
  */
 export function leadsCsv(runs: readonly LeadRun[]): string {
-  const header = ['Clave', 'Recibida', 'Por qué', 'Plazo', 'Nombre', 'Correo', 'Teléfono', 'Motivo'];
+  const header = [
+    'Clave',
+    'Recibida',
+    'Por qué',
+    'Plazo',
+    'Nombre',
+    'Correo',
+    'Teléfono',
+    'Motivo',
+  ];
   const rows = runs.map((run) => {
     const { key, receivedAt, enquiry, source } = run.lead;
     const [why, until] = [whyHere(run), whenGone(run) ?? ''];
@@ -68,7 +77,10 @@ export function leadsCsv(runs: readonly LeadRun[]): string {
       ...experimentCells(source),
     ];
   });
-  const all = [[...header, 'Origen (esta visita)', 'Origen (primera visita)', ...EXPERIMENT_HEADER], ...rows];
+  const all = [
+    [...header, 'Origen (esta visita)', 'Origen (primera visita)', ...EXPERIMENT_HEADER],
+    ...rows,
+  ];
   return `\uFEFF${all.map((row) => row.map(cell).join(',')).join('\r\n')}\r\n`;
 }
 
@@ -78,7 +90,10 @@ export function leadsCsv(runs: readonly LeadRun[]): string {
 const EXPERIMENT_HEADER = ['Experimento', 'Variante'];
 function experimentCells(source: LeadSource | undefined): string[] {
   const experiments = experimentsOf(source);
-  return [experiments.map(({ name }) => name).join('; '), experiments.map(({ variant }) => variant).join('; ')];
+  return [
+    experiments.map(({ name }) => name).join('; '),
+    experiments.map(({ variant }) => variant).join('; '),
+  ];
 }
 
 // Where Excel may start a formula: the cell's start, or after a ',' or ';' (either

@@ -35,13 +35,19 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('where the dead letters may be exported', () => {
   it('refuses a file inside the repository that git does not ignore, in words the agency reads', () => {
-    expect(exportRefusal('no-entregadas.csv', repo)).toMatch(/está dentro del repositorio y git no lo ignora/);
-    expect(exportRefusal(path.join(repo, 'docs', 'no-entregadas.csv'), repo)).toMatch(/dentro del repositorio/);
+    expect(exportRefusal('no-entregadas.csv', repo)).toMatch(
+      /está dentro del repositorio y git no lo ignora/,
+    );
+    expect(exportRefusal(path.join(repo, 'docs', 'no-entregadas.csv'), repo)).toMatch(
+      /dentro del repositorio/,
+    );
   });
 
   it('refuses one reached through a link into the repository', () => {
     symlinkSync(repo, path.join(root, 'atajo'));
-    expect(exportRefusal(path.join(root, 'atajo', 'no-entregadas.csv'), repo)).toMatch(/dentro del repositorio/);
+    expect(exportRefusal(path.join(root, 'atajo', 'no-entregadas.csv'), repo)).toMatch(
+      /dentro del repositorio/,
+    );
   });
 
   it('takes a git-ignored folder inside the repository, and anywhere outside it', () => {
@@ -62,7 +68,9 @@ describe('the exported file', () => {
     const file = path.join(root, 'no-entregadas.csv');
     writePrivateFile(file, 'Clave\r\n');
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(() => writePrivateFile(file, 'otra')).toThrow(expect.objectContaining({ code: 'EEXIST' }));
+    expect(() => writePrivateFile(file, 'otra')).toThrow(
+      expect.objectContaining({ code: 'EEXIST' }),
+    );
     expect(readFileSync(file, 'utf8')).toBe('Clave\r\n');
   });
 });

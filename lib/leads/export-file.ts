@@ -11,8 +11,14 @@ import path from 'node:path';
  * it only where git ignores it (and no tracked file is there).
  */
 export function exportRefusal(file: string, projectDir: string): string | null {
-  const target = path.join(realDir(path.dirname(path.resolve(projectDir, file))), path.basename(file));
-  const top = spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd: projectDir, encoding: 'utf8' });
+  const target = path.join(
+    realDir(path.dirname(path.resolve(projectDir, file))),
+    path.basename(file),
+  );
+  const top = spawnSync('git', ['rev-parse', '--show-toplevel'], {
+    cwd: projectDir,
+    encoding: 'utf8',
+  });
   // Without git (a copy with no .git) nothing says what is safe inside the project: all of it is refused.
   const repo = top.status === 0 ? realDir(top.stdout.trim()) : realDir(projectDir);
   const inside = path.relative(repo, target);
@@ -34,7 +40,10 @@ export function exportRefusal(file: string, projectDir: string): string | null {
  * would be refused there), and the folder is outside every repository.
  */
 export function defaultExportFile(now = new Date()): string {
-  return path.join(tmpdir(), `solicitudes-no-entregadas-${now.toISOString().replace(/[:.]/g, '-')}.csv`);
+  return path.join(
+    tmpdir(),
+    `solicitudes-no-entregadas-${now.toISOString().replace(/[:.]/g, '-')}.csv`,
+  );
 }
 
 /**

@@ -21,7 +21,9 @@ export type ForgetReport = {
   /** Their lines in the local inbox (CONTACT_INBOX_DIR). */
   inbox: { dir: string; files: number; lines: number };
   /** What is out of reach from here, to be asked for where it is. */
-  beyondReach: ('contact-api' | 'alert-mails' | 'exported-csv' | 'webhook-copies' | 'vercel-runs')[];
+  beyondReach: (
+    'contact-api' | 'alert-mails' | 'exported-csv' | 'webhook-copies' | 'vercel-runs'
+  )[];
 };
 
 /** Passes: each finds the runs a continuation started while the last one was being cancelled. */
@@ -33,7 +35,10 @@ const STEP_SETTLE_MS = 15_000;
  * A person's request to be forgotten (Mexico's ARCO right): their lead runs and their copies being sent on (cancelled
  * first if still running), and their local inbox lines. On Vercel the runs are cancelled but stay with the platform.
  */
-export async function forget(address: string, world: World = engineStorage()): Promise<ForgetReport> {
+export async function forget(
+  address: string,
+  world: World = engineStorage(),
+): Promise<ForgetReport> {
   const mail = address.trim().toLowerCase();
   const deletes = getWorkflowWorld().kind !== 'vercel';
   const report: ForgetReport = {
@@ -59,7 +64,11 @@ export async function forget(address: string, world: World = engineStorage()): P
     const theirs: { runId: string; live: boolean; forward: boolean }[] = [];
     for await (const run of leadRuns(world)) {
       if (done.has(run.runId) || run.lead.enquiry.mail.trim().toLowerCase() !== mail) continue;
-      theirs.push({ runId: run.runId, live: run.state === 'pending' || run.state === 'spam', forward: false });
+      theirs.push({
+        runId: run.runId,
+        live: run.state === 'pending' || run.state === 'spam',
+        forward: false,
+      });
     }
     for await (const run of forwardRunsOf(mail, world))
       if (!done.has(run.runId)) theirs.push({ ...run, forward: true });
@@ -73,7 +82,11 @@ export async function forget(address: string, world: World = engineStorage()): P
         // A run stopped just now keeps an empty, cancelled record so that no message left in the queue
         // re-creates it (lib/engine/forget-run.ts); the engine forgets that record after the usual period.
         await forgetRun(runId, { tombstone: live });
-        if (live) await start({ workflowId: FORGET_WORKFLOW_ID }, [runId, Date.now() + getDeliveryConfig().keepMs]);
+        if (live)
+          await start({ workflowId: FORGET_WORKFLOW_ID }, [
+            runId,
+            Date.now() + getDeliveryConfig().keepMs,
+          ]);
       }
       done.add(runId);
       if (forward) report.forwards += 1;
@@ -94,7 +107,11 @@ async function stepsSettled(world: World, runId: string, withinMs: number): Prom
     Date.now() < until;
     await new Promise((resolve) => setTimeout(resolve, 250))
   ) {
-    const { data } = await world.steps.list({ runId, resolveData: 'none', pagination: { limit: 100 } });
+    const { data } = await world.steps.list({
+      runId,
+      resolveData: 'none',
+      pagination: { limit: 100 },
+    });
     if (!data.some((step) => step.status === 'running')) return;
   }
 }

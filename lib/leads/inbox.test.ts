@@ -56,12 +56,17 @@ describe('purging the inbox folder', () => {
     expect(await purgeInbox(dir, 'mariana@example.mx')).toEqual({ files: 2, lines: 2 });
 
     expect(readFileSync(path.join(dir, 'enquiries.jsonl'), 'utf8')).toBe(`${jorge}\n`);
-    expect(readFileSync(path.join(dir, 'enquiries-2025-01-15T16-00-00-000Z.jsonl'), 'utf8')).toBe('');
+    expect(readFileSync(path.join(dir, 'enquiries-2025-01-15T16-00-00-000Z.jsonl'), 'utf8')).toBe(
+      '',
+    );
     expect(readFileSync(path.join(dir, 'notas.jsonl'), 'utf8')).toBe(`${mariana}\n`);
     expect(statSync(path.join(dir, 'enquiries.jsonl')).mode & 0o777).toBe(0o600);
   });
 
   it('finds nothing to do in a folder that does not exist', async () => {
-    expect(await purgeInbox(path.join(dir, 'nada'), 'mariana@example.mx')).toEqual({ files: 0, lines: 0 });
+    expect(await purgeInbox(path.join(dir, 'nada'), 'mariana@example.mx')).toEqual({
+      files: 0,
+      lines: 0,
+    });
   });
 });

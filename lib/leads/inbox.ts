@@ -18,7 +18,8 @@ export function withoutMail(text: string, mail: string): { text: string; removed
     let matches: boolean;
     try {
       const entry: unknown = JSON.parse(line);
-      const value = entry && typeof entry === 'object' ? (entry as { mail?: unknown }).mail : undefined;
+      const value =
+        entry && typeof entry === 'object' ? (entry as { mail?: unknown }).mail : undefined;
       matches = typeof value === 'string' && value.trim().toLowerCase() === wanted;
     } catch {
       matches = (/"mail":"([^"]*)"/.exec(line)?.[1] ?? '').trim().toLowerCase() === wanted;
@@ -35,8 +36,13 @@ export function withoutMail(text: string, mail: string): { text: string; removed
  * it, so a crash leaves the old file or the new one, never half of one. If the
  * server appended meanwhile, the file is read again rather than losing that line.
  */
-export async function purgeInbox(dir: string, mail: string): Promise<{ files: number; lines: number }> {
-  const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => INBOX_FILE.test(name));
+export async function purgeInbox(
+  dir: string,
+  mail: string,
+): Promise<{ files: number; lines: number }> {
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((name) =>
+    INBOX_FILE.test(name),
+  );
   let files = 0;
   let lines = 0;
   for (const name of names) {

@@ -1,7 +1,13 @@
 /**
  * @jest-environment node
  */
-import { FORWARD_WORKFLOW, LEAD_WORKFLOW, fakeLead, fakeWorld, runIdAt } from '@/test-support/fake-world';
+import {
+  FORWARD_WORKFLOW,
+  LEAD_WORKFLOW,
+  fakeLead,
+  fakeWorld,
+  runIdAt,
+} from '@/test-support/fake-world';
 import { countLeads, listLeads, type LeadPage } from './list';
 import type { LeadRun, World } from './runs';
 
@@ -29,8 +35,10 @@ function thousandRuns() {
   fake = fakeWorld();
   for (let n = 1; n <= 1000; n += 1) {
     const lead = fakeLead(n);
-    if (n % 5 === 0) fake.addRun(n, FORWARD_WORKFLOW, 'running', [{ key: lead.key, enquiry: lead.enquiry }]);
-    else if (n % 5 === 1) fake.addRun(n, LEAD_WORKFLOW, 'completed', [lead], { outcome: 'delivered', rounds: 1 });
+    if (n % 5 === 0)
+      fake.addRun(n, FORWARD_WORKFLOW, 'running', [{ key: lead.key, enquiry: lead.enquiry }]);
+    else if (n % 5 === 1)
+      fake.addRun(n, LEAD_WORKFLOW, 'completed', [lead], { outcome: 'delivered', rounds: 1 });
     else if (n % 5 === 2) fake.addRun(n, LEAD_WORKFLOW, 'completed', [lead], DEAD);
     else if (n % 5 === 3) {
       const held = fake.addRun(n, LEAD_WORKFLOW, 'running', [{ ...lead, spamRule: 'only-links' }]);
@@ -82,7 +90,8 @@ describe('the staff listing, over 1,000 runs', () => {
     fake = fakeWorld();
     // A busy week of copies sent on, and one dead letter before it.
     fake.addRun(1, LEAD_WORKFLOW, 'completed', [fakeLead(1)], DEAD);
-    for (let n = 2; n <= 1000; n += 1) fake.addRun(n, FORWARD_WORKFLOW, 'completed', [{ key: `clave-${n}` }]);
+    for (let n = 2; n <= 1000; n += 1)
+      fake.addRun(n, FORWARD_WORKFLOW, 'completed', [{ key: `clave-${n}` }]);
     const first = await listLeads({ scanLimit: 200 });
     expect(first).toEqual({ leads: [], scanned: 200, cursor: expect.any(String) });
     expect(fake.handedOut()).toBe(200);
@@ -102,9 +111,16 @@ describe('the staff listing, over 1,000 runs', () => {
 
   it('counts what the listing classifies, state by state', async () => {
     const counts = await countLeads(fake.world as unknown as World);
-    const listed = (await everyPage({ states: Object.keys(counts).filter((key) => key !== 'oldestPending') as never }))
+    const listed = (
+      await everyPage({
+        states: Object.keys(counts).filter((key) => key !== 'oldestPending') as never,
+      })
+    )
       .flatMap((page) => page.leads)
-      .reduce<Record<string, number>>((sum, lead) => ({ ...sum, [lead.state]: (sum[lead.state] ?? 0) + 1 }), {});
+      .reduce<Record<string, number>>(
+        (sum, lead) => ({ ...sum, [lead.state]: (sum[lead.state] ?? 0) + 1 }),
+        {},
+      );
     expect(counts).toMatchObject(listed);
     expect(counts).toMatchObject({ pending: 220, dead: 200, spam: 180, delivered: 200, failed: 0 });
     expect(counts.oldestPending).toBe(fakeLead(3).receivedAt);

@@ -28,7 +28,13 @@ export async function listLeads({
   pageSize = PAGE_SIZE,
   scanLimit = SCAN_LIMIT,
   world = engineStorage(),
-}: { cursor?: string; states?: readonly LeadState[]; pageSize?: number; scanLimit?: number; world?: World } = {}) {
+}: {
+  cursor?: string;
+  states?: readonly LeadState[];
+  pageSize?: number;
+  scanLimit?: number;
+  world?: World;
+} = {}) {
   const hasHook = hookOfRun(world);
   const leads: LeadRun[] = [];
   let scanned = 0;
@@ -36,7 +42,10 @@ export async function listLeads({
   // Each engine page asks for no more runs than there are free places, so that none found is left behind the cursor.
   while (leads.length < pageSize && scanned < scanLimit) {
     const limit = Math.min(pageSize - leads.length, scanLimit - scanned);
-    const page = await world.runs.list({ resolveData: 'all', pagination: { limit, cursor: next, sortOrder: 'desc' } });
+    const page = await world.runs.list({
+      resolveData: 'all',
+      pagination: { limit, cursor: next, sortOrder: 'desc' },
+    });
     scanned += page.data.length;
     for (const run of page.data) {
       const found = await readLeadRun(world, run, hasHook);
@@ -70,13 +79,17 @@ export async function countLeads(world: World = engineStorage()): Promise<LeadCo
   };
   for await (const run of leadRuns(world)) {
     counts[run.state] += 1;
-    if (run.state === 'pending') counts.oldestPending = Math.min(counts.oldestPending ?? Infinity, run.lead.receivedAt);
+    if (run.state === 'pending')
+      counts.oldestPending = Math.min(counts.oldestPending ?? Infinity, run.lead.receivedAt);
   }
   return counts;
 }
 
 /** Every lead in `state`, oldest first: what the command line lists (it shows all of them, as it always has). */
-export async function leadsIn(state: LeadState, world: World = engineStorage()): Promise<LeadRun[]> {
+export async function leadsIn(
+  state: LeadState,
+  world: World = engineStorage(),
+): Promise<LeadRun[]> {
   const found: LeadRun[] = [];
   for await (const run of leadRuns(world)) if (run.state === state) found.push(run);
   return found.sort((a, b) => a.lead.receivedAt - b.lead.receivedAt);
@@ -89,4 +102,5 @@ export const asDeadLetters = (runs: LeadRun[]): DeadLetter[] =>
     .sort((a, b) => a.lead.receivedAt - b.lead.receivedAt);
 
 /** Every dead letter, oldest first: `npm run leads -- dead` and `export`. */
-export const deadLetters = async (world: World = engineStorage()) => asDeadLetters(await leadsIn('dead', world));
+export const deadLetters = async (world: World = engineStorage()) =>
+  asDeadLetters(await leadsIn('dead', world));

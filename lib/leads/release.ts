@@ -20,14 +20,22 @@ export type ReleaseResult =
  */
 export async function release(
   key: string,
-  { serverUrl, waitMs = 20_000, world = engineStorage() }: { serverUrl?: string; waitMs?: number; world?: World } = {},
+  {
+    serverUrl,
+    waitMs = 20_000,
+    world = engineStorage(),
+  }: { serverUrl?: string; waitMs?: number; world?: World } = {},
 ): Promise<ReleaseResult> {
   const where = getWorkflowWorld();
   if (serverUrl && where.kind === 'local' && !(await serverAnswers(serverUrl)))
     return { result: 'server-down', serverUrl, dir: where.dir };
   try {
     const hook = await resumeHook(releaseToken(key), { released: true });
-    return { result: 'released', runId: hook.runId, takenUp: await movedOn(world, hook.runId, waitMs) };
+    return {
+      result: 'released',
+      runId: hook.runId,
+      takenUp: await movedOn(world, hook.runId, waitMs),
+    };
   } catch (error) {
     if (!HookNotFoundError.is(error)) throw error;
   }
@@ -50,10 +58,13 @@ export async function release(
 /** Whether the server's workflow endpoint answers its health check (the local world delivers nothing without it). */
 export async function serverAnswers(base: string): Promise<boolean> {
   try {
-    const response = await fetch(`${base.replace(/\/+$/, '')}/.well-known/workflow/v1/flow?__health`, {
-      method: 'POST',
-      signal: AbortSignal.timeout(3000),
-    });
+    const response = await fetch(
+      `${base.replace(/\/+$/, '')}/.well-known/workflow/v1/flow?__health`,
+      {
+        method: 'POST',
+        signal: AbortSignal.timeout(3000),
+      },
+    );
     return response.ok && ((await response.json()) as { healthy?: unknown }).healthy === true;
   } catch {
     return false;

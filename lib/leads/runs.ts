@@ -41,7 +41,11 @@ export type HookCheck = (runId: string) => Promise<boolean>;
 export const hookOfRun =
   (world: World): HookCheck =>
   async (runId) => {
-    const { data } = await world.hooks.list({ runId, resolveData: 'none', pagination: { limit: 20 } });
+    const { data } = await world.hooks.list({
+      runId,
+      resolveData: 'none',
+      pagination: { limit: 20 },
+    });
     return data.some((hook) => hook.token.startsWith(releaseToken('')));
   };
 
@@ -51,8 +55,12 @@ export function anyLiveHook(world: World): HookCheck {
   const read = async () => {
     const found = new Set<string>();
     for (let cursor: string | undefined; ;) {
-      const page = await world.hooks.list({ resolveData: 'none', pagination: { limit: 100, cursor } });
-      for (const hook of page.data) if (hook.token.startsWith(releaseToken(''))) found.add(hook.runId);
+      const page = await world.hooks.list({
+        resolveData: 'none',
+        pagination: { limit: 100, cursor },
+      });
+      for (const hook of page.data)
+        if (hook.token.startsWith(releaseToken(''))) found.add(hook.runId);
       if (!page.hasMore || !page.cursor) return found;
       cursor = page.cursor;
     }
@@ -61,7 +69,11 @@ export function anyLiveHook(world: World): HookCheck {
 }
 
 /** A lead's run with its state, or undefined for another workflow's run (or one whose input is not a lead). */
-export async function readLeadRun(world: World, run: Run, hasHook: HookCheck): Promise<LeadRun | undefined> {
+export async function readLeadRun(
+  world: World,
+  run: Run,
+  hasHook: HookCheck,
+): Promise<LeadRun | undefined> {
   if (parseWorkflowName(run.workflowName)?.shortName !== 'leadWorkflow') return undefined;
   const { input, output } = await runData(world, run);
   const lead: unknown = Array.isArray(input) ? input[0] : undefined;
@@ -96,7 +108,10 @@ export async function readLeadRun(world: World, run: Run, hasHook: HookCheck): P
 export async function* leadRuns(world: World = engineStorage()): AsyncGenerator<LeadRun> {
   const hasHook = anyLiveHook(world);
   for (let cursor: string | undefined; ;) {
-    const page = await world.runs.list({ resolveData: 'all', pagination: { limit: 50, cursor, sortOrder: 'desc' } });
+    const page = await world.runs.list({
+      resolveData: 'all',
+      pagination: { limit: 50, cursor, sortOrder: 'desc' },
+    });
     for (const run of page.data) {
       const found = await readLeadRun(world, run, hasHook);
       if (found) yield found;
@@ -113,8 +128,13 @@ export async function* forwardRunsOf(mail: string, world: World = engineStorage(
     for (const run of page.data) {
       if (parseWorkflowName(run.workflowName)?.shortName !== 'forwardWorkflow') continue;
       const { input } = await runData(world, run);
-      const forward = (Array.isArray(input) ? input[0] : undefined) as { enquiry?: { mail?: unknown } } | undefined;
-      if (typeof forward?.enquiry?.mail !== 'string' || forward.enquiry.mail.trim().toLowerCase() !== mail) continue;
+      const forward = (Array.isArray(input) ? input[0] : undefined) as
+        { enquiry?: { mail?: unknown } } | undefined;
+      if (
+        typeof forward?.enquiry?.mail !== 'string' ||
+        forward.enquiry.mail.trim().toLowerCase() !== mail
+      )
+        continue;
       yield { runId: run.runId, live: run.status === 'pending' || run.status === 'running' };
     }
     if (!page.hasMore || !page.cursor) return;

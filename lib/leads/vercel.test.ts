@@ -44,9 +44,18 @@ beforeAll(() => {
   // As a Vercel function sees it: no WORKFLOW_TARGET_WORLD, VERCEL=1 and a deployment id.
   delete process.env.WORKFLOW_TARGET_WORLD;
   inbox = mkdtempSync(path.join(tmpdir(), 'leads-vercel-'));
-  Object.assign(process.env, { VERCEL: '1', VERCEL_DEPLOYMENT_ID: 'dpl_x', CONTACT_INBOX_DIR: inbox });
-  const ana = (n: number) => fakeLead(n, { enquiry: { ...fakeLead(n).enquiry, mail: 'Ana@Example.mx ' } });
-  fake.addRun(1, LEAD_WORKFLOW, 'completed', [ana(1)], { outcome: 'dead', reason: 'refused', deadAt: 5 });
+  Object.assign(process.env, {
+    VERCEL: '1',
+    VERCEL_DEPLOYMENT_ID: 'dpl_x',
+    CONTACT_INBOX_DIR: inbox,
+  });
+  const ana = (n: number) =>
+    fakeLead(n, { enquiry: { ...fakeLead(n).enquiry, mail: 'Ana@Example.mx ' } });
+  fake.addRun(1, LEAD_WORKFLOW, 'completed', [ana(1)], {
+    outcome: 'dead',
+    reason: 'refused',
+    deadAt: 5,
+  });
   fake.addRun(2, LEAD_WORKFLOW, 'running', [ana(2)]);
   fake.addRun(3, FORWARD_WORKFLOW, 'running', [{ key: 'clave-2', enquiry: ana(2).enquiry }]);
   const spam = fake.addRun(4, LEAD_WORKFLOW, 'running', [fakeLead(4, { spamRule: 'only-links' })]);
@@ -75,7 +84,9 @@ describe('reading and acting on leads on Vercel’s world', () => {
 
   it('releases a suspected spam through its hook, with no local server to check', async () => {
     const fetchSpy = jest.spyOn(global, 'fetch');
-    await expect(release('clave-4', { serverUrl: 'http://127.0.0.1:9', waitMs: 0 })).resolves.toEqual({
+    await expect(
+      release('clave-4', { serverUrl: 'http://127.0.0.1:9', waitMs: 0 }),
+    ).resolves.toEqual({
       result: 'released',
       runId: 'run of lead-release:clave-4',
       takenUp: false,
@@ -85,7 +96,13 @@ describe('reading and acting on leads on Vercel’s world', () => {
 
   it('forgets a person as far as Vercel allows, and says the platform keeps the runs', async () => {
     const report = await forget(' ANA@example.mx');
-    expect(report).toMatchObject({ mail: ANA, leads: 2, cancelled: 1, forwards: 1, runsDeleted: false });
+    expect(report).toMatchObject({
+      mail: ANA,
+      leads: 2,
+      cancelled: 1,
+      forwards: 1,
+      runsDeleted: false,
+    });
     expect(report.beyondReach).toContain('vercel-runs');
     // Her live lead and copy stopped: neither is delivered now.
     expect(fake.runs.filter((run) => run.status === 'running').map((run) => run.input[0])).toEqual([

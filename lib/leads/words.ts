@@ -83,7 +83,8 @@ const COUNTED: ReadonlyArray<readonly [Counted, string]> = [
 /** The counters' totals over their days, one line each (the staff page, `npm run leads -- status`), or why none. */
 export function totalsLines(counts: CountsRead): string[] {
   if (!counts.counting) return [`No se puede contar: ${counts.why}`];
-  const sum = (days: readonly number[] | undefined) => (days ?? []).reduce((total, day) => total + day, 0);
+  const sum = (days: readonly number[] | undefined) =>
+    (days ?? []).reduce((total, day) => total + day, 0);
   return COUNTED.map(([outcome, words]) => `${words}: ${sum(counts.outcomes[outcome])}`);
 }
 /** What the totals count, said under them. */
@@ -116,23 +117,36 @@ export function whenGone({ state, forgetAt, retriedUntil }: LeadRun): string | u
 }
 
 /** What the command says when a key cannot be released, by why. */
-export const RELEASE_SAID: Record<Exclude<ReleaseResult['result'], 'released' | 'server-down'>, string> = {
+export const RELEASE_SAID: Record<
+  Exclude<ReleaseResult['result'], 'released' | 'server-down'>,
+  string
+> = {
   unknown: 'no existe entre las solicitudes del motor de entregas.',
   'not-spam': 'no está entre el posible spam (ver npm run leads -- status).',
-  'not-waiting-yet': 'aún no empieza a esperar (¿está en marcha el servidor?); inténtalo en un momento.',
+  'not-waiting-yet':
+    'aún no empieza a esperar (¿está en marcha el servidor?); inténtalo en un momento.',
   expired: 'pasó su plazo sin que nadie la liberara y se descartó.',
   'already-released': 'ya fue liberada.',
 };
 
 /** What forgetting a person did, one line each: `npm run leads -- purge` prints them, the staff page shows them. */
-export function forgotLines({ mail, leads, cancelled, forwards, inbox, runsDeleted }: ForgetReport): string[] {
+export function forgotLines({
+  mail,
+  leads,
+  cancelled,
+  forwards,
+  inbox,
+  runsDeleted,
+}: ForgetReport): string[] {
   const before = cancelled ? ` (${cancelled} cancelada(s) antes: no se entregarán)` : '';
   return [
     runsDeleted
       ? `${mail}: ${leads} solicitud(es) borrada(s) del motor de entregas${before}.`
       : `${mail}: ${cancelled} solicitud(es) cancelada(s): no se entregarán.`,
     ...(forwards
-      ? [`${mail}: ${forwards} reenvío(s) al webhook o a Meta detenido(s)${runsDeleted ? ' y borrado(s)' : ''}.`]
+      ? [
+          `${mail}: ${forwards} reenvío(s) al webhook o a Meta detenido(s)${runsDeleted ? ' y borrado(s)' : ''}.`,
+        ]
       : []),
     `Bandeja local (${inbox.dir}): ${inbox.lines} línea(s) borrada(s) en ${inbox.files} archivo(s).`,
   ];

@@ -7,7 +7,8 @@ import { assertContentPictures, contentPictureProblems, MAX_PICTURE_BYTES } from
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]);
 const GIF = Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1');
-const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 240 80"><rect width="240" height="80"/></svg>';
+const SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 240 80"><rect width="240" height="80"/></svg>';
 
 let project: string;
 
@@ -58,19 +59,29 @@ it('names a picture without alt text, and one whose alt is empty without being d
   );
   const problems = await contentPictureProblems(project);
   expect(problems).toHaveLength(2);
-  expect(problems[0]).toMatch(/^lib\/content\.ts:3 public\/images\/a\.png: falta su texto alternativo/);
-  expect(problems[1]).toMatch(/^lib\/content\.ts:4 public\/images\/b\.png: su texto alternativo \(alt\) está vacío/);
+  expect(problems[0]).toMatch(
+    /^lib\/content\.ts:3 public\/images\/a\.png: falta su texto alternativo/,
+  );
+  expect(problems[1]).toMatch(
+    /^lib\/content\.ts:4 public\/images\/b\.png: su texto alternativo \(alt\) está vacío/,
+  );
 });
 
 it('refuses a format the site does not serve, a wrong extension, an SVG without its size, and a path written as text', async () => {
   write(
-    { 'anim.gif': GIF, 'photo.png': JPEG, 'nosize.svg': '<svg xmlns="http://www.w3.org/2000/svg"><rect/></svg>' },
+    {
+      'anim.gif': GIF,
+      'photo.png': JPEG,
+      'nosize.svg': '<svg xmlns="http://www.w3.org/2000/svg"><rect/></svg>',
+    },
     "import anim from '@/public/images/anim.gif';\nimport photo from '@/public/images/photo.png';\nimport nosize from '@/public/images/nosize.svg';",
     "export const p = [{ src: anim, alt: 'A' }, { src: photo, alt: 'B' }, { src: nosize, alt: 'C' }, { img: '/images/cafe.png', alt: 'D' }];",
   );
   const problems = await contentPictureProblems(project);
   expect(problems).toEqual([
-    expect.stringMatching(/anim\.gif: formato no admitido \(GIF\): usa SVG, PNG, JPEG, WebP o AVIF\./),
+    expect.stringMatching(
+      /anim\.gif: formato no admitido \(GIF\): usa SVG, PNG, JPEG, WebP o AVIF\./,
+    ),
     expect.stringMatching(/photo\.png: el nombre dice PNG pero el archivo es JPEG/),
     expect.stringMatching(/nosize\.svg: el SVG no dice su tamaño/),
     expect.stringMatching(/\/images\/cafe\.png: escribe la imagen como un import/),

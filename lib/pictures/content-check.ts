@@ -38,11 +38,16 @@ const ALLOWED = `${FORMATS.slice(0, -1).join(', ')} o ${FORMATS[FORMATS.length -
 /** What a file is, from its first bytes. */
 function sniff(bytes: Buffer): Format | undefined {
   const ascii = (from: number, to: number) => bytes.subarray(from, to).toString('latin1');
-  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'PNG';
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'PNG';
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'JPEG';
   if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'WebP';
   if (ascii(4, 8) === 'ftyp')
-    return /^(avif|avis)$/.test(ascii(8, 12)) ? 'AVIF' : /^(heic|heix|mif1)$/.test(ascii(8, 12)) ? 'HEIC' : undefined;
+    return /^(avif|avis)$/.test(ascii(8, 12))
+      ? 'AVIF'
+      : /^(heic|heix|mif1)$/.test(ascii(8, 12))
+        ? 'HEIC'
+        : undefined;
   if (ascii(0, 4) === 'GIF8') return 'GIF';
   if (ascii(0, 2) === 'BM') return 'BMP';
   if (ascii(0, 4) === 'II*\0' || ascii(0, 4) === 'MM\0*') return 'TIFF';
@@ -74,7 +79,9 @@ function fileProblems(file: string): string[] {
   else if (!(FORMATS as readonly string[]).includes(actual))
     problems.push(`formato no admitido (${actual}): usa ${ALLOWED}.`);
   else if (named !== actual)
-    problems.push(`el nombre dice ${named ?? path.extname(file)} pero el archivo es ${actual}: corrige la extensión.`);
+    problems.push(
+      `el nombre dice ${named ?? path.extname(file)} pero el archivo es ${actual}: corrige la extensión.`,
+    );
   if (size > MAX_PICTURE_BYTES) {
     problems.push(
       `pesa ${(size / 1024 / 1024).toFixed(1)} MB y el máximo es 5 MB: expórtala más pequeña (ver docs/contenido.md).`,
@@ -92,7 +99,12 @@ export async function contentPictureProblems(projectDir: string): Promise<string
   // Loaded here, at build only: `next start` reads next.config.ts too, without the development tools.
   const ts = (await import('typescript')).default;
   const contentPath = path.join(projectDir, CONTENT_FILE);
-  const source = ts.createSourceFile(contentPath, readFileSync(contentPath, 'utf8'), ts.ScriptTarget.Latest, true);
+  const source = ts.createSourceFile(
+    contentPath,
+    readFileSync(contentPath, 'utf8'),
+    ts.ScriptTarget.Latest,
+    true,
+  );
   const lineOf = (node: TS.Node) => source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
   const resolve = (specifier: string) =>
     specifier.startsWith('@/')
@@ -102,16 +114,23 @@ export async function contentPictureProblems(projectDir: string): Promise<string
   // `import cafe from '@/public/images/clients/cafe.png'`: name -> file.
   const imports = new Map<string, string>();
   for (const statement of source.statements) {
-    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier))
+      continue;
     const name = statement.importClause?.name?.text;
     const specifier = statement.moduleSpecifier.text;
-    if (name && !statement.importClause.isTypeOnly && EXTENSIONS[path.extname(specifier).toLowerCase()])
+    if (
+      name &&
+      !statement.importClause.isTypeOnly &&
+      EXTENSIONS[path.extname(specifier).toLowerCase()]
+    )
       imports.set(name, resolve(specifier));
   }
 
   const problems: string[] = [];
   const report = (node: TS.Node, file: string, problem: string) =>
-    problems.push(`${CONTENT_FILE}:${lineOf(node)} ${path.relative(projectDir, file) || file}: ${problem}`);
+    problems.push(
+      `${CONTENT_FILE}:${lineOf(node)} ${path.relative(projectDir, file) || file}: ${problem}`,
+    );
   const fileChecks = new Map<string, string[]>();
 
   /** An object literal that names a picture (`src:` or `img:`): its file's problems and its alt text's. */
@@ -124,7 +143,8 @@ export async function contentPictureProblems(projectDir: string): Promise<string
           p.name.text === name,
       );
     const picture = property('src') ?? property('img');
-    const value = picture && (ts.isPropertyAssignment(picture) ? picture.initializer : picture.name);
+    const value =
+      picture && (ts.isPropertyAssignment(picture) ? picture.initializer : picture.name);
     if (!value) return;
     if (ts.isStringLiteralLike(value)) {
       if (EXTENSIONS[path.extname(value.text).toLowerCase()]) {
@@ -144,9 +164,15 @@ export async function contentPictureProblems(projectDir: string): Promise<string
     const alt = property('alt');
     const decorative = property('decorative');
     const isDecorative =
-      decorative && ts.isPropertyAssignment(decorative) && decorative.initializer.kind === ts.SyntaxKind.TrueKeyword;
+      decorative &&
+      ts.isPropertyAssignment(decorative) &&
+      decorative.initializer.kind === ts.SyntaxKind.TrueKeyword;
     if (!alt) {
-      report(value, file, "falta su texto alternativo: agrega alt: '…' (qué muestra la imagen, para quien no la ve).");
+      report(
+        value,
+        file,
+        "falta su texto alternativo: agrega alt: '…' (qué muestra la imagen, para quien no la ve).",
+      );
     } else if (
       ts.isPropertyAssignment(alt) &&
       ts.isStringLiteralLike(alt.initializer) &&

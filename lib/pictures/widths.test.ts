@@ -81,7 +81,9 @@ describe('candidateWidths', () => {
 
 describe('sizesAttribute', () => {
   it('writes the rules widest first, scaled by the picture’s share of its box', () => {
-    expect(sizesAttribute(SLIDE)).toBe('(min-width: 1096px) 240px, (min-width: 700px) calc(25vw - 34px), 240px');
+    expect(sizesAttribute(SLIDE)).toBe(
+      '(min-width: 1096px) 240px, (min-width: 700px) calc(25vw - 34px), 240px',
+    );
     expect(sizesAttribute(SLIDE, 0.5)).toBe(
       '(min-width: 1096px) 120px, (min-width: 700px) calc((25vw - 34px) * 0.5), 120px',
     );

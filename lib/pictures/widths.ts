@@ -41,7 +41,9 @@ export const IMAGE_SIZES = range(WIDTH_STEP, 400, WIDTH_STEP);
 export const DEVICE_SIZES = unique([
   // The rest of the 2x files of fixed-size pictures (416..640).
   ...range(416, 2 * FIXED_MAX_WIDTH, 2 * WIDTH_STEP),
-  ...COMMON_PHONE_WIDTHS.flatMap((phone) => [2, 3].map((density) => density * (phone - SECTION_GUTTERS))),
+  ...COMMON_PHONE_WIDTHS.flatMap((phone) =>
+    [2, 3].map((density) => density * (phone - SECTION_GUTTERS)),
+  ),
   ...LARGE_SCREENS,
 ]);
 
@@ -49,7 +51,9 @@ export const ALLOWED_WIDTHS = unique([...IMAGE_SIZES, ...DEVICE_SIZES]);
 
 /** The smallest allowed width of at least `width` (the largest allowed if none is). */
 function allowedWidthFor(width: number): number {
-  return ALLOWED_WIDTHS.find((allowed) => allowed >= width) ?? ALLOWED_WIDTHS[ALLOWED_WIDTHS.length - 1]!;
+  return (
+    ALLOWED_WIDTHS.find((allowed) => allowed >= width) ?? ALLOWED_WIDTHS[ALLOWED_WIDTHS.length - 1]!
+  );
 }
 
 /**
@@ -84,7 +88,11 @@ const THINNING = 1.15;
  * common phones, and a ladder about 15% apart in between. Nothing past the
  * file's own width, which the optimiser never enlarges.
  */
-export function candidateWidths(rules: readonly SizeRule[], scale: number, fileWidth: number): number[] {
+export function candidateWidths(
+  rules: readonly SizeRule[],
+  scale: number,
+  fileWidth: number,
+): number[] {
   const exact: number[] = [];
   const spans: Array<[number, number]> = [];
   rules.forEach((rule, index) => {
@@ -96,12 +104,14 @@ export function candidateWidths(rules: readonly SizeRule[], scale: number, fileW
     const to = index > 0 ? rules[index - 1]!.from - 1 : WIDEST_VIEWPORT;
     const from = Math.max(rule.from, 320);
     for (const phone of COMMON_PHONE_WIDTHS) {
-      if (phone >= from && phone <= to) exact.push(...[2, 3].map((density) => drawn(phone) * density));
+      if (phone >= from && phone <= to)
+        exact.push(...[2, 3].map((density) => drawn(phone) * density));
     }
     spans.push([drawn(from), drawn(to) * 2]);
   });
   const exactWidths = new Set(exact.map((width) => allowedWidthFor(Math.round(width))));
-  const inSpan = (width: number) => spans.some(([low, high]) => width >= low && width <= allowedWidthFor(high));
+  const inSpan = (width: number) =>
+    spans.some(([low, high]) => width >= low && width <= allowedWidthFor(high));
   const picked: number[] = [];
   for (const width of ALLOWED_WIDTHS) {
     const last = picked[picked.length - 1] ?? 0;

@@ -25,7 +25,18 @@ describe("an action's reply, checked before Next hands it to React", () => {
   });
 
   it('refuses what React cannot decode: bad JSON, a missing part, a tag it would throw on', () => {
-    for (const root of ['[', 'x', '', '["$"]', '["$Q1"]', '["$1"]', '["$h1"]', '["$Bx"]', '["$nx"]', '["$iabc"]'])
+    for (const root of [
+      '[',
+      'x',
+      '',
+      '["$"]',
+      '["$Q1"]',
+      '["$1"]',
+      '["$h1"]',
+      '["$Bx"]',
+      '["$nx"]',
+      '["$iabc"]',
+    ])
       expect([root, reply({ '0': root })]).toEqual([root, false]);
     expect(bound({ '0': '{"bound":"$@2"}', '1': '[]' })).toBe(false);
     expect(bound({ '0': '{"bound":"$@1"}', '1': '[' })).toBe(false);

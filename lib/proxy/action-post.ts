@@ -8,12 +8,16 @@
 /** Next's own test (server-action-request-meta.ts): a POST naming an action, or any multipart POST (a plain form). */
 export function isActionPost(method: string, headers: Headers): boolean {
   if (method !== 'POST') return false;
-  return headers.has('next-action') || Boolean(headers.get('content-type')?.startsWith('multipart/form-data'));
+  return (
+    headers.has('next-action') ||
+    Boolean(headers.get('content-type')?.startsWith('multipart/form-data'))
+  );
 }
 
 /** What a stranger gets: no page, no detail, never cached. */
 export function refusal(status: 400 | 403): Response {
-  const text = status === 403 ? 'Solicitud no válida: viene de otro sitio.' : 'Solicitud no válida.';
+  const text =
+    status === 403 ? 'Solicitud no válida: viene de otro sitio.' : 'Solicitud no válida.';
   return new Response(`${text}\n`, {
     status,
     headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
@@ -103,10 +107,14 @@ export function isDecodableReply(
 
 /** A bound action in a form React rendered: its parts are named `$ACTION_<n>:<part>`. */
 const BOUND_ACTION = '$ACTION_REF_';
-const textOf = (value: FormDataEntryValue | null) => (typeof value === 'string' ? value : undefined);
+const textOf = (value: FormDataEntryValue | null) =>
+  typeof value === 'string' ? value : undefined;
 
 /** The 4xx for an action post Next would answer with a 500, or null to let it go on. */
-export async function actionPostRefusal(headers: Headers, body: Uint8Array<ArrayBuffer>): Promise<Response | null> {
+export async function actionPostRefusal(
+  headers: Headers,
+  body: Uint8Array<ArrayBuffer>,
+): Promise<Response | null> {
   if (fromAnotherSite(headers)) return refusal(403);
   const type = headers.get('content-type') ?? '';
   if (!type.startsWith('multipart/form-data')) {

@@ -12,7 +12,8 @@ jest.mock('../experiments/counters', () => ({ countVisit: jest.fn(() => Promise.
 const counted = jest.mocked(countVisit);
 
 const BASE = 'https://agencia.example';
-const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+const CHROME =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
 const definition: ExperimentDefinition = {
   name: 'titulo',
   runs: true,
@@ -26,7 +27,9 @@ const { running } = checkExperiments([definition]);
 const codes = experimentCodes(running);
 
 /** The proxy's answer to a request for `/`, and what it left to do after answering. */
-async function visit(init: { url?: string; method?: string; headers?: Record<string, string> } = {}) {
+async function visit(
+  init: { url?: string; method?: string; headers?: Record<string, string> } = {},
+) {
   const waited: Promise<unknown>[] = [];
   const request = new NextRequest(init.url ?? `${BASE}/`, {
     method: init.method ?? 'GET',
@@ -43,7 +46,10 @@ async function visit(init: { url?: string; method?: string; headers?: Record<str
 }
 
 const rewrittenTo = async (response: Response | null) =>
-  codes.read(new URL(response?.headers.get('x-middleware-rewrite') ?? `${BASE}/`).pathname.split('/')[2] ?? '');
+  codes.read(
+    new URL(response?.headers.get('x-middleware-rewrite') ?? `${BASE}/`).pathname.split('/')[2] ??
+      '',
+  );
 const cookieOf = (response: Response | null, name: string) =>
   response?.headers
     .getSetCookie()
@@ -57,7 +63,9 @@ describe('the variants of / while an experiment runs', () => {
   it('does nothing at all when none runs, or for another path', async () => {
     const request = new NextRequest(`${BASE}/`, { headers: { 'user-agent': CHROME } });
     expect(await experimentResponse(request, undefined, [], codes)).toBeNull();
-    expect(await experimentResponse(new NextRequest(`${BASE}/gracias`), undefined, running, codes)).toBeNull();
+    expect(
+      await experimentResponse(new NextRequest(`${BASE}/gracias`), undefined, running, codes),
+    ).toBeNull();
   });
 
   it("rewrites a first view to the visitor's variant, keeps it in a cookie, and counts it after the answer", async () => {
@@ -65,7 +73,9 @@ describe('the variants of / while an experiment runs', () => {
     const variants = await rewrittenTo(response);
     expect(variants).toEqual({ titulo: expect.stringMatching(/^(control|b)$/) });
     expect(response?.headers.get('cache-control')).toBe(PRIVATE_PAGE);
-    const cookie = response?.headers.getSetCookie().find((line) => line.startsWith(`${VISITOR_COOKIE}=`));
+    const cookie = response?.headers
+      .getSetCookie()
+      .find((line) => line.startsWith(`${VISITOR_COOKIE}=`));
     expect(cookie).toMatch(/; Path=\/; .*Max-Age=7776000/);
     expect(cookie).toMatch(/; HttpOnly/);
     expect(cookie).toMatch(/; Secure/);
@@ -85,7 +95,9 @@ describe('the variants of / while an experiment runs', () => {
     expect(again.response?.headers.getSetCookie()).toEqual([]);
     expect(counted).not.toHaveBeenCalled();
     // The next day: counted again, in the same variant.
-    const yesterday = parseVisitor(decodeURIComponent(cookieOf(first.response, VISITOR_COOKIE) ?? ''))!;
+    const yesterday = parseVisitor(
+      decodeURIComponent(cookieOf(first.response, VISITOR_COOKIE) ?? ''),
+    )!;
     const old = `${VISITOR_COOKIE}=${yesterday.id}.${yesterday.day - 1}.titulo:${yesterday.variants.titulo}`;
     const nextDay = await visit({ headers: { cookie: old } });
     expect(await rewrittenTo(nextDay.response)).toEqual(yesterday.variants);
@@ -105,7 +117,10 @@ describe('the variants of / while an experiment runs', () => {
   it.each([
     ['Googlebot', 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'],
     ['Bingbot', 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)'],
-    ["Facebook's link preview", 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)'],
+    [
+      "Facebook's link preview",
+      'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
+    ],
     ["WhatsApp's link preview", 'WhatsApp/2.23.20.0'],
     ["Slack's link preview", 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)'],
     ['Twitterbot', 'Twitterbot/1.0'],
@@ -119,11 +134,16 @@ describe('the variants of / while an experiment runs', () => {
   });
 
   it('serves the variant QA asks for, without counting it or touching the visitor cookie, and marks the visit', async () => {
-    const { response } = await visit({ url: `${BASE}/?variante=b`, headers: { cookie: `${VISITOR_COOKIE}=x` } });
+    const { response } = await visit({
+      url: `${BASE}/?variante=b`,
+      headers: { cookie: `${VISITOR_COOKIE}=x` },
+    });
     expect(await rewrittenTo(response)).toEqual({ titulo: 'b' });
     expect(cookieOf(response, VISITOR_COOKIE)).toBeUndefined();
     expect(cookieOf(response, QA_COOKIE)).toBe('1');
-    expect(response?.headers.getSetCookie().find((line) => line.startsWith(QA_COOKIE))).toMatch(/Max-Age=3600/);
+    expect(response?.headers.getSetCookie().find((line) => line.startsWith(QA_COOKIE))).toMatch(
+      /Max-Age=3600/,
+    );
     expect(counted).not.toHaveBeenCalled();
     expect(new URL(response?.headers.get('x-middleware-rewrite') ?? '').search).toBe('?variante=b');
     // The views that follow within the hour are not counted either, and show the control unless they ask.

@@ -32,12 +32,19 @@ export const PRIVATE_PAGE = 'private, no-cache';
 /** A request for `/` that is no person's view of it: a prefetch, the router's RSC payload, a HEAD. */
 function isPageView(request: NextRequest): boolean {
   const headers = request.headers;
-  if (request.method !== 'GET' || headers.has('rsc') || headers.has('next-router-prefetch')) return false;
+  if (request.method !== 'GET' || headers.has('rsc') || headers.has('next-router-prefetch'))
+    return false;
   return !/prefetch/i.test(`${headers.get('purpose') ?? ''} ${headers.get('sec-purpose') ?? ''}`);
 }
 
 const cookieOptions = (request: NextRequest, maxAge: number) =>
-  ({ httpOnly: true, sameSite: 'lax', secure: request.nextUrl.protocol === 'https:', path: '/', maxAge }) as const;
+  ({
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.nextUrl.protocol === 'https:',
+    path: '/',
+    maxAge,
+  }) as const;
 
 function variantPage(request: NextRequest, code: string): NextResponse {
   // On request.url, the address Next compares a rewrite with (skipProxyUrlNormalize, next.config.ts): an internal one.
@@ -87,7 +94,9 @@ export async function experimentResponse(
   const counted = isPageView(request) && visitor.day !== today;
   if (counted) {
     // After the answer, never before it: the count waits for its store, the visitor does not.
-    const counting = Promise.all(Object.entries(variants).map(([name, variant]) => countVisit(name, variant, now)));
+    const counting = Promise.all(
+      Object.entries(variants).map(([name, variant]) => countVisit(name, variant, now)),
+    );
     const logged = counting.then(
       () => undefined,
       (error: unknown) => console.error('[experimentos] No se pudo contar una visita:', error),
@@ -98,7 +107,11 @@ export async function experimentResponse(
   const value = encodeVisitor(next);
   // Written only when something changed: a returning visitor's later views of the day carry no Set-Cookie.
   if (value !== request.cookies.get(VISITOR_COOKIE)?.value)
-    response.cookies.set(VISITOR_COOKIE, value, cookieOptions(request, VISITOR_DAYS * 24 * 60 * 60));
+    response.cookies.set(
+      VISITOR_COOKIE,
+      value,
+      cookieOptions(request, VISITOR_DAYS * 24 * 60 * 60),
+    );
   return response;
 }
 

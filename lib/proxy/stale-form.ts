@@ -1,5 +1,10 @@
 import { formEdition } from '../env/public';
-import { CONTACT_FIELDS, EDITION_FIELD, FIELD_MAX_CHARS, type ContactValues } from '../contact/fields';
+import {
+  CONTACT_FIELDS,
+  EDITION_FIELD,
+  FIELD_MAX_CHARS,
+  type ContactValues,
+} from '../contact/fields';
 
 /**
  * A form sent without JavaScript from a page of an older deployment names a
@@ -41,7 +46,8 @@ export function postedValues(form: FormData): ContactValues {
  */
 export function encodeValues(values: ContactValues): string {
   let binary = '';
-  for (const byte of new TextEncoder().encode(JSON.stringify(values))) binary += String.fromCharCode(byte);
+  for (const byte of new TextEncoder().encode(JSON.stringify(values)))
+    binary += String.fromCharCode(byte);
   return btoa(binary);
 }
 
@@ -56,7 +62,9 @@ export function decodeValues(header: string | null): ContactValues | null {
     return Object.fromEntries(
       CONTACT_FIELDS.map((field) => [
         field,
-        typeof record[field] === 'string' ? (record[field] as string).slice(0, FIELD_MAX_CHARS[field]) : '',
+        typeof record[field] === 'string'
+          ? (record[field] as string).slice(0, FIELD_MAX_CHARS[field])
+          : '',
       ]),
     ) as ContactValues;
   } catch {

@@ -35,7 +35,11 @@ export const tooLargeCopy = {
 };
 
 const escapeHtml = (text: string) =>
-  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+  text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;');
 
 /** The whole page: no scripts, no styles, nothing to load (a visitor without JavaScript may be on it). */
 export function tooLargeHtml(whatsappUrl: string = publicEnv.whatsappUrl): string {

@@ -32,7 +32,9 @@ export function staffAreaMissing(): string[] {
 export function getStaffConfig(): StaffConfig | undefined {
   const { STAFF_EMAILS, STAFF_SESSION_SECRET: secret } = staffEnv().env;
   const mail = getDeliveryConfig().alert;
-  const emails = (STAFF_EMAILS ?? '').split(',').flatMap((one) => (one.trim() ? [one.trim().toLowerCase()] : []));
+  const emails = (STAFF_EMAILS ?? '')
+    .split(',')
+    .flatMap((one) => (one.trim() ? [one.trim().toLowerCase()] : []));
   const ledger = ledgerStore();
   if (!emails.length || !secret || !mail || !ledger) return undefined;
   return { emails, secret, mail, siteUrl: publicEnv.siteUrl, ledger };

@@ -16,7 +16,13 @@ const saved = { ...process.env };
 let dir = '';
 beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'registro-'));
-  process.env = { ...saved, CONTACT_INBOX_DIR: dir, WORKFLOW_TARGET_WORLD: 'local', REDIS_URL: '', VERCEL: '' };
+  process.env = {
+    ...saved,
+    CONTACT_INBOX_DIR: dir,
+    WORKFLOW_TARGET_WORLD: 'local',
+    REDIS_URL: '',
+    VERCEL: '',
+  };
 });
 afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
@@ -29,14 +35,22 @@ function server(maxEntries?: number) {
   jest.isolateModules(() => {
     loaded = jest.requireActual('./ledger') as LedgerModule;
   });
-  return loaded?.ledger({ key: 'prueba', folder: 'prueba', seconds: 60, ...(maxEntries ? { maxEntries } : {}) });
+  return loaded?.ledger({
+    key: 'prueba',
+    folder: 'prueba',
+    seconds: 60,
+    ...(maxEntries ? { maxEntries } : {}),
+  });
 }
 const entries = () => readdirSync(path.join(dir, 'equipo', 'prueba'));
 
 describe('the ledger in the local world’s folder', () => {
   it('notes an id once, whichever of two servers asks first, even at the same moment', async () => {
     const [first, second] = [server(), server()];
-    const answers = await Promise.all([first?.note('enlace-1', 1000), second?.note('enlace-1', 1000)]);
+    const answers = await Promise.all([
+      first?.note('enlace-1', 1000),
+      second?.note('enlace-1', 1000),
+    ]);
     expect(answers.sort()).toEqual([false, true]);
     expect(await server()?.noted('enlace-1', 1000)).toBe(true);
     expect(await server()?.noted('enlace-2', 1000)).toBe(false);

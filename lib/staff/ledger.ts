@@ -57,7 +57,11 @@ export function ledger({
 }): Ledger {
   const held: { limiter?: SharedLimiter } = {};
   const shared = () =>
-    heldLimiter(held, key, `el registro ${folder}`, { ...limitConfigOrDefaults(), max: 1, windowSeconds: seconds });
+    heldLimiter(held, key, `el registro ${folder}`, {
+      ...limitConfigOrDefaults(),
+      max: 1,
+      windowSeconds: seconds,
+    });
   const inFiles = (store: LedgerStore | undefined) =>
     store?.kind === 'files' ? path.join(store.dir, folder) : undefined;
   return {
@@ -80,9 +84,15 @@ export function ledger({
 
 // One empty file per id, named by its hash. Creating it exclusively (O_EXCL) is atomic, also between processes on
 // the machine: of two servers spending one link at once, one creates it and the other finds it there.
-const fileOf = (dir: string, id: string) => path.join(dir, createHash('sha256').update(id).digest('hex'));
+const fileOf = (dir: string, id: string) =>
+  path.join(dir, createHash('sha256').update(id).digest('hex'));
 
-async function noteInFolder(dir: string, id: string, seconds: number, maxEntries: number): Promise<boolean> {
+async function noteInFolder(
+  dir: string,
+  id: string,
+  seconds: number,
+  maxEntries: number,
+): Promise<boolean> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await sweep(dir, seconds, maxEntries);
   try {

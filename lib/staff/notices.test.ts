@@ -4,7 +4,9 @@ const KEY = '0b0c5f3e-7a51-4c1e-9a0f-2f7c1b9d8e61';
 
 describe("the staff page's notices", () => {
   it('says its own words for each code it knows, with the key it acted on', () => {
-    expect(noticeText('liberada', KEY)).toBe(`Solicitud ${KEY} liberada: se entrega como cualquier otra.`);
+    expect(noticeText('liberada', KEY)).toBe(
+      `Solicitud ${KEY} liberada: se entrega como cualquier otra.`,
+    );
     for (const code of Object.values(RELEASE_NOTICES)) expect(noticeText(code, KEY)).toContain(KEY);
   });
 

@@ -24,7 +24,9 @@ export async function unseal<T>(
   ttlSeconds: number,
 ): Promise<T | undefined> {
   if (!sealed || sealed.length > MAX_SEAL) return undefined;
-  const opened: unknown = await unsealData(sealed, { password: secret, ttl: ttlSeconds }).catch(() => undefined);
+  const opened: unknown = await unsealData(sealed, { password: secret, ttl: ttlSeconds }).catch(
+    () => undefined,
+  );
   const parsed = shape.safeParse(opened);
   return parsed.success ? parsed.data : undefined;
 }

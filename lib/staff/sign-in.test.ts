@@ -34,7 +34,9 @@ function browser(): CookieJar & { values: Map<string, string> } {
       options: { maxAge?: number } = {},
     ) => {
       const [key, text, maxAge] =
-        typeof name === 'string' ? [name, value, options.maxAge] : [name.name, name.value, name.maxAge];
+        typeof name === 'string'
+          ? [name, value, options.maxAge]
+          : [name.name, name.value, name.maxAge];
       if (maxAge === 0) values.delete(key);
       else values.set(key, text);
       return jar;
@@ -62,7 +64,11 @@ function startServer(): SignIn {
   return server as SignIn;
 }
 beforeEach(() => {
-  process.env = { ...saved, STAFF_EMAILS: `${STAFF}, jefa@agencia.mx`, STAFF_SESSION_SECRET: SECRET };
+  process.env = {
+    ...saved,
+    STAFF_EMAILS: `${STAFF}, jefa@agencia.mx`,
+    STAFF_SESSION_SECRET: SECRET,
+  };
   Object.assign(process.env, {
     ALERT_SMTP_URL: 'smtp://127.0.0.1:2525',
     ALERT_EMAIL_TO: 'avisos@agencia.mx',
@@ -91,11 +97,17 @@ afterEach(() => {
 
 const from = (address: string) => new Headers({ 'x-forwarded-for': address });
 async function ask(email: string, jar = browser(), client = '203.0.113.10', server = staff) {
-  const answer = await server.requestLink(email, from(client), jar, (send) => void later.push(send));
+  const answer = await server.requestLink(
+    email,
+    from(client),
+    jar,
+    (send) => void later.push(send),
+  );
   await Promise.all(later.splice(0).map((send) => send()));
   return { answer, jar };
 }
-const linkIn = (text: string) => new URL(text.match(/https:\S+/)?.[0] ?? 'https://x').searchParams.get('t');
+const linkIn = (text: string) =>
+  new URL(text.match(/https:\S+/)?.[0] ?? 'https://x').searchParams.get('t');
 const lastLink = () => linkIn(mails.at(-1)?.text ?? '');
 /** A browser signed in as `email` on `server`: it asked for its link there and opened it. */
 async function signedInOn(server: SignIn, email = STAFF, client = '203.0.113.10') {
@@ -117,24 +129,28 @@ describe('asking for a link', () => {
     expect(unlisted.answer).toBe(listed.answer);
     // Both browsers got the same kind of pending cookie: nothing in the answer tells the two apart.
     expect(unlisted.jar.values.has(staff.PENDING_COOKIE)).toBe(true);
-    expect(mails).toEqual([{ to: STAFF, text: expect.stringContaining('https://www.agencia.mx/equipo/entrar?t=') }]);
+    expect(mails).toEqual([
+      { to: STAFF, text: expect.stringContaining('https://www.agencia.mx/equipo/entrar?t=') },
+    ]);
   });
 
   it('never waits on the mail server: the link goes out after the answer', async () => {
     mockSendMail.mockImplementation(() => new Promise(() => {}));
     const jar = browser();
-    await expect(staff.requestLink(STAFF, from('203.0.113.11'), jar, (send) => void later.push(send))).resolves.toBe(
-      'sent',
-    );
+    await expect(
+      staff.requestLink(STAFF, from('203.0.113.11'), jar, (send) => void later.push(send)),
+    ).resolves.toBe('sent');
     expect(later).toHaveLength(1);
   });
 
   it('limits requests per address, whoever asks, and per client, whatever address it types', async () => {
     const byAddress = [];
-    for (let i = 0; i < 6; i++) byAddress.push((await ask(STAFF, browser(), `198.51.100.${i}`)).answer);
+    for (let i = 0; i < 6; i++)
+      byAddress.push((await ask(STAFF, browser(), `198.51.100.${i}`)).answer);
     expect(byAddress).toEqual(['sent', 'sent', 'sent', 'sent', 'sent', 'limited']);
     const byClient = [];
-    for (let i = 0; i < 11; i++) byClient.push((await ask(`nadie${i}@example.com`, browser(), '192.0.2.7')).answer);
+    for (let i = 0; i < 11; i++)
+      byClient.push((await ask(`nadie${i}@example.com`, browser(), '192.0.2.7')).answer);
     expect(byClient.slice(0, 10).every((answer) => answer === 'sent')).toBe(true);
     expect(byClient[10]).toBe('limited');
   });
@@ -160,7 +176,8 @@ describe('asking for a link', () => {
 describe("a stranger asking for links in a staff member's name", () => {
   const strangers = async (count: number, email = STAFF) => {
     const answers = [];
-    for (let i = 0; i < count; i++) answers.push((await ask(email, browser(), `198.51.100.${i + 1}`)).answer);
+    for (let i = 0; i < count; i++)
+      answers.push((await ask(email, browser(), `198.51.100.${i + 1}`)).answer);
     return answers;
   };
 
@@ -186,7 +203,10 @@ describe("a stranger asking for links in a staff member's name", () => {
     const forged = browser();
     const h = createHash('sha256').update(STAFF).digest('base64url');
     const anyShape = { p: 'conocido', h, k: 'x', email: STAFF, hash: h, id: 'x' };
-    forged.values.set(staff.KNOWN_COOKIE, await sealData(anyShape, { password: `otra-${SECRET}`, ttl: 3600 }));
+    forged.values.set(
+      staff.KNOWN_COOKIE,
+      await sealData(anyShape, { password: `otra-${SECRET}`, ttl: 3600 }),
+    );
     expect((await ask(STAFF, forged)).answer).toBe('limited');
   });
 
@@ -196,7 +216,8 @@ describe("a stranger asking for links in a staff member's name", () => {
     // Two requests a quarter of an hour, each from a new client: the hour's cap holds, not only a quarter's.
     for (let quarter = 0; quarter < 4; quarter++) {
       jest.spyOn(Date, 'now').mockReturnValue(now + quarter * 16 * 60 * 1000);
-      for (let i = 0; i < 2; i++) answers.push((await ask(STAFF, browser(), `192.0.2.${quarter * 10 + i}`)).answer);
+      for (let i = 0; i < 2; i++)
+        answers.push((await ask(STAFF, browser(), `192.0.2.${quarter * 10 + i}`)).answer);
     }
     expect(mails.length).toBeLessThanOrEqual(5);
     expect(answers.slice(5)).toEqual(['limited', 'limited', 'limited']);
@@ -253,7 +274,10 @@ describe('signing in with the link', () => {
     };
     const otherSecret = await sealData(forged, { password: `otra-${SECRET}`, ttl: 600 });
     expect(await staff.signIn(otherSecret, jar)).toBe('invalid');
-    const offList = await sealData({ ...forged, email: 'intruso@example.com' }, { password: SECRET, ttl: 600 });
+    const offList = await sealData(
+      { ...forged, email: 'intruso@example.com' },
+      { password: SECRET, ttl: 600 },
+    );
     expect(await staff.signIn(offList, jar)).toBe('invalid');
   });
 });
@@ -341,7 +365,9 @@ describe('cut, forged and foreign tokens and cookies', () => {
       forged.values.set(staff.KNOWN_COOKIE, bad);
       await expect(staff.staffSession(forged)).resolves.toBeUndefined();
       await expect(staff.signOut(forged)).resolves.toBeUndefined();
-      await expect(staff.requestLink(STAFF, from('203.0.113.20'), forged, () => {})).resolves.toMatch(/sent|limited/);
+      await expect(
+        staff.requestLink(STAFF, from('203.0.113.20'), forged, () => {}),
+      ).resolves.toMatch(/sent|limited/);
     }
     expect(await staff.staffSession(jar)).toMatchObject({ email: STAFF });
   });
@@ -397,7 +423,10 @@ describe('one truth across servers', () => {
     ['Redis', () => ({ REDIS_URL: redis?.url ?? '' })],
     [
       'the Postgres world',
-      () => ({ WORKFLOW_TARGET_WORLD: '@workflow/world-postgres', WORKFLOW_POSTGRES_URL: postgres?.url ?? '' }),
+      () => ({
+        WORKFLOW_TARGET_WORLD: '@workflow/world-postgres',
+        WORKFLOW_POSTGRES_URL: postgres?.url ?? '',
+      }),
     ],
   ];
 
@@ -447,7 +476,11 @@ describe('where spent links and ended sessions cannot be shared', () => {
   });
 
   it('on Vercel with REDIS_URL, it opens', () => {
-    Object.assign(process.env, { VERCEL: '1', WORKFLOW_TARGET_WORLD: '', REDIS_URL: 'redis://127.0.0.1:9' });
+    Object.assign(process.env, {
+      VERCEL: '1',
+      WORKFLOW_TARGET_WORLD: '',
+      REDIS_URL: 'redis://127.0.0.1:9',
+    });
     let config: typeof import('./config') | undefined;
     jest.isolateModules(() => {
       config = jest.requireActual('./config') as typeof import('./config');

@@ -48,8 +48,16 @@ const KnownSeal = z.object({ p: z.literal('conocido'), address: text, browser: t
 
 type Held = { limiter?: SharedLimiter };
 const held = { perAddress: {} as Held, perClient: {} as Held, perKnownBrowser: {} as Held };
-const spentLinks = ledger({ key: 'equipo_enlace_usado', folder: 'enlaces-usados', seconds: LINK_TTL_S });
-const endedSessions = ledger({ key: 'equipo_sesion_fin', folder: 'sesiones-cerradas', seconds: SESSION_TTL_S });
+const spentLinks = ledger({
+  key: 'equipo_enlace_usado',
+  folder: 'enlaces-usados',
+  seconds: LINK_TTL_S,
+});
+const endedSessions = ledger({
+  key: 'equipo_sesion_fin',
+  folder: 'sesiones-cerradas',
+  seconds: SESSION_TTL_S,
+});
 
 const sha = (text: string) => createHash('sha256').update(text).digest('base64url');
 function sameHash(a: string, b: string): boolean {
@@ -57,9 +65,15 @@ function sameHash(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 const random = (bytes: number) => randomBytes(bytes).toString('base64url');
-const store = (limit: { max: number; windowSeconds: number }) => ({ ...limitConfigOrDefaults(), ...limit });
-const limiter = (which: keyof typeof held, keyPrefix: string, limit: { max: number; windowSeconds: number }) =>
-  heldLimiter(held[which], keyPrefix, 'el límite de enlaces', store(limit));
+const store = (limit: { max: number; windowSeconds: number }) => ({
+  ...limitConfigOrDefaults(),
+  ...limit,
+});
+const limiter = (
+  which: keyof typeof held,
+  keyPrefix: string,
+  limit: { max: number; windowSeconds: number },
+) => heldLimiter(held[which], keyPrefix, 'el límite de enlaces', store(limit));
 const cookieOptions = (config: StaffConfig) => ({
   httpOnly: true,
   secure: config.siteUrl.startsWith('https:'),
@@ -91,14 +105,22 @@ export async function requestLink(
   if (!(await allowance(config, email, requestHeaders, jar))) return 'limited';
   const browser = random(32);
   jar.set(PENDING_COOKIE, browser, { ...cookieOptions(config), maxAge: LINK_TTL_S });
-  const link = { p: 'enlace', email, browser: sha(browser), id: random(16) } satisfies z.infer<typeof LinkSeal>;
+  const link = { p: 'enlace', email, browser: sha(browser), id: random(16) } satisfies z.infer<
+    typeof LinkSeal
+  >;
   const token = await seal(link, config.secret, LINK_TTL_S);
-  if (config.emails.includes(email)) later(() => mailLink(config, email, `${config.siteUrl}/equipo/entrar?t=${token}`));
+  if (config.emails.includes(email))
+    later(() => mailLink(config, email, `${config.siteUrl}/equipo/entrar?t=${token}`));
   return 'sent';
 }
 
 /** Whether this request may have a link mailed to `email`: on its browser's own allowance, or on the shared ones. */
-async function allowance(config: StaffConfig, email: string, requestHeaders: Pick<Headers, 'get'>, jar: CookieJar) {
+async function allowance(
+  config: StaffConfig,
+  email: string,
+  requestHeaders: Pick<Headers, 'get'>,
+  jar: CookieJar,
+) {
   const known = await knownBrowser(config, jar, email);
   if (known) {
     const own = limiter('perKnownBrowser', 'equipo_enlace_navegador', PER_KNOWN_BROWSER);
@@ -112,7 +134,11 @@ async function allowance(config: StaffConfig, email: string, requestHeaders: Pic
 }
 
 /** This browser's own name when its known-browser cookie is ours and for `email`; undefined otherwise. */
-async function knownBrowser(config: StaffConfig, jar: CookieJar, email: string): Promise<string | undefined> {
+async function knownBrowser(
+  config: StaffConfig,
+  jar: CookieJar,
+  email: string,
+): Promise<string | undefined> {
   const known = await unseal(KnownSeal, jar.get(KNOWN_COOKIE)?.value, config.secret, KNOWN_TTL_S);
   return known && sameHash(known.address, sha(email)) ? known.browser : undefined;
 }
@@ -126,7 +152,10 @@ async function mailLink(config: StaffConfig, to: string, url: string): Promise<v
     '',
     'Si no lo pediste, ignora este correo: sin ese navegador nadie puede usarlo.',
   ].join('\n');
-  const sent = await sendMail({ ...config.mail, to }, { subject: 'Tu enlace para entrar al área del equipo', text });
+  const sent = await sendMail(
+    { ...config.mail, to },
+    { subject: 'Tu enlace para entrar al área del equipo', text },
+  );
   if (!sent.sent) console.error(`[equipo] No se pudo enviar un enlace de acceso (${sent.why})`);
 }
 
@@ -142,7 +171,9 @@ export async function signIn(token: string | null, jar: CookieJar): Promise<Sign
   // Checked before the link is spent: a mail scanner that opens it first (without the cookie) spends nothing.
   if (!browser || !sameHash(sha(browser), link.browser)) return 'other-browser';
   const first = await spentLinks.note(link.id, STORE_WAIT_MS).catch((error: unknown) => {
-    console.error(`[equipo] No se pudo anotar el enlace como usado (${errorName(error)}); se pide otro`);
+    console.error(
+      `[equipo] No se pudo anotar el enlace como usado (${errorName(error)}); se pide otro`,
+    );
     return undefined;
   });
   if (first === undefined) return 'invalid';
@@ -156,7 +187,10 @@ export async function signIn(token: string | null, jar: CookieJar): Promise<Sign
     maxAge: SESSION_TTL_S - 60,
   });
   const known = { p: 'conocido', address: sha(link.email), browser: random(16) } as const;
-  jar.set(KNOWN_COOKIE, await seal(known, config.secret, KNOWN_TTL_S), { ...options, maxAge: KNOWN_TTL_S - 60 });
+  jar.set(KNOWN_COOKIE, await seal(known, config.secret, KNOWN_TTL_S), {
+    ...options,
+    maxAge: KNOWN_TTL_S - 60,
+  });
   console.info(`[equipo] Sesión iniciada (${sha(link.email).slice(0, 8)})`);
   return 'signed-in';
 }
@@ -168,13 +202,20 @@ export async function signIn(token: string | null, jar: CookieJar): Promise<Sign
 export async function staffSession(jar: CookieJar): Promise<StaffSession | undefined> {
   const config = getStaffConfig();
   if (!config) return undefined;
-  const session = await unseal(SessionSeal, jar.get(SESSION_COOKIE)?.value, config.secret, SESSION_TTL_S);
+  const session = await unseal(
+    SessionSeal,
+    jar.get(SESSION_COOKIE)?.value,
+    config.secret,
+    SESSION_TTL_S,
+  );
   if (!session || !config.emails.includes(session.email)) return undefined;
   if (Date.now() - session.at > SESSION_TTL_S * 1000) return undefined;
   try {
     if (await endedSessions.noted(session.sid, STORE_WAIT_MS)) return undefined;
   } catch (error) {
-    console.error(`[equipo] No se pudo comprobar la sesión (${errorName(error)}); se pide entrar de nuevo`);
+    console.error(
+      `[equipo] No se pudo comprobar la sesión (${errorName(error)}); se pide entrar de nuevo`,
+    );
     return undefined;
   }
   return { email: session.email, sid: session.sid, at: session.at };
@@ -191,7 +232,12 @@ export async function requireStaff(): Promise<StaffSession> {
 export async function signOut(jar: CookieJar): Promise<void> {
   const config = getStaffConfig();
   if (!config) return;
-  const session = await unseal(SessionSeal, jar.get(SESSION_COOKIE)?.value, config.secret, SESSION_TTL_S);
+  const session = await unseal(
+    SessionSeal,
+    jar.get(SESSION_COOKIE)?.value,
+    config.secret,
+    SESSION_TTL_S,
+  );
   jar.set(SESSION_COOKIE, '', { ...cookieOptions(config), maxAge: 0 });
   if (!session) return;
   await endedSessions

@@ -19,10 +19,17 @@ import path from 'node:path';
 import { ROOT, startNext, startProcess, type Server } from '../../test-support/harness';
 import { awaitDeliveries, countBy, sabotageAfter, sabotageBefore } from '../load/ledger';
 import { stubClient, type StubClient, type StubSummary } from '../load/stub-client';
-import { findActionId, formTokens, runTraffic, sendEnquiry, type EnquiryResult } from '../load/traffic';
+import {
+  findActionId,
+  formTokens,
+  runTraffic,
+  sendEnquiry,
+  type EnquiryResult,
+} from '../load/traffic';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-export const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+export const messageOf = (error: unknown) =>
+  error instanceof Error ? error.message : String(error);
 
 const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
 /** Scenario `number`'s ports (3310-3312 for the first, 3320-3322 for the second...): scenarios run side by side. */
@@ -88,7 +95,9 @@ export class Kit {
 
   /** A line of the scenario's timeline, numbered: scenarios run side by side. */
   mark(what: string) {
-    console.log(`  ${this.number}. [${((performance.now() - this.started) / 1000).toFixed(1)} s] ${what}`);
+    console.log(
+      `  ${this.number}. [${((performance.now() - this.started) / 1000).toFixed(1)} s] ${what}`,
+    );
   }
 
   folder(name: string): string {
@@ -136,7 +145,12 @@ export class Kit {
   }
 
   /** `next start` of `appDir` on `port`: this scenario's stub, a 1 s backoff, and `env` (the world, its folders). */
-  async startApp(appDir: string, name: string, port: number, env: Record<string, string>): Promise<Server> {
+  async startApp(
+    appDir: string,
+    name: string,
+    port: number,
+    env: Record<string, string>,
+  ): Promise<Server> {
     const server = await startNext(appDir, {
       port,
       env: {
@@ -183,7 +197,8 @@ export class Kit {
           fired.push(
             fault.run().then(
               () => this.mark(`${fault.what}: done`),
-              (error: unknown) => this.checks.push(`the fault "${fault.what}" failed: ${messageOf(error)}`),
+              (error: unknown) =>
+                this.checks.push(`the fault "${fault.what}" failed: ${messageOf(error)}`),
             ),
           );
         }
@@ -203,7 +218,9 @@ export class Kit {
       },
     });
     await Promise.all(fired);
-    this.mark(`traffic done in ${seconds.toFixed(1)} s: ${countBy(this.results.map((r) => r.state.slice(0, 40)))}`);
+    this.mark(
+      `traffic done in ${seconds.toFixed(1)} s: ${countBy(this.results.map((r) => r.state.slice(0, 40)))}`,
+    );
   }
 
   /** The API takes enquiries again from now: clearedAt is set, the deliveries are timed from here. */
@@ -242,10 +259,15 @@ export class Kit {
    */
   mountTmpfs(dir: string, size: string): string | null {
     mkdirSync(dir, { recursive: true });
-    const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0755`, 'tmpfs', dir], {
-      encoding: 'utf8',
-    });
-    if (mount.status !== 0) return (mount.stderr || mount.error?.message || `mount exited ${mount.status}`).trim();
+    const mount = spawnSync(
+      'mount',
+      ['-t', 'tmpfs', '-o', `size=${size},mode=0755`, 'tmpfs', dir],
+      {
+        encoding: 'utf8',
+      },
+    );
+    if (mount.status !== 0)
+      return (mount.stderr || mount.error?.message || `mount exited ${mount.status}`).trim();
     mounted.add(dir);
     this.onCleanUp(() => unmount(dir));
     return null;
@@ -290,7 +312,9 @@ export class Kit {
       .filter((name) => name.startsWith(prefix) && name.endsWith('.log'))
       .flatMap((name) => readFileSync(path.join(this.logDir, name), 'utf8').split('\n'))
       .filter(
-        (line) => /ERROR|Error|error|⨯|WARN|warn|\[contacto\].*(no |falló|ERROR)/.test(line) && !/^\s*at /.test(line),
+        (line) =>
+          /ERROR|Error|error|⨯|WARN|warn|\[contacto\].*(no |falló|ERROR)/.test(line) &&
+          !/^\s*at /.test(line),
       )
       .map((line) =>
         line
@@ -326,7 +350,8 @@ export function fillDisk(dir: string): number {
     closeSync(fd);
   }
   const free = statfsSync(dir);
-  if (free.bavail > 0) throw new Error(`${free.bavail * free.bsize} bytes still free after filling ${dir}`);
+  if (free.bavail > 0)
+    throw new Error(`${free.bavail * free.bsize} bytes still free after filling ${dir}`);
   return written;
 }
 

@@ -6,7 +6,12 @@
 import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../test-support/harness';
-import { debianPostgresBin, queryRows, startPostgres, type Postgres } from '../../test-support/postgres';
+import {
+  debianPostgresBin,
+  queryRows,
+  startPostgres,
+  type Postgres,
+} from '../../test-support/postgres';
 import { refused, sabotaged } from '../load/ledger';
 import { fillDisk, freeDisk, sleep, TRAFFIC, type Kit } from './kit';
 
@@ -97,7 +102,9 @@ async function engineState(kit: Kit, url: string) {
     );
     if (steps.length) kit.notes.push(`latest steps of unfinished runs: ${JSON.stringify(steps)}`);
   } catch (error) {
-    kit.notes.push(`engine at the end: unreadable (${error instanceof Error ? error.message : String(error)})`);
+    kit.notes.push(
+      `engine at the end: unreadable (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
 }
 
@@ -122,7 +129,9 @@ export const SCENARIOS: Scenario[] = [
         `${Object.keys(before.storedByMail).length} stored before the kill; ${summary.attempts - before.attempts} API attempts after it`,
       );
       const recovered = kit.logLine('next-restarted', /Re-enqueued \d+ active run/);
-      kit.notes.push(`the restarted server: ${recovered?.trim() ?? 'no "Re-enqueued" line in its log'}`);
+      kit.notes.push(
+        `the restarted server: ${recovered?.trim() ?? 'no "Re-enqueued" line in its log'}`,
+      );
     },
   },
   {
@@ -140,7 +149,12 @@ export const SCENARIOS: Scenario[] = [
         kit.ports.app,
         postgresWorld(kit.folder('inbox-a'), database.url),
       );
-      await kit.startApp(appDir, 'next-b', kit.ports.second, postgresWorld(kit.folder('inbox-b'), database.url));
+      await kit.startApp(
+        appDir,
+        'next-b',
+        kit.ports.second,
+        postgresWorld(kit.folder('inbox-b'), database.url),
+      );
       await kit.traffic(first);
       await sleep(WAITING_MS);
       await kit.kill(first, 'next-a (took every enquiry)');
@@ -160,9 +174,18 @@ export const SCENARIOS: Scenario[] = [
       const database = await postgres(kit);
       await kit.startStub();
       await kit.stub.down();
-      const app = await kit.startApp(appDir, 'next', kit.ports.app, postgresWorld(kit.folder('inbox'), database.url));
+      const app = await kit.startApp(
+        appDir,
+        'next',
+        kit.ports.app,
+        postgresWorld(kit.folder('inbox'), database.url),
+      );
       await kit.traffic(app, [
-        { atIndex: at(0.4), what: 'PostgreSQL restarted (fast shutdown, start)', run: () => database.restart() },
+        {
+          atIndex: at(0.4),
+          what: 'PostgreSQL restarted (fast shutdown, start)',
+          run: () => database.restart(),
+        },
       ]);
       await sleep(WAITING_MS);
       await kit.apiUp();
@@ -193,7 +216,9 @@ export const SCENARIOS: Scenario[] = [
           run: async () => {
             const bytes = fillDisk(worldDir);
             filledAt = Date.now();
-            kit.notes.push(`disk filled with ${(bytes / 1024 / 1024).toFixed(1)} MB (tmpfs of 16 MB)`);
+            kit.notes.push(
+              `disk filled with ${(bytes / 1024 / 1024).toFixed(1)} MB (tmpfs of 16 MB)`,
+            );
           },
         },
       ]);
@@ -202,15 +227,26 @@ export const SCENARIOS: Scenario[] = [
       await kit.apiUp();
       await kit.deliveries();
       // The fault must have bitten: a visitor after the disk filled was told to retry.
-      const refusedAfter = kit.results.filter((r) => r.state === 'failed' && r.answeredAt > filledAt).length;
-      if (!refusedAfter) kit.checks.push('the full disk refused no enquiry: the fault did not reach the world');
+      const refusedAfter = kit.results.filter(
+        (r) => r.state === 'failed' && r.answeredAt > filledAt,
+      ).length;
+      if (!refusedAfter)
+        kit.checks.push('the full disk refused no enquiry: the fault did not reach the world');
     },
   },
   {
     title: `5. API 429 to half, Retry-After ${RETRY_AFTER_SECONDS} s`,
     async run(kit, appDir) {
-      await kit.startStub({ STUB_THROTTLE_RATE: '0.5', STUB_RETRY_AFTER: String(RETRY_AFTER_SECONDS) });
-      const app = await kit.startApp(appDir, 'next', kit.ports.app, localWorld(kit.folder('inbox')));
+      await kit.startStub({
+        STUB_THROTTLE_RATE: '0.5',
+        STUB_RETRY_AFTER: String(RETRY_AFTER_SECONDS),
+      });
+      const app = await kit.startApp(
+        appDir,
+        'next',
+        kit.ports.app,
+        localWorld(kit.folder('inbox')),
+      );
       await kit.traffic(app);
       const summary = await kit.deliveries();
       if (sabotaged('early')) await sabotageEarly(kit);
@@ -251,7 +287,8 @@ async function checkRetryAfter(kit: Kit, throttled: number, stubEarly: number) {
     kit.checks.push(
       `RETRY-AFTER NOT HONOURED: ${early.length} retry(ies) sooner than ${RETRY_AFTER_SECONDS} s (${early.slice(0, 3).join(', ')})`,
     );
-  if (stubEarly) kit.checks.push(`the stub counted ${stubEarly} attempt(s) before their Retry-After ran out`);
+  if (stubEarly)
+    kit.checks.push(`the stub counted ${stubEarly} attempt(s) before their Retry-After ran out`);
   if (!throttled) kit.checks.push('the stub answered no 429: the scenario tested nothing');
 }
 

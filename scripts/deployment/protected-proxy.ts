@@ -22,7 +22,15 @@ const COOKIE = '_vercel_bypass';
  * else gets 401. Requests for any other host get 421 and go nowhere. Every
  * request is recorded, host and headers. The secret never reaches the site.
  */
-export async function startProtectedProxy({ port, target, secret }: { port: number; target: string; secret: string }) {
+export async function startProtectedProxy({
+  port,
+  target,
+  secret,
+}: {
+  port: number;
+  target: string;
+  secret: string;
+}) {
   const records: Recorded[] = [];
   const host = `127.0.0.1:${port}`;
   const cookieValue = randomBytes(16).toString('hex');
@@ -43,7 +51,10 @@ export async function startProtectedProxy({ port, target, secret }: { port: numb
     const byHeader = req.headers[BYPASS] === secret;
     const byCookie = (req.headers.cookie ?? '').split(/;\s*/).includes(`${COOKIE}=${cookieValue}`);
     if (!byHeader && !byCookie)
-      return answer(401, '<!doctype html><title>Authentication Required</title><h1>Vercel Authentication</h1>');
+      return answer(
+        401,
+        '<!doctype html><title>Authentication Required</title><h1>Vercel Authentication</h1>',
+      );
 
     const headers: http.OutgoingHttpHeaders = {
       ...req.headers,

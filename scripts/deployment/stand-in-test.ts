@@ -24,7 +24,14 @@ import path from 'node:path';
 import { E2E_BUILD_ENV, MAIN_APP } from '../../e2e/support/test-env';
 import { findSecret, REDACTED } from '../../e2e/deployment/support/redact';
 import { EXTERNAL_THANK_YOU, PICTURES_APP } from '../../e2e/support/pictures-app';
-import { buildApp, ROOT, startNext, startStubApi, stopAll, type Server } from '../../test-support/harness';
+import {
+  buildApp,
+  ROOT,
+  startNext,
+  startStubApi,
+  stopAll,
+  type Server,
+} from '../../test-support/harness';
 import { startSmtpSink } from '../../test-support/smtp-sink';
 import { DOOR_FILE } from '../../lib/engine/door';
 import { startProtectedProxy } from './protected-proxy';
@@ -52,7 +59,12 @@ const check = (ok: boolean, what: string) => {
 type Run = { code: number | null; output: string };
 
 /** `npm run test:deployment` with `env`, its output kept: shown as it comes, or under `heading` once it ends (runs side by side). */
-function runSuite(name: string, env: Record<string, string>, args: string[], heading?: string): Promise<Run> {
+function runSuite(
+  name: string,
+  env: Record<string, string>,
+  args: string[],
+  heading?: string,
+): Promise<Run> {
   const inherited = { ...process.env };
   delete inherited.VERCEL_AUTOMATION_BYPASS_SECRET;
   delete inherited.PLAYWRIGHT_HTML_OUTPUT_DIR;
@@ -110,7 +122,11 @@ async function main() {
       TRUST_PROXY_HEADERS: '1',
       CONTACT_RATE_LIMIT_MAX: '10',
     };
-    const site = await startNext(await buildApp(MAIN_APP), { port: SITE_PORT, log: serverLog, env: siteEnv });
+    const site = await startNext(await buildApp(MAIN_APP), {
+      port: SITE_PORT,
+      log: serverLog,
+      env: siteEnv,
+    });
     servers.push(site);
     const proxy = await startProtectedProxy({ port: PROXY_PORT, target: site.url, secret });
     proxies.push(proxy);
@@ -136,7 +152,9 @@ async function main() {
             .trim()
             .split('\n')
             .filter(Boolean)
-            .map((line) => JSON.parse(line) as { host: string; bypass: boolean; setCookie: boolean })
+            .map(
+              (line) => JSON.parse(line) as { host: string; bypass: boolean; setCookie: boolean },
+            )
         : []),
     ];
     const summary = (await (await fetch(`${stub.url}/__summary`)).json()) as { attempts: number };
@@ -163,7 +181,9 @@ async function main() {
       );
     const tests = Number(/(\d+) passed/.exec(withSecret.output)?.[1] ?? 0);
     check(
-      ownHost.length > 0 && cookieOnly.every((record) => record.status !== 401) && cookieOnly.length <= tests,
+      ownHost.length > 0 &&
+        cookieOnly.every((record) => record.status !== 401) &&
+        cookieOnly.length <= tests,
       `every one of the ${ownHost.length} requests to the deployment carried the secret${cookieOnly.length ? `, or (${cookieOnly.length}, at most one per test) the bypass cookie: ${described.join('; ')}` : ''}`,
     );
     check(
@@ -181,9 +201,18 @@ async function main() {
       otherHosts.length > 0 && leaks.length === 0,
       `none of the ${otherHosts.length} requests to other hosts (${[...new Set(otherHosts.map((r) => r.host))].join(', ')}) carried it`,
     );
-    check(summary.attempts === 0, `the stub contact API received nothing (${summary.attempts} attempts)`);
-    check(sink.mails.length === 0, `the mail server received nothing (${sink.mails.length} e-mails)`);
-    check(stored.length === 0, `nothing was held by the engine or written to the inbox (${stored.length} files)`);
+    check(
+      summary.attempts === 0,
+      `the stub contact API received nothing (${summary.attempts} attempts)`,
+    );
+    check(
+      sink.mails.length === 0,
+      `the mail server received nothing (${sink.mails.length} e-mails)`,
+    );
+    check(
+      stored.length === 0,
+      `nothing was held by the engine or written to the inbox (${stored.length} files)`,
+    );
     check(
       qaLines.length >= 3,
       `the server logged the QA enquiries (${qaLines.length} lines), e.g. ${qaLines[0]?.trim() ?? 'none'}`,
@@ -191,7 +220,9 @@ async function main() {
 
     // Then three things at once, each with a proxy of its own: one device and one shard, traced; the suite
     // without the secret and with a wrong one, in turn; and a build with its thank-you page on another host.
-    const phoneTests = withSecret.output.split('\n').filter((line) => line.includes('[pixel-7]')).length;
+    const phoneTests = withSecret.output
+      .split('\n')
+      .filter((line) => line.includes('[pixel-7]')).length;
     const refusalsThenElsewhere = async () => {
       const refusals: Array<{ name: string; why: string; run: Run; refused: number }> = [];
       for (const [name, env, why, port] of [
@@ -211,16 +242,29 @@ async function main() {
           [],
           `> The suite ${name.replace('-', ' ')}`,
         );
-        refusals.push({ name, why, run, refused: own.records.filter((record) => record.status === 401).length });
+        refusals.push({
+          name,
+          why,
+          run,
+          refused: own.records.filter((record) => record.status === 401).length,
+        });
       }
       // The end-to-end suite's pictures build: the only one whose thank-you page is on another host.
       const elsewhere = await startNext(await buildApp(PICTURES_APP), {
         port: ELSEWHERE_PORT,
         log: path.join(work, 'server-elsewhere.log'),
-        env: { ...siteEnv, ...PICTURES_APP.publicEnv, CONTACT_INBOX_DIR: path.join(work, 'data-elsewhere') },
+        env: {
+          ...siteEnv,
+          ...PICTURES_APP.publicEnv,
+          CONTACT_INBOX_DIR: path.join(work, 'data-elsewhere'),
+        },
       });
       servers.push(elsewhere);
-      const elsewhereProxy = await startProtectedProxy({ port: ELSEWHERE_PROXY_PORT, target: elsewhere.url, secret });
+      const elsewhereProxy = await startProtectedProxy({
+        port: ELSEWHERE_PROXY_PORT,
+        target: elsewhere.url,
+        secret,
+      });
       proxies.push(elsewhereProxy);
       const followed = await runSuite(
         'thank-you-elsewhere',
@@ -251,8 +295,8 @@ async function main() {
       `--project picks one device and --shard a part of its tests (${shardLines.length} of pixel-7's ${phoneTests}, exit ${shard.code})`,
     );
     const traced = [path.join(work, 'shard', 'results'), path.join(work, 'shard', 'report')];
-    const traces = readdirSync(traced[0] ?? '', { recursive: true, encoding: 'utf8' }).filter((name) =>
-      name.endsWith('trace.zip'),
+    const traces = readdirSync(traced[0] ?? '', { recursive: true, encoding: 'utf8' }).filter(
+      (name) => name.endsWith('trace.zip'),
     );
     check(traces.length > 0, `traces were written (${traces.length})`);
     check(
@@ -261,7 +305,11 @@ async function main() {
       'the traces recorded the header, redacted',
     );
     const holding = findSecret(
-      [path.join(work, 'with-secret', 'results'), path.join(work, 'with-secret', 'report'), ...traced],
+      [
+        path.join(work, 'with-secret', 'results'),
+        path.join(work, 'with-secret', 'report'),
+        ...traced,
+      ],
       secret,
     );
     check(
@@ -269,7 +317,9 @@ async function main() {
       `the secret is in no report, trace or attachment${holding.length ? `: ${holding.join(', ')}` : ''}`,
     );
     check(
-      ![withSecret.output, shard.output, readFileSync(serverLog, 'utf8')].some((text) => text.includes(secret)),
+      ![withSecret.output, shard.output, readFileSync(serverLog, 'utf8')].some((text) =>
+        text.includes(secret),
+      ),
       "the secret is in neither the suites' output nor the server's log",
     );
     for (const { name, why, run, refused } of refusals) {

@@ -35,7 +35,9 @@ describe("the harness's own requests", () => {
   it('say which request failed, and how, when it fails for good', async () => {
     const server = await flakyServer(99);
     try {
-      await expect(harnessRequest('the stub’s summary', server.url, { method: 'POST', body: '{}' })).rejects.toThrow(
+      await expect(
+        harnessRequest('the stub’s summary', server.url, { method: 'POST', body: '{}' }),
+      ).rejects.toThrow(
         /^the stub’s summary: POST http:\/\/127\.0\.0\.1:\d+\/__records failed 3 times, 5 s each; last: fetch failed \(.*(other side closed|ECONNRESET).*\)$/,
       );
       expect(server.seen()).toBe(3);

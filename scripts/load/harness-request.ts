@@ -17,7 +17,9 @@ function describe(error: unknown): string {
     cause?: { code?: unknown; message?: unknown };
   };
   if (typeof message !== 'string') return String(error);
-  const detail = [cause?.code, cause?.message].filter((part) => typeof part === 'string').join(': ');
+  const detail = [cause?.code, cause?.message]
+    .filter((part) => typeof part === 'string')
+    .join(': ');
   return detail ? `${message} (${detail})` : `${String(name)}: ${message}`;
 }
 
@@ -25,7 +27,11 @@ function describe(error: unknown): string {
  * `init` sent to `url`, its whole answer read, up to 3 times, 5 s each. Only a request that is
  * safe to send twice belongs here. Throws, naming `what`, the method and the address, and the last error.
  */
-export async function harnessRequest(what: string, url: string | URL, init: RequestInit = {}): Promise<HarnessAnswer> {
+export async function harnessRequest(
+  what: string,
+  url: string | URL,
+  init: RequestInit = {},
+): Promise<HarnessAnswer> {
   let last: unknown;
   for (let attempt = 1; attempt <= TRIES; attempt++) {
     try {
@@ -42,7 +48,11 @@ export async function harnessRequest(what: string, url: string | URL, init: Requ
 }
 
 /** The same, for a JSON answer. */
-export async function harnessJson<T>(what: string, url: string | URL, init: RequestInit = {}): Promise<T> {
+export async function harnessJson<T>(
+  what: string,
+  url: string | URL,
+  init: RequestInit = {},
+): Promise<T> {
   const { status, text } = await harnessRequest(what, url, init);
   try {
     return JSON.parse(text) as T;

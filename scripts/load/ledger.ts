@@ -34,7 +34,9 @@ export type Ledger = {
 export function ledgerOf(results: EnquiryResult[], summary: StubSummary, since = 0): Ledger {
   const stored = (r: EnquiryResult) => summary.storedByMail[r.mail] ?? 0;
   const thanked = results.filter((r) => r.state === 'sent');
-  const after = since ? thanked.map((r) => (summary.storedAtByMail[r.mail] ?? 0) - since).filter((ms) => ms > 0) : [];
+  const after = since
+    ? thanked.map((r) => (summary.storedAtByMail[r.mail] ?? 0) - since).filter((ms) => ms > 0)
+    : [];
   return {
     posted: results.length,
     thanked,
@@ -57,9 +59,13 @@ export function ledgerChecks(ledger: Ledger): string[] {
       .map((r) => `#${r.index} ${r.mail}`)
       .join(', ');
   if (ledger.lost.length)
-    checks.push(`LOST: ${ledger.lost.length} thanked lead(s) never reached the API (${sample(ledger.lost)})`);
+    checks.push(
+      `LOST: ${ledger.lost.length} thanked lead(s) never reached the API (${sample(ledger.lost)})`,
+    );
   if (ledger.twice.length)
-    checks.push(`DELIVERED TWICE: ${ledger.twice.length} lead(s) stored under two keys (${sample(ledger.twice)})`);
+    checks.push(
+      `DELIVERED TWICE: ${ledger.twice.length} lead(s) stored under two keys (${sample(ledger.twice)})`,
+    );
   if (ledger.other.length)
     checks.push(
       `answered neither thanks nor retry: ${ledger.other.length} (${countBy(ledger.other.map((r) => r.state.slice(0, 60)))})`,
@@ -79,7 +85,9 @@ export async function awaitDeliveries(
   const mails = results.filter((r) => r.state === 'sent').map((r) => r.mail);
   for (;;) {
     const summary = await stub.summary().catch(() => null);
-    const missing = summary ? mails.filter((mail) => !summary.storedByMail[mail]).length : mails.length;
+    const missing = summary
+      ? mails.filter((mail) => !summary.storedByMail[mail]).length
+      : mails.length;
     if (missing === 0 || Date.now() >= deadline) break;
     await sleep(1000);
   }
@@ -121,7 +129,8 @@ export async function sabotageAfter(
   const first = results.find((r) => r.state === 'sent');
   if (sabotaged('duplicate') && first) {
     // A throttled stub may answer 429 first.
-    for (let i = 0; i < 20 && (await stub.store(first.mail, randomUUID())) !== 200; i++) await sleep(500);
+    for (let i = 0; i < 20 && (await stub.store(first.mail, randomUUID())) !== 200; i++)
+      await sleep(500);
   }
   if (sabotaged('other'))
     results.push(
@@ -169,7 +178,8 @@ export function ledgerColumns(
     delivered: n(ledger?.delivered),
     lost: n(ledger?.lost.length),
     twice: n(ledger?.twice.length),
-    'last delivery (s)': ledger?.lastDeliveryMs === undefined ? '-' : (ledger.lastDeliveryMs / 1000).toFixed(1),
+    'last delivery (s)':
+      ledger?.lastDeliveryMs === undefined ? '-' : (ledger.lastDeliveryMs / 1000).toFixed(1),
     'allowed (s)': allowedMs === undefined ? '-' : String(allowedMs / 1000),
     'wait p50/p99/max (ms)': results.length
       ? `${percentile(results, 50)}/${percentile(results, 99)}/${percentile(results, 100)}`
@@ -180,7 +190,9 @@ export function ledgerColumns(
 /** A Markdown table; the first column left-aligned, the others right-aligned. */
 export function printTable(rows: Array<Record<string, string>>) {
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-  const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => (row[column] ?? '-').length)));
+  const widths = columns.map((column) =>
+    Math.max(column.length, ...rows.map((row) => (row[column] ?? '-').length)),
+  );
   const line = (values: string[]) =>
     `| ${values.map((value, i) => (i === 0 ? value.padEnd(widths[i] ?? 0) : value.padStart(widths[i] ?? 0))).join(' | ')} |`;
   console.log(line(columns));

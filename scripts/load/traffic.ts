@@ -49,7 +49,10 @@ export async function formTokens(app: string, count: number): Promise<string[]> 
   const tokens: string[] = [];
   while (tokens.length < count) {
     const batch = Array.from({ length: Math.min(20, count - tokens.length) }, async () => {
-      const { token } = await harnessJson<{ token: string }>('a form signature', `${app}/api/contact/token`);
+      const { token } = await harnessJson<{ token: string }>(
+        'a form signature',
+        `${app}/api/contact/token`,
+      );
       return token;
     });
     tokens.push(...(await Promise.all(batch)));
@@ -61,7 +64,12 @@ export async function formTokens(app: string, count: number): Promise<string[]> 
 /** The socket's error code (ECONNREFUSED, UND_ERR_SOCKET...) when fetch names one, else the error's name. */
 function causeOf(error: Error): string {
   const { cause } = error;
-  if (typeof cause === 'object' && cause !== null && 'code' in cause && typeof cause.code === 'string')
+  if (
+    typeof cause === 'object' &&
+    cause !== null &&
+    'code' in cause &&
+    typeof cause.code === 'string'
+  )
     return cause.code;
   return error.name;
 }
@@ -115,7 +123,8 @@ export async function sendEnquiry({
       signal: signals.length ? AbortSignal.any(signals) : undefined,
     });
     const text = await response.text();
-    state = text.match(/"status":"(sent|failed|invalid|confirm)"/)?.[1] ?? `http-${response.status}`;
+    state =
+      text.match(/"status":"(sent|failed|invalid|confirm)"/)?.[1] ?? `http-${response.status}`;
     hasMes = /"mes":/.test(text);
   } catch (thrown) {
     const error = thrown instanceof Error ? thrown : new Error(String(thrown));
@@ -123,7 +132,16 @@ export async function sendEnquiry({
     state = `network: ${error.message}`;
     cause = causeOf(error);
   }
-  return { index, mail, state, hasMes, outcome, cause, ms: performance.now() - started, answeredAt: Date.now() };
+  return {
+    index,
+    mail,
+    state,
+    hasMes,
+    outcome,
+    cause,
+    ms: performance.now() - started,
+    answeredAt: Date.now(),
+  };
 }
 
 export type TrafficOptions = {

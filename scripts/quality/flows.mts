@@ -21,7 +21,8 @@ export const FIELDS = [
 // lib/content.ts, carouselCopy (a changed label makes this step time out, naming the selector).
 const CAROUSEL = 'section[aria-roledescription="carousel"]';
 const NEXT = 'button[aria-label="Logotipo siguiente"]';
-const PAUSE = 'button[aria-label="Pausar el carrusel"], button[aria-label="Reproducir el carrusel"]';
+const PAUSE =
+  'button[aria-label="Pausar el carrusel"], button[aria-label="Reproducir el carrusel"]';
 const THANKS = '[role="status"] h3';
 const SUBMIT = 'form:has(#contacto-name) button[type="submit"]';
 const TIMEOUT = 30_000;
@@ -36,8 +37,10 @@ export type FlowRun = {
   seconds: number;
 };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
-const listOf = (value: unknown): Record<string, unknown>[] => (Array.isArray(value) ? value.filter(isRecord) : []);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+const listOf = (value: unknown): Record<string, unknown>[] =>
+  Array.isArray(value) ? value.filter(isRecord) : [];
 
 /** The slowest interaction's parts and target, for the log: "input 7 + processing 112 + presentation 16 ms on input#contacto-phone". */
 function worstInteraction(insight: Result['audits'][string] | undefined): string {
@@ -51,14 +54,18 @@ function worstInteraction(insight: Result['audits'][string] | undefined): string
     const duration = table.find((item) => item.subpart === subpart)?.duration;
     return Math.round(typeof duration === 'number' ? duration : 0);
   };
-  const target = typeof node?.selector === 'string' ? (node.selector.split(' > ').pop() ?? '?') : '?';
+  const target =
+    typeof node?.selector === 'string' ? (node.selector.split(' > ').pop() ?? '?') : '?';
   return `input ${ms('inputDelay')} + processing ${ms('processingDuration')} + presentation ${ms('presentationDelay')} ms on ${target}`;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The element `selector` finds, or an error that names it. */
-async function must(handle: Promise<ElementHandle | null>, selector: string): Promise<ElementHandle> {
+async function must(
+  handle: Promise<ElementHandle | null>,
+  selector: string,
+): Promise<ElementHandle> {
   const element = await handle;
   if (!element) throw new Error(`No element matches ${selector}`);
   return element;
@@ -69,7 +76,10 @@ async function must(handle: Promise<ElementHandle | null>, selector: string): Pr
  * { inpMs, tbtMs, worst } (carousel null when `carousel` is false), plus the
  * time from the submit click to the thanks (thanksMs, throttled network).
  */
-export async function interactionFlow(url: string, { carousel }: { carousel: boolean }): Promise<FlowRun> {
+export async function interactionFlow(
+  url: string,
+  { carousel }: { carousel: boolean },
+): Promise<FlowRun> {
   const started = Date.now();
   const browser = await launchBrowser(VIEWPORT);
   try {
@@ -84,7 +94,8 @@ export async function interactionFlow(url: string, { carousel }: { carousel: boo
         const form = document.querySelector<HTMLInputElement>(name)?.form;
         return (
           form &&
-          (form.dataset.floor === 'true' || form.querySelector<HTMLButtonElement>('button[type="submit"]')?.disabled)
+          (form.dataset.floor === 'true' ||
+            form.querySelector<HTMLButtonElement>('button[type="submit"]')?.disabled)
         );
       },
       {},

@@ -7,7 +7,13 @@
 import type { Viewport } from 'puppeteer-core';
 import { launchBrowser } from './browser.mjs';
 
-const PHONE: Viewport = { width: 390, height: 844, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+const PHONE: Viewport = {
+  width: 390,
+  height: 844,
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+};
 const STEP_PX = 300;
 const STEP_MS = 150;
 
@@ -27,7 +33,8 @@ export async function imageBytes(url: string): Promise<ImageBytes> {
     const images: ImageBytes['images'] = [];
     cdp.on('Network.responseReceived', ({ requestId, type, response }) => {
       const svg = /svg/i.test(response.mimeType) || /\.svg(\?|#|$)/i.test(response.url);
-      if ((type === 'Image' || svg) && !response.url.startsWith('data:')) responses.set(requestId, response.url);
+      if ((type === 'Image' || svg) && !response.url.startsWith('data:'))
+        responses.set(requestId, response.url);
     });
     cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength }) => {
       const responseUrl = responses.get(requestId);

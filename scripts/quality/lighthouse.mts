@@ -39,7 +39,8 @@ const SCORE_METRICS = [
   'speed-index',
 ];
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
 
 /** The `url` of each item of an audit's details, where it has one. */
 function itemUrls(details: unknown): string[] {
@@ -49,7 +50,10 @@ function itemUrls(details: unknown): string[] {
   );
 }
 
-export async function lighthouseRun(url: string, throttlingMethod: ThrottlingMethod): Promise<LighthouseRun> {
+export async function lighthouseRun(
+  url: string,
+  throttlingMethod: ThrottlingMethod,
+): Promise<LighthouseRun> {
   const started = Date.now();
   const chrome = await chromeLauncher.launch({
     chromePath: chromiumPath(),
@@ -63,12 +67,15 @@ export async function lighthouseRun(url: string, throttlingMethod: ThrottlingMet
       throttlingMethod,
       // The applied-throttling runs measure speed only (the five metrics the
       // performance score is made of); the categories come from the simulated runs.
-      ...(throttlingMethod === 'devtools' ? { onlyCategories: ['performance'], onlyAudits: SCORE_METRICS } : {}),
+      ...(throttlingMethod === 'devtools'
+        ? { onlyCategories: ['performance'], onlyAudits: SCORE_METRICS }
+        : {}),
     };
     const result = await lighthouse(url, flags);
     if (!result) throw new Error(`Lighthouse returned no result for ${url}`);
     const { lhr } = result;
-    if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    if (lhr.runtimeError)
+      throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const audit = (id: string) => lhr.audits[id];
     const score = (id: string) => lhr.categories[id]?.score ?? null;
     // NaN where an audit gave no value: it fails every budget it meets.
@@ -84,7 +91,9 @@ export async function lighthouseRun(url: string, throttlingMethod: ThrottlingMet
       tbtMs: Math.round(metric('total-blocking-time')),
       cls: Number(metric('cumulative-layout-shift').toFixed(4)),
       seconds,
-      renderBlocking: itemUrls((audit('render-blocking-insight') ?? audit('render-blocking-resources'))?.details),
+      renderBlocking: itemUrls(
+        (audit('render-blocking-insight') ?? audit('render-blocking-resources'))?.details,
+      ),
       failedAudits: Object.values(lhr.categories)
         .flatMap((category) => category.auditRefs.map((ref) => ref.id))
         .filter((id) => audit(id)?.scoreDisplayMode === 'binary' && audit(id)?.score === 0),
@@ -96,7 +105,9 @@ export async function lighthouseRun(url: string, throttlingMethod: ThrottlingMet
 
 /** The median of the numbers among `values`; null when there are none. */
 export function median(values: ReadonlyArray<number | null | undefined>): number | null {
-  const sorted = values.filter((value): value is number => typeof value === 'number').sort((a, b) => a - b);
+  const sorted = values
+    .filter((value): value is number => typeof value === 'number')
+    .sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   const upper = sorted[middle];
   if (upper === undefined) return null;

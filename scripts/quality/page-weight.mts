@@ -5,7 +5,13 @@
 import zlib from 'node:zlib';
 
 export type Bytes = { n: number; raw: number; gzip: number };
-export type PageWeight = { url: string; status: number; html: { raw: number; gzip: number }; js: Bytes; css: Bytes };
+export type PageWeight = {
+  url: string;
+  status: number;
+  html: { raw: number; gzip: number };
+  js: Bytes;
+  css: Bytes;
+};
 
 const gzip = (buffer: Buffer) => zlib.gzipSync(buffer, { level: 9 }).length;
 
@@ -18,7 +24,9 @@ export async function pageWeight(url: string): Promise<PageWeight> {
     .filter((match) => !/nomodule/i.test(`${match[1]}${match[3]}`))
     .map((match) => absolute(match[2] ?? ''));
   const styles = [
-    ...html.matchAll(/<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"|<link[^>]*href="([^"]+)"[^>]*rel="stylesheet"/g),
+    ...html.matchAll(
+      /<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"|<link[^>]*href="([^"]+)"[^>]*rel="stylesheet"/g,
+    ),
   ].map((match) => absolute(match[1] || match[2] || ''));
   const sum = async (list: string[]): Promise<Bytes> => {
     let raw = 0;
@@ -36,5 +44,11 @@ export async function pageWeight(url: string): Promise<PageWeight> {
   const htmlBuffer = Buffer.from(html);
   const js = await sum(scripts);
   const css = await sum(styles);
-  return { url, status: response.status, html: { raw: htmlBuffer.length, gzip: gzip(htmlBuffer) }, js, css };
+  return {
+    url,
+    status: response.status,
+    html: { raw: htmlBuffer.length, gzip: gzip(htmlBuffer) },
+    js,
+    css,
+  };
 }

@@ -41,7 +41,11 @@ const FLOW_RUNS = Math.max(3, Number(process.env.QUALITY_FLOW_RUNS ?? 3));
 const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
 const BARE_PORT = 3402 + OFFSET;
 const EXPERIMENT_PORT = 3403 + OFFSET;
-const EXPERIMENT_APP = withRunningExperiment(NO_TAGS_APP, 'no-tags-experiment', `http://127.0.0.1:${EXPERIMENT_PORT}`);
+const EXPERIMENT_APP = withRunningExperiment(
+  NO_TAGS_APP,
+  'no-tags-experiment',
+  `http://127.0.0.1:${EXPERIMENT_PORT}`,
+);
 
 /*
  * The budgets: deterministic figures, absolute, just above today's. They
@@ -71,7 +75,16 @@ const GOAL = {
 
 const STEPS = ['typing', 'carousel', 'sending'] as const;
 type Step = (typeof STEPS)[number];
-const FIGURES = ['performance', 'accessibility', 'bestPractices', 'seo', 'lcpMs', 'fcpMs', 'tbtMs', 'cls'] as const;
+const FIGURES = [
+  'performance',
+  'accessibility',
+  'bestPractices',
+  'seo',
+  'lcpMs',
+  'fcpMs',
+  'tbtMs',
+  'cls',
+] as const;
 type Medians = Record<(typeof FIGURES)[number], number | null>;
 type StepMedians = Record<Step, { inpMs: number | null; tbtMs: number | null }>;
 
@@ -83,16 +96,29 @@ process.on('exit', () => rmSync(inbox, { recursive: true, force: true }));
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.on(signal, () => void stopAll(servers).then(() => process.exit(130)));
 
-type VnuMessage = { type?: string; url?: string; lastLine?: number; firstColumn?: number; message?: string };
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+type VnuMessage = {
+  type?: string;
+  url?: string;
+  lastLine?: number;
+  firstColumn?: number;
+  message?: string;
+};
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
 
 function validateHtml(urls: string[]): VnuMessage[] {
   const jar = path.join(ROOT, 'node_modules', 'vnu-jar', 'build', 'dist', 'vnu.jar');
-  const result = spawnSync('java', ['-jar', jar, '--errors-only', '--format', 'json', ...urls], { encoding: 'utf8' });
-  if (result.error) throw new Error(`Could not run the Nu HTML checker (java): ${result.error.message}`);
+  const result = spawnSync('java', ['-jar', jar, '--errors-only', '--format', 'json', ...urls], {
+    encoding: 'utf8',
+  });
+  if (result.error)
+    throw new Error(`Could not run the Nu HTML checker (java): ${result.error.message}`);
   const parsed: unknown = JSON.parse(result.stderr || result.stdout || '{"messages":[]}');
-  const messages: unknown[] = isRecord(parsed) && Array.isArray(parsed.messages) ? parsed.messages : [];
-  return messages.filter((message): message is VnuMessage => isRecord(message) && message.type === 'error');
+  const messages: unknown[] =
+    isRecord(parsed) && Array.isArray(parsed.messages) ? parsed.messages : [];
+  return messages.filter(
+    (message): message is VnuMessage => isRecord(message) && message.type === 'error',
+  );
 }
 
 /** What shared/tools/page-weight.mjs reports as the gzip bytes of JavaScript. */
@@ -111,7 +137,9 @@ async function interleavedFlows(
 ): Promise<{ app: StepMedians; floor: StepMedians }> {
   const results: { app: FlowRun[]; floor: FlowRun[] } = { app: [], floor: [] };
   const show = (step: StepFigures | null | undefined) =>
-    step ? `INP ${step.inpMs ?? 'n/a'} ms, TBT ${step.tbtMs} ms${step.worst ? ` (${step.worst})` : ''}` : '—';
+    step
+      ? `INP ${step.inpMs ?? 'n/a'} ms, TBT ${step.tbtMs} ms${step.worst ? ` (${step.worst})` : ''}`
+      : '—';
   for (let i = 0; i < runs; i++) {
     for (const name of ['app', 'floor'] as const) {
       const run = await interactionFlow(urls[name], { carousel: name === 'app' });
@@ -133,7 +161,11 @@ async function interleavedFlows(
   return { app: medians(results.app), floor: medians(results.floor) };
 }
 
-type Interleaved = { runs: { app: LighthouseRun[]; bare: LighthouseRun[] }; app: Medians; bare: Medians | null };
+type Interleaved = {
+  runs: { app: LighthouseRun[]; bare: LighthouseRun[] };
+  app: Medians;
+  bare: Medians | null;
+};
 
 /** Runs Lighthouse on both pages, interleaved (project, bare, project, ...), so a busy spell hits both; on the project alone without `bare`. */
 async function interleaved(
@@ -154,7 +186,11 @@ async function interleaved(
   }
   const medians = (list: LighthouseRun[]) =>
     Object.fromEntries(FIGURES.map((key) => [key, median(list.map((r) => r[key]))])) as Medians;
-  return { runs: results, app: medians(results.app), bare: urls.bare ? medians(results.bare) : null };
+  return {
+    runs: results,
+    app: medians(results.app),
+    bare: urls.bare ? medians(results.bare) : null,
+  };
 }
 
 type Cell = string | number | null;
@@ -170,8 +206,15 @@ type Row = {
 };
 const rows: Row[] = [];
 /** One budget: `ok` decides the verdict, and a failed one fails the run; headroom is how far the figure is from the budget. */
-const row = (figure: string, project: Cell, bare: Cell, versus: string, budget: string, headroom: Cell, ok: boolean) =>
-  rows.push({ figure, project, bare, versus, budget, headroom, ok, gate: true });
+const row = (
+  figure: string,
+  project: Cell,
+  bare: Cell,
+  versus: string,
+  budget: string,
+  headroom: Cell,
+  ok: boolean,
+) => rows.push({ figure, project, bare, versus, budget, headroom, ok, gate: true });
 /** One goal of the benchmark: printed as met or not yet, never failing. */
 const goalRow = (
   figure: string,
@@ -189,14 +232,27 @@ const signed = (n: number, digits = 0) => `${n >= 0 ? '+' : ''}${n.toFixed(digit
 const figure = (value: number | null) => value ?? NaN;
 
 /** The benchmark's timings: Lighthouse under applied throttling and the user flows, each interleaved with its baseline. */
-async function timings(urls: { app: string; bare: string; experiment: string }, simulated: Interleaved): Promise<void> {
-  console.log(`\nLighthouse, mobile preset, applied throttling (devtools), ${RUNS} runs each, interleaved:`);
+async function timings(
+  urls: { app: string; bare: string; experiment: string },
+  simulated: Interleaved,
+): Promise<void> {
+  console.log(
+    `\nLighthouse, mobile preset, applied throttling (devtools), ${RUNS} runs each, interleaved:`,
+  );
   const applied = await interleaved(urls, RUNS, 'devtools');
   const a = applied.app;
   const b = applied.bare ?? applied.app;
   const ratioGoal = (label: string, project: number | null, base: number | null, goal: number) => {
     const r = ratio(figure(project), figure(base));
-    goalRow(label, project, base, `x${r.toFixed(2)}`, `<= x${goal}`, `${(goal - r).toFixed(2)}x`, r <= goal);
+    goalRow(
+      label,
+      project,
+      base,
+      `x${r.toFixed(2)}`,
+      `<= x${goal}`,
+      `${(goal - r).toFixed(2)}x`,
+      r <= goal,
+    );
   };
   ratioGoal('LCP ms, applied (median)', a.lcpMs, b.lcpMs, GOAL.lcpRatio);
   goalRow(
@@ -235,7 +291,10 @@ async function timings(urls: { app: string; bare: string; experiment: string }, 
   console.log(
     `\nLighthouse user flows, mobile preset, applied throttling (devtools, 4x CPU), ${FLOW_RUNS} runs each, interleaved with the no-JavaScript floor:`,
   );
-  const flows = await interleavedFlows({ app: urls.app, floor: `${urls.bare}floor.html` }, FLOW_RUNS);
+  const flows = await interleavedFlows(
+    { app: urls.app, floor: `${urls.bare}floor.html` },
+    FLOW_RUNS,
+  );
   for (const step of STEPS) {
     // The floor has no carousel: a click there costs what a keystroke does, so the carousel is held to the floor's typing.
     const floor = step === 'carousel' ? flows.floor.typing.inpMs : flows.floor[step].inpMs;
@@ -306,13 +365,35 @@ async function experimentTimings(
   );
   const tested = await interleaved({ app: urls.experiment, bare: urls.bare }, RUNS, 'devtools');
   const bare = tested.bare ?? tested.app;
-  ratioGoal('LCP ms, applied (median), experiment running', tested.app.lcpMs, bare.lcpMs, GOAL.lcpRatio);
-  ratioGoal('FCP ms, applied (median), experiment running', tested.app.fcpMs, bare.fcpMs, GOAL.fcpRatio);
+  ratioGoal(
+    'LCP ms, applied (median), experiment running',
+    tested.app.lcpMs,
+    bare.lcpMs,
+    GOAL.lcpRatio,
+  );
+  ratioGoal(
+    'FCP ms, applied (median), experiment running',
+    tested.app.fcpMs,
+    bare.fcpMs,
+    GOAL.fcpRatio,
+  );
   const cls = figure(tested.app.cls);
-  goalRow('CLS, applied (median), experiment running', tested.app.cls, bare.cls, '', '= 0', cls, cls === 0);
+  goalRow(
+    'CLS, applied (median), experiment running',
+    tested.app.cls,
+    bare.cls,
+    '',
+    '= 0',
+    cls,
+    cls === 0,
+  );
 }
 
-async function measure(urls: { app: string; bare: string; experiment: string }): Promise<Interleaved> {
+async function measure(urls: {
+  app: string;
+  bare: string;
+  experiment: string;
+}): Promise<Interleaved> {
   const app = await pageWeight(urls.app);
   const bare = await pageWeight(urls.bare);
   console.log(`\nPage weight, bytes: ${JSON.stringify({ app, bare })}`);
@@ -328,8 +409,18 @@ async function measure(urls: { app: string; bare: string; experiment: string }):
   );
   const sharedTool = path.resolve(ROOT, '..', 'shared', 'tools', 'page-weight.mjs');
   if (existsSync(sharedTool)) {
-    const shared = sharedJsGzip(spawnSync('node', [sharedTool, urls.app], { encoding: 'utf8' }).stdout);
-    row('  same by shared/tools/page-weight.mjs', shared, '', '', `= ${app.js.gzip}`, EXACT, shared === app.js.gzip);
+    const shared = sharedJsGzip(
+      spawnSync('node', [sharedTool, urls.app], { encoding: 'utf8' }).stdout,
+    );
+    row(
+      '  same by shared/tools/page-weight.mjs',
+      shared,
+      '',
+      '',
+      `= ${app.js.gzip}`,
+      EXACT,
+      shared === app.js.gzip,
+    );
   }
   row(
     'HTML of /, gzip B',
@@ -392,7 +483,9 @@ async function measure(urls: { app: string; bare: string; experiment: string }):
   row('SEO score', s.seo, simulated.bare?.seo ?? '', '', '= 1', EXACT, s.seo === 1);
   const blocking = [...new Set(simulated.runs.app.flatMap((r) => r.renderBlocking))];
   // The page's own CSS is inlined; a stylesheet of its own would still be allowed.
-  const foreign = blocking.filter((url) => !/^http:\/\/127\.0\.0\.1:\d+\/_next\/static\/.+\.css/.test(url));
+  const foreign = blocking.filter(
+    (url) => !/^http:\/\/127\.0\.0\.1:\d+\/_next\/static\/.+\.css/.test(url),
+  );
   row(
     'Render-blocking requests besides own CSS',
     foreign.length,
@@ -404,10 +497,22 @@ async function measure(urls: { app: string; bare: string; experiment: string }):
   );
   if (BENCH) await timings(urls, simulated);
 
-  const htmlErrors = validateHtml([urls.app, `${urls.app}aviso-de-privacidad`, `${urls.app}gracias`]);
+  const htmlErrors = validateHtml([
+    urls.app,
+    `${urls.app}aviso-de-privacidad`,
+    `${urls.app}gracias`,
+  ]);
   for (const error of htmlErrors)
     console.log(`  vnu: ${error.url} ${error.lastLine}:${error.firstColumn} ${error.message}`);
-  row('Nu HTML checker errors (/, notice, thanks)', htmlErrors.length, '', '', '= 0', EXACT, htmlErrors.length === 0);
+  row(
+    'Nu HTML checker errors (/, notice, thanks)',
+    htmlErrors.length,
+    '',
+    '',
+    '= 0',
+    EXACT,
+    htmlErrors.length === 0,
+  );
   return simulated;
 }
 
@@ -419,14 +524,26 @@ function report(simulated: Interleaved, started: number): number {
     for (const key of ['lcpMs', 'fcpMs', 'tbtMs', 'performance'] as const)
       console.log(`  ${key}: project ${simulated.app[key]}, bare ${simulated.bare[key]}`);
   }
-  const header = ['Figure', 'Project', 'Bare/floor', 'vs bare', 'Budget/goal', 'Headroom', 'Verdict'];
+  const header = [
+    'Figure',
+    'Project',
+    'Bare/floor',
+    'vs bare',
+    'Budget/goal',
+    'Headroom',
+    'Verdict',
+  ];
   const verdict = (r: Row) => (r.gate ? (r.ok ? 'ok' : 'FAIL') : r.ok ? 'met' : 'not yet');
   const table = [
     header,
-    ...rows.map((r) => [r.figure, r.project, r.bare, r.versus, r.budget, r.headroom, verdict(r)].map(String)),
+    ...rows.map((r) =>
+      [r.figure, r.project, r.bare, r.versus, r.budget, r.headroom, verdict(r)].map(String),
+    ),
   ];
   const widths = header.map((_, i) => Math.max(...table.map((cells) => (cells[i] ?? '').length)));
-  console.log(BENCH ? '\nBenchmark: budgets (ok or FAIL) and goals (met or not yet)' : '\nQuality budgets');
+  console.log(
+    BENCH ? '\nBenchmark: budgets (ok or FAIL) and goals (met or not yet)' : '\nQuality budgets',
+  );
   for (const cells of table)
     console.log(`  ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ')}`.trimEnd());
   const budgets = rows.filter((r) => r.gate);
@@ -464,7 +581,11 @@ async function main(): Promise<number> {
     servers.push(bare);
     const experiment = await startNext(experimentDir, { port: EXPERIMENT_PORT, env });
     servers.push(experiment);
-    simulated = await measure({ app: `${app.url}/`, bare: `${bare.url}/`, experiment: `${experiment.url}/` });
+    simulated = await measure({
+      app: `${app.url}/`,
+      bare: `${bare.url}/`,
+      experiment: `${experiment.url}/`,
+    });
   } finally {
     await stopAll(servers);
     rmSync(inbox, { recursive: true, force: true });

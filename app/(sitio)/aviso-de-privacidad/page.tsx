@@ -25,7 +25,8 @@ export default function PrivacyNoticePage() {
       ))}
       {/* The layout's skip link points at #contacto on every page. */}
       <p id="contacto" tabIndex={-1}>
-        {privacyNotice.questions} <a href={`mailto:${contactDetails.email}`}>{contactDetails.email}</a>
+        {privacyNotice.questions}{' '}
+        <a href={`mailto:${contactDetails.email}`}>{contactDetails.email}</a>
       </p>
       <p>
         <Link href="/">{privacyNotice.back}</Link>
@@ -38,7 +39,12 @@ function CookieTable() {
   const columns = privacyNotice.cookiesColumns;
   return (
     // On a phone the table scrolls inside its box, not the page; a box that scrolls must take the keyboard's focus.
-    <div className={noticeStyles.tableBox} role="region" aria-label={privacyNotice.cookiesCaption} tabIndex={0}>
+    <div
+      className={noticeStyles.tableBox}
+      role="region"
+      aria-label={privacyNotice.cookiesCaption}
+      tabIndex={0}
+    >
       <table className={noticeStyles.table}>
         <caption>{privacyNotice.cookiesCaption}</caption>
         <thead>

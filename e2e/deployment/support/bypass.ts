@@ -17,7 +17,9 @@ export function bypassSecret(): string | undefined {
 /** The headers for one request to the deployment's own host (never to any other). */
 export function bypassHeaders(secret: string | undefined, first: boolean): Record<string, string> {
   if (!secret) return {};
-  return first ? { [BYPASS_HEADER]: secret, [SET_COOKIE_HEADER]: 'true' } : { [BYPASS_HEADER]: secret };
+  return first
+    ? { [BYPASS_HEADER]: secret, [SET_COOKIE_HEADER]: 'true' }
+    : { [BYPASS_HEADER]: secret };
 }
 
 /**

@@ -9,7 +9,9 @@ import { CHROMIUM_ARGS, playwrightChromiumPath } from '../../../test-support/chr
  * elsewhere, such as a machine that cannot download Playwright's browsers, in
  * Chromium with the iPhone's viewport, pixel ratio, touch and user agent.
  */
-export const IPHONE_ENGINE: 'webkit' | 'chromium' = existsSync(webkit.executablePath()) ? 'webkit' : 'chromium';
+export const IPHONE_ENGINE: 'webkit' | 'chromium' = existsSync(webkit.executablePath())
+  ? 'webkit'
+  : 'chromium';
 
 const chromium = {
   browserName: 'chromium' as const,
@@ -22,9 +24,16 @@ export const DEVICE_PROJECTS: Project[] = [
   {
     name: 'iphone-13',
     testIgnore: ['desktop.spec.ts'],
-    use: { ...devices['iPhone 13'], ...(IPHONE_ENGINE === 'webkit' ? { browserName: 'webkit' } : chromium) },
+    use: {
+      ...devices['iPhone 13'],
+      ...(IPHONE_ENGINE === 'webkit' ? { browserName: 'webkit' } : chromium),
+    },
   },
-  { name: 'desktop', testIgnore: ['phone.spec.ts'], use: { ...devices['Desktop Chrome'], ...chromium } },
+  {
+    name: 'desktop',
+    testIgnore: ['phone.spec.ts'],
+    use: { ...devices['Desktop Chrome'], ...chromium },
+  },
 ];
 
 export function engineLine(): string {

@@ -71,7 +71,9 @@ export const test = base.extend<Fixtures>({
       page.on('pageerror', (error) => errors.push(`${error.name}: ${error.message}`));
       await page.addInitScript(() => {
         document.addEventListener('securitypolicyviolation', (event) => {
-          console.error(`Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI}`);
+          console.error(
+            `Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI}`,
+          );
         });
       });
       await use(errors);
@@ -100,7 +102,9 @@ export async function carouselSlideShare(page: Page, name: string): Promise<numb
   const share = await region.evaluate((root) => {
     const slide = root.querySelector('[aria-roledescription="slide"]');
     const viewport = slide?.parentElement?.parentElement;
-    return slide && viewport ? slide.getBoundingClientRect().width / viewport.getBoundingClientRect().width : 0;
+    return slide && viewport
+      ? slide.getBoundingClientRect().width / viewport.getBoundingClientRect().width
+      : 0;
   });
   return Math.round(share * 100) / 100;
 }

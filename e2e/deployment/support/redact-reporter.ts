@@ -14,7 +14,8 @@ export default class RedactReporter implements Reporter {
 
   onBegin(config: FullConfig): void {
     this.outputDirs = [...new Set(config.projects.map((project) => project.outputDir))];
-    const html = config.reporter.find(([name]) => name === 'html')?.[1] as { outputFolder?: string } | undefined;
+    const html = config.reporter.find(([name]) => name === 'html')?.[1] as
+      { outputFolder?: string } | undefined;
     const fromEnv = process.env.PLAYWRIGHT_HTML_OUTPUT_DIR || process.env.PLAYWRIGHT_HTML_REPORT;
     const configDir = config.configFile ? path.dirname(config.configFile) : process.cwd();
     this.reportDir = fromEnv

@@ -9,7 +9,8 @@ import AdmZip from 'adm-zip';
  * report's embedded data included. `findSecret` is the same walk, reading.
  */
 export const REDACTED = '[VERCEL_AUTOMATION_BYPASS_SECRET]';
-const EMBEDDED = /(<template id="playwrightReportBase64">data:application\/zip;base64,)([A-Za-z0-9+/=]+)(<\/template>)/;
+const EMBEDDED =
+  /(<template id="playwrightReportBase64">data:application\/zip;base64,)([A-Za-z0-9+/=]+)(<\/template>)/;
 
 type Visit = (bytes: Buffer) => Buffer | null;
 

@@ -31,11 +31,19 @@ function originLines({ source }: Lead): string[] {
   const last = touchLines(source.last);
   const first = touchLines(source.first);
   const same = first.join('|') === last.join('|');
-  const visits = [...block('  Esta visita:', last), ...block('  Primera visita (90 días):', same ? [] : first)];
+  const visits = [
+    ...block('  Esta visita:', last),
+    ...block('  Primera visita (90 días):', same ? [] : first),
+  ];
   return ['', 'Origen:', ...visits, ...experimentLines(source).map((line) => `  ${line}`)];
 }
 
-export function alertMessage(kind: AlertKind, entry: Lead, detail: DeadDetail = {}, now = Date.now()): Mail {
+export function alertMessage(
+  kind: AlertKind,
+  entry: Lead,
+  detail: DeadDetail = {},
+  now = Date.now(),
+): Mail {
   const name = oneLine(entry.enquiry.name);
   const dial = dialable(entry.enquiry.phone);
   const details = [
@@ -74,7 +82,11 @@ export function alertMessage(kind: AlertKind, entry: Lead, detail: DeadDetail = 
 }
 
 /** Once an hour's alerts are spent: says there are more and where to see them, naming no lead (only the held keys). */
-export function digestMessage(heldKeys: readonly string[], resumesAt: number, alertsPerHour: number): Mail {
+export function digestMessage(
+  heldKeys: readonly string[],
+  resumesAt: number,
+  alertsPerHour: number,
+): Mail {
   return mail('Límite de avisos alcanzado: hay más solicitudes pendientes', [
     `Se alcanzó el límite de ${alertsPerHour} avisos por correo en una hora desde este servidor.`,
     'Hay más solicitudes de contacto pendientes o no entregadas, y durante el resto de esta hora no se avisará ' +

@@ -35,7 +35,8 @@ beforeAll(async () => {
 afterAll(() => sink.stop());
 beforeEach(() => {
   sink.mails.splice(0);
-  for (const level of ['info', 'warn', 'error'] as const) jest.spyOn(console, level).mockImplementation(() => {});
+  for (const level of ['info', 'warn', 'error'] as const)
+    jest.spyOn(console, level).mockImplementation(() => {});
 });
 afterEach(() => jest.restoreAllMocks());
 
@@ -93,11 +94,19 @@ it('says where the lead came from, in an "Origen" block: this visit, and the fir
 it('names the experiment and variant the page showed, in the "Origen" block; a lead before them names none', async () => {
   const lead: Lead = {
     ...newLead(),
-    source: { last: { utm_source: 'google', at: T0 }, experiments: [{ name: 'titular-verano', variant: 'b' }] },
+    source: {
+      last: { utm_source: 'google', at: T0 },
+      experiments: [{ name: 'titular-verano', variant: 'b' }],
+    },
   };
   await sendLeadAlert('pending', lead, {}, config, T0 + 1600);
   expect(sink.mails[0]?.text).toContain(
-    ['Origen:', '  Esta visita:', '    utm_source: google', '  Experimento: titular-verano, variante b'].join('\n'),
+    [
+      'Origen:',
+      '  Esta visita:',
+      '    utm_source: google',
+      '  Experimento: titular-verano, variante b',
+    ].join('\n'),
   );
   // Only an experiment known: the block still says it.
   await sendLeadAlert(
@@ -120,7 +129,10 @@ it('names the experiment and variant the page showed, in the "Origen" block; a l
     'Origen:\n  Experimento: cta, variante control\n  Experimento: orden, variante c',
   );
   // A run kept by a build before experiments, or one whose names do not hold: no such line.
-  const odd = { ...newLead(), source: { last: { gclid: 'x', at: T0 }, experiment: { name: 'A\nB', variant: 'b' } } };
+  const odd = {
+    ...newLead(),
+    source: { last: { gclid: 'x', at: T0 }, experiment: { name: 'A\nB', variant: 'b' } },
+  };
   await sendLeadAlert('pending', odd, {}, config, T0 + 1800);
   expect(sink.mails[2]?.text).not.toContain('Experimento');
 });
@@ -134,7 +146,9 @@ it("says why a dead letter is dead, in the API's own words, and until when it is
     T0 + 2000,
   );
   const [mail] = sink.mails;
-  expect(mail?.subject).toBe('Solicitud de contacto NO entregada, requiere seguimiento: José Ángel Muñoz');
+  expect(mail?.subject).toBe(
+    'Solicitud de contacto NO entregada, requiere seguimiento: José Ángel Muñoz',
+  );
   expect(mail?.text).toContain('La API la rechazó al reintentarla: «El token de captcha expiró».');
   expect(mail?.text).toMatch(/Se conserva hasta el jueves, 19 de junio de 2025/);
   expect(mail?.text).toContain('npm run leads -- export');
@@ -148,7 +162,9 @@ it('on Vercel, says the platform keeps a dead letter, not until when we do', asy
 });
 
 it('answers false when the mail server is away, so the workflow owes the alert still', async () => {
-  expect(await sendLeadAlert('pending', newLead(), {}, { ...config, smtpUrl: DOWN }, T0 + 3000)).toBe(false);
+  expect(
+    await sendLeadAlert('pending', newLead(), {}, { ...config, smtpUrl: DOWN }, T0 + 3000),
+  ).toBe(false);
   expect(sink.mails).toHaveLength(0);
 });
 
@@ -165,11 +181,14 @@ describe('at most 20 alert e-mails an hour', () => {
 
     const subjects = sink.mails.map((mail) => mail.subject);
     expect(subjects).toHaveLength(ALERTS_PER_HOUR + 1);
-    expect(subjects[ALERTS_PER_HOUR]).toBe('Límite de avisos alcanzado: hay más solicitudes pendientes');
+    expect(subjects[ALERTS_PER_HOUR]).toBe(
+      'Límite de avisos alcanzado: hay más solicitudes pendientes',
+    );
     const digest = sink.mails[ALERTS_PER_HOUR]?.text ?? '';
     expect(digest).toContain('npm run leads -- pending');
     expect(digest).toContain(`Claves retenidas hasta ahora: ${leads[ALERTS_PER_HOUR]?.key}`);
-    for (const value of [enquiry.name, enquiry.mail, enquiry.phone]) expect(digest).not.toContain(value);
+    for (const value of [enquiry.name, enquiry.mail, enquiry.phone])
+      expect(digest).not.toContain(value);
 
     expect(await sendLeadAlert('pending', newLead(), {}, config, HOUR + 60 * 60 * 1000)).toBe(true);
     expect(sink.mails.at(-1)?.subject).toMatch(/^Solicitud de contacto pendiente de entrega:/);
@@ -177,20 +196,28 @@ describe('at most 20 alert e-mails an hour', () => {
 
   it('keeps a held-back alert owed while the digest cannot go out', async () => {
     const at = HOUR + 10 * 60 * 60 * 1000;
-    for (let i = 0; i < ALERTS_PER_HOUR; i++) await sendLeadAlert('pending', newLead(), {}, config, at);
+    for (let i = 0; i < ALERTS_PER_HOUR; i++)
+      await sendLeadAlert('pending', newLead(), {}, config, at);
     const held = newLead();
-    expect(await sendLeadAlert('pending', held, {}, { ...config, smtpUrl: DOWN }, at + 1)).toBe(false);
+    expect(await sendLeadAlert('pending', held, {}, { ...config, smtpUrl: DOWN }, at + 1)).toBe(
+      false,
+    );
     expect(await sendLeadAlert('pending', held, {}, config, at + 2)).toBe(true);
-    expect(sink.mails.at(-1)?.subject).toBe('Límite de avisos alcanzado: hay más solicitudes pendientes');
+    expect(sink.mails.at(-1)?.subject).toBe(
+      'Límite de avisos alcanzado: hay más solicitudes pendientes',
+    );
   });
 
   it('does not count an alert that failed to go out', async () => {
     const at = HOUR + 15 * 60 * 60 * 1000;
-    for (let i = 0; i < 3; i++) await sendLeadAlert('pending', newLead(), {}, { ...config, smtpUrl: DOWN }, at);
+    for (let i = 0; i < 3; i++)
+      await sendLeadAlert('pending', newLead(), {}, { ...config, smtpUrl: DOWN }, at);
     for (let i = 0; i < ALERTS_PER_HOUR; i++)
       expect(await sendLeadAlert('pending', newLead(), {}, config, at + 1)).toBe(true);
     expect(
-      sink.mails.map((mail) => mail.subject).every((subject) => subject.startsWith('Solicitud de contacto pendiente')),
+      sink.mails
+        .map((mail) => mail.subject)
+        .every((subject) => subject.startsWith('Solicitud de contacto pendiente')),
     ).toBe(true);
   });
 });

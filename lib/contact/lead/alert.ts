@@ -1,7 +1,13 @@
 import 'server-only';
 import type { AlertConfig } from '@/lib/env/server';
 import { sendMail } from '@/lib/mail';
-import { alertMessage, digestMessage, KIND_WORDS, type AlertKind, type DeadDetail } from './alert-message';
+import {
+  alertMessage,
+  digestMessage,
+  KIND_WORDS,
+  type AlertKind,
+  type DeadDetail,
+} from './alert-message';
 import type { Lead } from './lead';
 
 /** A busy day's outage gives the agency the first leads one by one, then one digest, not a flood. */
@@ -9,9 +15,15 @@ export const ALERTS_PER_HOUR = 20;
 const HOUR_MS = 60 * 60 * 1000;
 
 /** The hour begun by its first e-mail (a clock set back begins a new one), and the keys a digest covers. */
-type AlertWindow = { startedAt: number; sent: number; heldKeys: string[]; digest?: Promise<boolean> };
+type AlertWindow = {
+  startedAt: number;
+  sent: number;
+  heldKeys: string[];
+  digest?: Promise<boolean>;
+};
 let alertWindow: AlertWindow = { startedAt: 0, sent: 0, heldKeys: [] };
-const isOver = (window: AlertWindow, now: number) => now - window.startedAt >= HOUR_MS || now < window.startedAt;
+const isOver = (window: AlertWindow, now: number) =>
+  now - window.startedAt >= HOUR_MS || now < window.startedAt;
 
 // The agency's one e-mail about a lead (pending, so a person calls within minutes, or dead); true once told, by it or
 // the digest. Logs carry the key only.
@@ -33,7 +45,9 @@ export async function sendLeadAlert(
       return true;
     }
     window.sent -= 1;
-    console.error(`[contacto] No se pudo enviar el aviso por correo de ${lead.key} (${outcome.why}); se reintentará`);
+    console.error(
+      `[contacto] No se pudo enviar el aviso por correo de ${lead.key} (${outcome.why}); se reintentará`,
+    );
     return false;
   }
   if (!window.digest && !window.heldKeys.includes(lead.key)) window.heldKeys.push(lead.key);
@@ -51,9 +65,17 @@ export async function sendLeadAlert(
 }
 
 async function sendDigest(config: AlertConfig, window: AlertWindow): Promise<boolean> {
-  const outcome = await sendMail(config, digestMessage(window.heldKeys, window.startedAt + HOUR_MS, ALERTS_PER_HOUR));
+  const outcome = await sendMail(
+    config,
+    digestMessage(window.heldKeys, window.startedAt + HOUR_MS, ALERTS_PER_HOUR),
+  );
   if (outcome.sent)
-    console.warn(`[contacto] Límite de ${ALERTS_PER_HOUR} avisos por hora alcanzado: enviado un solo aviso de resumen`);
-  else console.error(`[contacto] No se pudo enviar el aviso de límite por correo (${outcome.why}); se reintentará`);
+    console.warn(
+      `[contacto] Límite de ${ALERTS_PER_HOUR} avisos por hora alcanzado: enviado un solo aviso de resumen`,
+    );
+  else
+    console.error(
+      `[contacto] No se pudo enviar el aviso de límite por correo (${outcome.why}); se reintentará`,
+    );
   return outcome.sent;
 }

@@ -5,7 +5,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { writeFileSync } from 'node:fs';
-import { forgetAfter, forgetInboxLater, forgetInboxWorkflow, forgetWorkflow } from './forget-workflow';
+import {
+  forgetAfter,
+  forgetInboxLater,
+  forgetInboxWorkflow,
+  forgetWorkflow,
+} from './forget-workflow';
 import { FORGET_WORKFLOW_ID } from '@/lib/engine/storage';
 
 /*
@@ -13,11 +18,15 @@ import { FORGET_WORKFLOW_ID } from '@/lib/engine/storage';
  * functions. The engine's client is the one boundary faked: start() and the world's runs.get are what reach
  * Vercel's backend over the network (and the SDK's ES modules do not load under Jest). The rest is ours, as it runs.
  */
-const mockStart = jest.fn(async (..._args: unknown[]) => ({ runId: 'wrun_01KAZ0000000000000000000CD' }));
+const mockStart = jest.fn(async (..._args: unknown[]) => ({
+  runId: 'wrun_01KAZ0000000000000000000CD',
+}));
 jest.mock('workflow/api', () => ({ start: (...args: unknown[]) => mockStart(...args) }));
 // The lead's run has ended by the time its forgetting runs: Vercel's world answers so.
 const mockGetRun = jest.fn(async (runId: string) => ({ runId, status: 'completed' }));
-jest.mock('workflow/runtime', () => ({ getWorld: () => ({ runs: { get: (runId: string) => mockGetRun(runId) } }) }));
+jest.mock('workflow/runtime', () => ({
+  getWorld: () => ({ runs: { get: (runId: string) => mockGetRun(runId) } }),
+}));
 
 const RUN = 'wrun_01KAZ0000000000000000000AB';
 const KEEP_MS = 30 * 24 * 60 * 60 * 1000;
@@ -76,7 +85,9 @@ describe('a lead’s run ending on our own server', () => {
   it('ends quietly when the run is gone already (purged), and fails the step on any other error', async () => {
     const info = jest.spyOn(console, 'info').mockImplementation(() => {});
     // As the engine throws it (@workflow/errors tells its errors apart by name).
-    const notFound = Object.assign(new Error(`Workflow run "${RUN}" not found`), { name: 'WorkflowRunNotFoundError' });
+    const notFound = Object.assign(new Error(`Workflow run "${RUN}" not found`), {
+      name: 'WorkflowRunNotFoundError',
+    });
     mockGetRun.mockRejectedValueOnce(notFound);
     await expect(forgetWorkflow(RUN, Date.now() - 1)).resolves.toBeUndefined();
     expect(info).not.toHaveBeenCalledWith(expect.stringMatching(/borrados/));
@@ -89,11 +100,17 @@ describe('a lead’s run ending on our own server', () => {
 describe('the local inbox’s forgetting', () => {
   // One folder for the describe: the env module reads CONTACT_INBOX_DIR once.
   const dir = mkdtempSync(path.join(tmpdir(), 'forget-inbox-'));
-  const old = { receivedAt: new Date(Date.now() - KEEP_MS - 60_000).toISOString(), mail: 'vieja@example.com' };
+  const old = {
+    receivedAt: new Date(Date.now() - KEEP_MS - 60_000).toISOString(),
+    mail: 'vieja@example.com',
+  };
   const recent = { receivedAt: new Date().toISOString(), mail: 'reciente@example.com' };
   const lines = () => readFileSync(path.join(dir, 'enquiries.jsonl'), 'utf8');
   beforeEach(() => {
-    writeFileSync(path.join(dir, 'enquiries.jsonl'), `${JSON.stringify(old)}\n${JSON.stringify(recent)}\n`);
+    writeFileSync(
+      path.join(dir, 'enquiries.jsonl'),
+      `${JSON.stringify(old)}\n${JSON.stringify(recent)}\n`,
+    );
     const noApi = { CONTACT_API_BASE_URL: '', CONTACT_SITE_KEY: '', VERCEL: '' };
     Object.assign(process.env, { ...noApi, CONTACT_INBOX_DIR: dir, CONTACT_KEEP_DAYS: '30' });
   });
@@ -118,7 +135,10 @@ describe('the local inbox’s forgetting', () => {
 describe('the id `npm run leads -- purge` starts the forgetting run by', () => {
   it('is the one the SDK’s build gives forgetWorkflow', () => {
     // Written by the workflow build that runs before Jest (and before every next build).
-    const manifest = readFileSync(path.join(__dirname, '../../../app/.well-known/workflow/v1/manifest.json'), 'utf8');
+    const manifest = readFileSync(
+      path.join(__dirname, '../../../app/.well-known/workflow/v1/manifest.json'),
+      'utf8',
+    );
     const ids = [...manifest.matchAll(/"workflowId":\s*"([^"]+)"/g)].map((match) => match[1]);
     expect(ids).toContain(FORGET_WORKFLOW_ID);
   });

@@ -27,7 +27,8 @@ export async function forgetInboxWorkflow(at: number): Promise<void> {
 async function forgetInboxLines(): Promise<void> {
   'use step';
   const config = getContactConfig();
-  if (config.mode === 'inbox') await forgetOlderThan(config.dir, Date.now() - getDeliveryConfig().keepMs);
+  if (config.mode === 'inbox')
+    await forgetOlderThan(config.dir, Date.now() - getDeliveryConfig().keepMs);
 }
 
 const ENDED = new Set(['completed', 'failed', 'cancelled']);
@@ -40,9 +41,12 @@ async function forgetEndedRun(runId: string): Promise<'forgotten' | 'gone' | 'ke
   const status = await runStatus(runId);
   // Already gone: `npm run leads -- purge` got there first.
   if (status === 'gone') return 'gone';
-  if (!ENDED.has(status)) throw new RetryableError('la ejecución de la solicitud sigue abierta', { retryAfter: '5s' });
+  if (!ENDED.has(status))
+    throw new RetryableError('la ejecución de la solicitud sigue abierta', { retryAfter: '5s' });
   await forgetRun(runId);
-  console.info(`[contacto] Datos de la ejecución ${runId} borrados, como dice el aviso de privacidad`);
+  console.info(
+    `[contacto] Datos de la ejecución ${runId} borrados, como dice el aviso de privacidad`,
+  );
   return 'forgotten';
 }
 forgetEndedRun.maxRetries = 20;

@@ -15,9 +15,13 @@ export async function startForwarding(forward: Forward): Promise<void> {
     const to = `${forward.key} al ${NAMES[target]}`;
     try {
       const { runId } = await start(forwardWorkflow, [forward, target, backoffSeconds, 0]);
-      console.info(`[contacto] Solicitud ${forward.key}: envío al ${NAMES[target]} en la ejecución ${runId}`);
+      console.info(
+        `[contacto] Solicitud ${forward.key}: envío al ${NAMES[target]} en la ejecución ${runId}`,
+      );
     } catch (error) {
-      console.error(`[contacto] ERROR: no se pudo programar el envío de ${to} (${errorName(error)})`);
+      console.error(
+        `[contacto] ERROR: no se pudo programar el envío de ${to} (${errorName(error)})`,
+      );
     }
   }
 }

@@ -65,7 +65,9 @@ export async function continueForwarding(
 ): Promise<void> {
   'use step';
   const { runId } = await start(forwardWorkflow, [forward, target, backoffSeconds, from]);
-  console.info(`[contacto] Envío de ${forward.key} al ${NAMES[target]}: sigue en la ejecución ${runId}`);
+  console.info(
+    `[contacto] Envío de ${forward.key} al ${NAMES[target]}: sigue en la ejecución ${runId}`,
+  );
 }
 
 export const GRAPH_API_VERSION = 'v24.0';
@@ -92,7 +94,9 @@ export async function sendForward(forward: Forward, target: Target): Promise<Try
     if (!config.capi) return { outcome: 'delivered' };
     const { pixelId, accessToken, graphUrl, testEventCode } = config.capi;
     const event = { data: [capiEvent(forward)], access_token: accessToken };
-    const body = JSON.stringify(testEventCode ? { ...event, test_event_code: testEventCode } : event);
+    const body = JSON.stringify(
+      testEventCode ? { ...event, test_event_code: testEventCode } : event,
+    );
     return await post(`${graphUrl}/${GRAPH_API_VERSION}/${pixelId}/events`, body, {});
   } catch (error) {
     return { outcome: 'unavailable', failures: errorName(error) };
@@ -116,5 +120,9 @@ async function post(url: string, body: string, headers: Record<string, string>):
   if (status >= 400 && status < 500 && ![408, 425, 429].includes(status))
     return { outcome: 'refused', refusal: `HTTP ${status}` };
   const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
-  return { outcome: 'unavailable', failures: `http-${status}`, ...(retryAfterMs !== undefined && { retryAfterMs }) };
+  return {
+    outcome: 'unavailable',
+    failures: `http-${status}`,
+    ...(retryAfterMs !== undefined && { retryAfterMs }),
+  };
 }

@@ -41,7 +41,12 @@ describe('the webhook body', () => {
       data: {
         key: forward.key,
         receivedAt: '2026-11-25T18:00:00.000Z',
-        enquiry: { name: 'Ana López', mail: ' Ana@Example.MX ', phone: '+5215512345678', reason: 'Quiero una página' },
+        enquiry: {
+          name: 'Ana López',
+          mail: ' Ana@Example.MX ',
+          phone: '+5215512345678',
+          reason: 'Quiero una página',
+        },
         phone: { e164: '+525512345678', whatsapp: 'https://wa.me/525512345678' },
         source: { first: { gclid: 'abc', utm_source: 'google' }, last: { fbclid: 'IwAR0x' } },
       },
@@ -67,7 +72,10 @@ describe("the webhook body's experiment", () => {
   });
 
   it('reads a run kept before leads named several (one `experiment`) the same way', () => {
-    const kept = { ...forward, source: { experiment: { name: 'titular-verano', variant: 'b' } } as never };
+    const kept = {
+      ...forward,
+      source: { experiment: { name: 'titular-verano', variant: 'b' } } as never,
+    };
     expect(webhookBody(kept).data.source).toMatchObject({
       experiment: { name: 'titular-verano', variant: 'b' },
       experiments: [{ name: 'titular-verano', variant: 'b' }],
@@ -82,7 +90,10 @@ describe("the webhook body's experiment", () => {
       experiment: null,
       experiments: [],
     });
-    const odd = { ...forward, source: { experiments: [{ name: 'x', variant: 'b", "admin": true' }] } };
+    const odd = {
+      ...forward,
+      source: { experiments: [{ name: 'x', variant: 'b", "admin": true' }] },
+    };
     expect(webhookBody(odd).data.source).toMatchObject({ experiment: null, experiments: [] });
   });
 });
@@ -135,7 +146,11 @@ describe("the visitor's side", () => {
       }),
     ).toEqual({ ip: '203.0.113.7', fbc: 'fb.1.1700000000000.ok-1', page: 'https://agencia.mx/' });
     expect(
-      visitorOf({ userAgent: 'a\nb', referer: 'https://otro.example/', siteOrigin: 'https://agencia.mx' }),
+      visitorOf({
+        userAgent: 'a\nb',
+        referer: 'https://otro.example/',
+        siteOrigin: 'https://agencia.mx',
+      }),
     ).toEqual({});
   });
 });
@@ -143,8 +158,10 @@ describe("the visitor's side", () => {
 describe('the forwarding settings', () => {
   it('turn each target on only when complete, and name what is missing', () => {
     expect(
-      parseForwardConfig({ LEAD_WEBHOOK_URL: 'https://hooks.zapier.com/x', LEAD_WEBHOOK_SECRET: SECRET }).config
-        .webhook,
+      parseForwardConfig({
+        LEAD_WEBHOOK_URL: 'https://hooks.zapier.com/x',
+        LEAD_WEBHOOK_SECRET: SECRET,
+      }).config.webhook,
     ).toEqual({ url: 'https://hooks.zapier.com/x', secret: SECRET });
     const half = parseForwardConfig({
       LEAD_WEBHOOK_URL: 'https://hooks.zapier.com/x',
@@ -186,7 +203,11 @@ describe('one send', () => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+        received.push({
+          path: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
         res.writeHead(status, status === 503 ? { 'Retry-After': '7' } : {}).end('{}');
       });
     });
@@ -211,7 +232,9 @@ describe('one send', () => {
   }
 
   it("signs the webhook as Standard Webhooks says: the package's own verifier accepts it", async () => {
-    await expect(send({ LEAD_WEBHOOK_URL: `${base}/hook`, LEAD_WEBHOOK_SECRET: SECRET }, 'webhook')).resolves.toEqual({
+    await expect(
+      send({ LEAD_WEBHOOK_URL: `${base}/hook`, LEAD_WEBHOOK_SECRET: SECRET }, 'webhook'),
+    ).resolves.toEqual({
       outcome: 'delivered',
     });
     const [hit] = received;
@@ -224,10 +247,9 @@ describe('one send', () => {
     expect(verified).toMatchObject({ type: 'lead.received', data: { key: forward.key } });
     // Another secret does not verify it.
     expect(() =>
-      new Webhook(`whsec_${Buffer.from('otra-clave-distinta-de-32-bytes!').toString('base64')}`).verify(
-        hit?.body ?? '',
-        hit?.headers as Record<string, string>,
-      ),
+      new Webhook(
+        `whsec_${Buffer.from('otra-clave-distinta-de-32-bytes!').toString('base64')}`,
+      ).verify(hit?.body ?? '', hit?.headers as Record<string, string>),
     ).toThrow();
   });
 
@@ -240,11 +262,20 @@ describe('one send', () => {
       retryAfterMs: 7000,
     });
     status = 410;
-    await expect(send(env, 'webhook')).resolves.toEqual({ outcome: 'refused', refusal: 'HTTP 410' });
+    await expect(send(env, 'webhook')).resolves.toEqual({
+      outcome: 'refused',
+      refusal: 'HTTP 410',
+    });
     status = 429;
-    await expect(send(env, 'webhook')).resolves.toMatchObject({ outcome: 'unavailable', failures: 'http-429' });
+    await expect(send(env, 'webhook')).resolves.toMatchObject({
+      outcome: 'unavailable',
+      failures: 'http-429',
+    });
     await expect(
-      send({ LEAD_WEBHOOK_URL: 'http://127.0.0.1:9/closed', LEAD_WEBHOOK_SECRET: SECRET }, 'webhook'),
+      send(
+        { LEAD_WEBHOOK_URL: 'http://127.0.0.1:9/closed', LEAD_WEBHOOK_SECRET: SECRET },
+        'webhook',
+      ),
     ).resolves.toMatchObject({ outcome: 'unavailable' });
   });
 

@@ -14,12 +14,22 @@ export type Forward = {
   /** Only when Meta's Conversions API is configured: what it matches the visitor with. */
   visitor?: Visitor;
 };
-export type Visitor = { ip?: string; userAgent?: string; fbp?: string; fbc?: string; page?: string };
+export type Visitor = {
+  ip?: string;
+  userAgent?: string;
+  fbp?: string;
+  fbc?: string;
+  page?: string;
+};
 export type Target = 'webhook' | 'capi';
 /** Each target's name in the log. */
-export const NAMES: Record<Target, string> = { webhook: 'webhook', capi: 'API de Conversiones de Meta' };
+export const NAMES: Record<Target, string> = {
+  webhook: 'webhook',
+  capi: 'API de Conversiones de Meta',
+};
 
-export const targetsOf = (config: ForwardConfig): Target[] => (['webhook', 'capi'] as const).filter((to) => config[to]);
+export const targetsOf = (config: ForwardConfig): Target[] =>
+  (['webhook', 'capi'] as const).filter((to) => config[to]);
 
 type WebhookBody = { type: 'lead.received'; timestamp: string; data: Record<string, unknown> };
 /** Standard Webhooks' shape ({type, timestamp, data}); the phone also in E.164 with a WhatsApp link. */
@@ -31,7 +41,12 @@ export function webhookBody(forward: Forward): WebhookBody {
     data: {
       key,
       receivedAt: new Date(receivedAt).toISOString(),
-      enquiry: { name: enquiry.name, mail: enquiry.mail, phone: enquiry.phone, reason: enquiry.reason },
+      enquiry: {
+        name: enquiry.name,
+        mail: enquiry.mail,
+        phone: enquiry.phone,
+        reason: enquiry.reason,
+      },
       phone: dialable(enquiry.phone) ?? null,
       source: webhookSource(source),
     },
@@ -44,7 +59,12 @@ export function webhookBody(forward: Forward): WebhookBody {
  */
 function webhookSource(source: LeadSource | undefined) {
   const experiments = experimentsOf(source);
-  return { first: source?.first ?? null, last: source?.last ?? null, experiment: experiments[0] ?? null, experiments };
+  return {
+    first: source?.first ?? null,
+    last: source?.last ?? null,
+    experiment: experiments[0] ?? null,
+    experiments,
+  };
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -73,13 +93,20 @@ export function capiEvent(forward: Forward): Record<string, unknown> {
 }
 
 const FB_COOKIE = /^fb\.\d\.\d{1,16}\.[\w-]{1,255}$/;
-type FromRequest = { ip?: string; userAgent?: string | null; fbp?: string; fbc?: string; referer?: string | null };
+type FromRequest = {
+  ip?: string;
+  userAgent?: string | null;
+  fbp?: string;
+  fbc?: string;
+  referer?: string | null;
+};
 /** Each value checked and bounded, else left out (Meta matches less; no visitor notices); `ip`: the abuse limit's. */
 export function visitorOf(request: FromRequest & { siteOrigin?: string }): Visitor {
   const visitor: Visitor = {};
   if (request.ip) visitor.ip = request.ip;
   const userAgent = request.userAgent?.trim();
-  if (userAgent && userAgent.length <= 512 && !/[\u0000-\u001f\u007f]/.test(userAgent)) visitor.userAgent = userAgent;
+  if (userAgent && userAgent.length <= 512 && !/[\u0000-\u001f\u007f]/.test(userAgent))
+    visitor.userAgent = userAgent;
   if (request.fbp && FB_COOKIE.test(request.fbp)) visitor.fbp = request.fbp;
   if (request.fbc && FB_COOKIE.test(request.fbc)) visitor.fbc = request.fbc;
   const page = pageOf(request.referer, request.siteOrigin);
@@ -88,7 +115,10 @@ export function visitorOf(request: FromRequest & { siteOrigin?: string }): Visit
 }
 
 /** The page the form was sent from, if this site's, without the query (which Meta need not see). */
-function pageOf(referer: string | null | undefined, siteOrigin: string | undefined): string | undefined {
+function pageOf(
+  referer: string | null | undefined,
+  siteOrigin: string | undefined,
+): string | undefined {
   if (!referer || referer.length > 2048) return undefined;
   try {
     const url = new URL(referer);

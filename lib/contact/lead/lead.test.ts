@@ -26,7 +26,9 @@ describe('the wait before a round', () => {
 // What the engine's rescue (lib/engine/rescue.ts) is told to do with a run of ours cut off at a step.
 describe('leadNeeds', () => {
   it('starts again a stalled lead unless its step says it was delivered', () => {
-    expect(leadNeeds('deliverRound', 'stalled', { outcome: 'unavailable', failures: 'http-503' })).toBe('again');
+    expect(
+      leadNeeds('deliverRound', 'stalled', { outcome: 'unavailable', failures: 'http-503' }),
+    ).toBe('again');
     expect(leadNeeds('deliverRound', 'stalled', { outcome: 'delivered' })).toBe('forget');
     // As builds before the one vocabulary stored it.
     expect(leadNeeds('deliverRound', 'stalled', { outcome: 'accepted' })).toBe('forget');
@@ -38,8 +40,12 @@ describe('leadNeeds', () => {
     expect(leadNeeds('continueForwarding', 'torn', undefined)).toBe('forget');
     expect(leadNeeds('sendForward', 'torn', { outcome: 'delivered' })).toBe('forget');
     expect(leadNeeds('sendForward', 'torn', { outcome: 'sent' })).toBe('forget');
-    expect(leadNeeds('sendForward', 'torn', { outcome: 'refused', refusal: 'HTTP 410' })).toBe('forget');
-    expect(leadNeeds('sendForward', 'torn', { outcome: 'unavailable', failures: 'http-503' })).toBe('again');
+    expect(leadNeeds('sendForward', 'torn', { outcome: 'refused', refusal: 'HTTP 410' })).toBe(
+      'forget',
+    );
+    expect(leadNeeds('sendForward', 'torn', { outcome: 'unavailable', failures: 'http-503' })).toBe(
+      'again',
+    );
     expect(leadNeeds('forgetAfter', 'torn', undefined)).toBe('keep');
     expect(leadNeeds('forgetAfter', 'abandoned', undefined)).toBe('keep');
     // Counted last, after its forgetting was scheduled: a fresh run would deliver and count it again.
@@ -48,7 +54,9 @@ describe('leadNeeds', () => {
   });
 
   it('starts again a lead still owed: an undelivered round, an alert, or a step whose result was never kept', () => {
-    expect(leadNeeds('deliverRound', 'torn', { outcome: 'unavailable', failures: 'http-503' })).toBe('again');
+    expect(
+      leadNeeds('deliverRound', 'torn', { outcome: 'unavailable', failures: 'http-503' }),
+    ).toBe('again');
     expect(leadNeeds('deliverRound', 'torn', { outcome: 'refused' })).toBe('again');
     expect(leadNeeds('deliverRound', 'torn', { outcome: 'rejected' })).toBe('again');
     expect(leadNeeds('alertAgency', 'torn', true)).toBe('again');

@@ -41,7 +41,13 @@ export type Try =
 /** How a lead's or a forwarding run ended: its return value, read by `npm run leads`. */
 export type RunEnd =
   | { outcome: 'delivered'; rounds: number }
-  | { outcome: 'dead'; reason: 'refused' | 'expired'; refusal?: string; lastFailure?: string; deadAt: number }
+  | {
+      outcome: 'dead';
+      reason: 'refused' | 'expired';
+      refusal?: string;
+      lastFailure?: string;
+      deadAt: number;
+    }
   | { outcome: 'continued' };
 export type LeadOutcome = RunEnd | { outcome: 'spam-expired' };
 
@@ -73,7 +79,8 @@ export function waitBeforeRound(
 }
 
 /** A Retry-After is honoured up to the longest wait between rounds (at least a minute), never longer. */
-export const maxRetryAfterMs = (backoffSeconds: readonly number[]) => Math.max(60, ...backoffSeconds) * 1000;
+export const maxRetryAfterMs = (backoffSeconds: readonly number[]) =>
+  Math.max(60, ...backoffSeconds) * 1000;
 
 /**
  * What a lead's or forwarding run cut off at step `shortName` needs, from its step's result (none when abandoned):

@@ -21,16 +21,24 @@ export const OUR_WORKFLOWS: OurWorkflows = {
         const lead = args[0] as Lead | undefined;
         if (!lead?.key) return undefined;
         // The engine failed it: the same lead again; the agency was told already.
-        if (!cut) return { needs: 'again', again: await runId(start(leadWorkflow, [{ ...lead, alerted: true }])) };
+        if (!cut)
+          return {
+            needs: 'again',
+            again: await runId(start(leadWorkflow, [{ ...lead, alerted: true }])),
+          };
         const needs = leadNeeds(cut.step, cut.verdict, cut.output);
         if (needs !== 'again') return { needs };
         // It has a step, so it was released if it was spam: the fresh run delivers at once, as continueInNewRun's does.
         const { spamRule, ...rest } = lead;
         // Sending on is a lead's first step: any other step cut off means it was sent on already, as does its logged
         // end.
-        const forwarded = lead.forwarded || cut.step !== 'forwardConfirmed' || cut.verdict === 'stalled';
+        const forwarded =
+          lead.forwarded || cut.step !== 'forwardConfirmed' || cut.verdict === 'stalled';
         const round = lead.round ?? (spamRule ? 0 : 1);
-        return { needs, again: await runId(start(leadWorkflow, [{ ...rest, round, alerted: true, forwarded }])) };
+        return {
+          needs,
+          again: await runId(start(leadWorkflow, [{ ...rest, round, alerted: true, forwarded }])),
+        };
       },
     },
     forwardWorkflow: {
@@ -41,7 +49,10 @@ export const OUR_WORKFLOWS: OurWorkflows = {
         const needs = cut ? leadNeeds(cut.step, cut.verdict, cut.output) : 'again';
         if (needs !== 'again') return { needs };
         const [forward, target, backoffSeconds, from] = args as [Forward, Target, number[], number];
-        return { needs, again: await runId(start(forwardWorkflow, [forward, target, backoffSeconds, from])) };
+        return {
+          needs,
+          again: await runId(start(forwardWorkflow, [forward, target, backoffSeconds, from])),
+        };
       },
     },
     forgetWorkflow: {

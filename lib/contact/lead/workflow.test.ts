@@ -24,7 +24,9 @@ jest.mock('workflow', () => ({
 }));
 const mockStart = jest.fn(async (..._args: unknown[]) => ({ runId: 'wrun_siguiente' }));
 jest.mock('workflow/api', () => ({ start: (...args: unknown[]) => mockStart(...args) }));
-jest.mock('@/lib/engine/choose-world', () => ({ getWorkflowWorld: () => ({ kind: 'local', dir: '.' }) }));
+jest.mock('@/lib/engine/choose-world', () => ({
+  getWorkflowWorld: () => ({ kind: 'local', dir: '.' }),
+}));
 /** What happened, in order: the counts and the forgetting scheduled. */
 const mockDone: string[] = [];
 jest.mock('@/lib/experiments/counters', () => ({
@@ -34,7 +36,10 @@ jest.mock('./forget-workflow', () => ({
   forgetAfter: async () => void mockDone.push('forgetAfter'),
   forgetInboxLater: async () => undefined,
 }));
-jest.mock('./forward-start', () => ({ forwardOf: (lead: unknown) => lead, startForwarding: async () => undefined }));
+jest.mock('./forward-start', () => ({
+  forwardOf: (lead: unknown) => lead,
+  startForwarding: async () => undefined,
+}));
 
 process.env.CONTACT_API_BASE_URL = 'http://127.0.0.1:9/api/';
 process.env.CONTACT_SITE_KEY = 'clave-del-sitio';
@@ -43,11 +48,20 @@ const { leadWorkflow } = require('./workflow') as typeof import('./workflow');
 
 const lead = (extra: Partial<Lead> = {}): Lead => ({
   key: '6f1c2a0e-8d3b-4c5a-9e7f-1a2b3c4d5e6f',
-  enquiry: { name: 'Ana Variante', mail: 'ana@example.mx', phone: '5587654321', reason: 'Una tienda.', captcha: '' },
+  enquiry: {
+    name: 'Ana Variante',
+    mail: 'ana@example.mx',
+    phone: '5587654321',
+    reason: 'Una tienda.',
+    captcha: '',
+  },
   receivedAt: Date.now(),
   backoffSeconds: [60],
   keepMs: 30 * 24 * 60 * 60 * 1000,
-  source: { last: { utm_source: 'google', at: 1 }, experiments: [{ name: 'titular-verano', variant: 'b' }] },
+  source: {
+    last: { utm_source: 'google', at: 1 },
+    experiments: [{ name: 'titular-verano', variant: 'b' }],
+  },
   ...extra,
 });
 // A 503 that asks for an hour: one attempt a round, no waiting inside it.
@@ -61,7 +75,8 @@ beforeEach(() => {
   mockStart.mockClear();
   fetchMock = jest.fn(async () => answer(200, { success: true }));
   global.fetch = fetchMock as unknown as typeof fetch;
-  for (const level of ['info', 'warn', 'error'] as const) jest.spyOn(console, level).mockImplementation(() => {});
+  for (const level of ['info', 'warn', 'error'] as const)
+    jest.spyOn(console, level).mockImplementation(() => {});
 });
 afterEach(() => jest.restoreAllMocks());
 
@@ -77,29 +92,45 @@ describe("the lead's workflow, run as plain functions", () => {
     await leadWorkflow(lead());
     expect(fetchMock).toHaveBeenCalledTimes(2);
     for (const [, init] of fetchMock.mock.calls as Array<[URL, RequestInit]>) {
-      expect(Object.keys(JSON.parse(String(init.body)))).toEqual(['name', 'mail', 'reason', 'phone', 'captcha']);
+      expect(Object.keys(JSON.parse(String(init.body)))).toEqual([
+        'name',
+        'mail',
+        'reason',
+        'phone',
+        'captcha',
+      ]);
       expect(String(init.body)).not.toMatch(/titular-verano|experiment/);
     }
   });
 
   it('refused at a later round: counts dead once', async () => {
-    fetchMock.mockResolvedValueOnce(answer(400, { success: false, mes: 'El token de captcha expiró' }));
+    fetchMock.mockResolvedValueOnce(
+      answer(400, { success: false, mes: 'El token de captcha expiró' }),
+    );
     expect(await leadWorkflow(lead())).toMatchObject({ outcome: 'dead', reason: 'refused' });
     expect(mockDone).toEqual(['forgetAfter', 'count:dead']);
   });
 
   it('a spam released and delivered at once counts live; after a retry, later', async () => {
-    expect(await leadWorkflow(lead({ spamRule: 'only-links' }))).toEqual({ outcome: 'delivered', rounds: 1 });
+    expect(await leadWorkflow(lead({ spamRule: 'only-links' }))).toEqual({
+      outcome: 'delivered',
+      rounds: 1,
+    });
     expect(mockDone).toEqual(['forgetAfter', 'count:live']);
     mockDone.splice(0);
     fetchMock.mockResolvedValueOnce(down());
-    expect(await leadWorkflow(lead({ spamRule: 'only-links' }))).toEqual({ outcome: 'delivered', rounds: 2 });
+    expect(await leadWorkflow(lead({ spamRule: 'only-links' }))).toEqual({
+      outcome: 'delivered',
+      rounds: 2,
+    });
     expect(mockDone).toEqual(['forgetAfter', 'count:later']);
   });
 
   it('counts nothing for a spam nobody released (counted as spam when held), nor for a run that goes on in another', async () => {
     released = false;
-    expect(await leadWorkflow(lead({ spamRule: 'only-links' }))).toEqual({ outcome: 'spam-expired' });
+    expect(await leadWorkflow(lead({ spamRule: 'only-links' }))).toEqual({
+      outcome: 'spam-expired',
+    });
     fetchMock.mockImplementation(async () => down());
     expect(await leadWorkflow(lead())).toEqual({ outcome: 'continued' });
     expect(mockStart).toHaveBeenCalledTimes(1);
@@ -118,7 +149,9 @@ describe("the lead's workflow, as the engine's sandbox runs it", () => {
         jsc: {
           parser: { syntax: 'typescript' },
           target: 'es2022',
-          experimental: { plugins: [[require.resolve('@workflow/swc-plugin'), { mode: 'workflow' }]] },
+          experimental: {
+            plugins: [[require.resolve('@workflow/swc-plugin'), { mode: 'workflow' }]],
+          },
         },
       })
     ).code;

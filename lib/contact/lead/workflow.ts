@@ -35,7 +35,8 @@ export async function leadWorkflow(lead: Lead): Promise<LeadOutcome> {
   const keep = outcome.outcome === 'dead' ? lead.keepMs : 0;
   await forgetAfter(getWorkflowMetadata().workflowRunId, Date.now() + keep);
   // Last: a crash in it leaves nothing owed (leadNeeds). Only a released spam has a round 0, the moment it is released.
-  if (outcome.outcome === 'delivered') await countLeadOutcome(outcome.rounds === 1 ? 'live' : 'later');
+  if (outcome.outcome === 'delivered')
+    await countLeadOutcome(outcome.rounds === 1 ? 'live' : 'later');
   else if (outcome.outcome === 'dead') await countLeadOutcome('dead');
   return outcome;
 }
@@ -43,7 +44,10 @@ export async function leadWorkflow(lead: Lead): Promise<LeadOutcome> {
 async function deliverLead(lead: Lead): Promise<LeadOutcome> {
   if (lead.spamRule) {
     using release = createHook<{ released: true }>({ token: releaseToken(lead.key) });
-    const released = await Promise.race([release.then(() => true), sleep(lead.keepMs).then(() => false)]);
+    const released = await Promise.race([
+      release.then(() => true),
+      sleep(lead.keepMs).then(() => false),
+    ]);
     if (!released) return { outcome: 'spam-expired' };
   }
   // Confirmed: sent on now (the webhook, Meta), not after the API; a fresh run of the same lead already was.
@@ -85,7 +89,8 @@ export async function deliverRound(lead: Lead): Promise<Try> {
   const config = getContactConfig();
   const { key, enquiry, keepMs } = lead;
   try {
-    if (config.mode === 'misconfigured') return { outcome: 'unavailable', failures: 'misconfigured' };
+    if (config.mode === 'misconfigured')
+      return { outcome: 'unavailable', failures: 'misconfigured' };
     if (config.mode === 'inbox') {
       await saveToInbox(enquiry, config.dir, key, keepMs, lead.source);
       await forgetInboxLater(keepMs);
@@ -93,27 +98,45 @@ export async function deliverRound(lead: Lead): Promise<Try> {
       return { outcome: 'delivered' };
     }
     const { baseUrl, siteKey } = config;
-    const options = { baseUrl, siteKey, idempotencyKey: key, maxRetryAfterMs: maxRetryAfterMs(lead.backoffSeconds) };
+    const options = {
+      baseUrl,
+      siteKey,
+      idempotencyKey: key,
+      maxRetryAfterMs: maxRetryAfterMs(lead.backoffSeconds),
+    };
     const { result, attempts, retryAfterMs, ...report } = await postEnquiry(enquiry, options);
     const failures = report.failures.join(',') || 'unavailable';
-    const refused = result.outcome === 'refused' ? 'la API la rechazó' : `sin entregar (${failures})`;
+    const refused =
+      result.outcome === 'refused' ? 'la API la rechazó' : `sin entregar (${failures})`;
     if (result.outcome === 'delivered')
       console.info(`[contacto] Solicitud pendiente ${key} entregada (${attempts} intento(s))`);
     else console.warn(`[contacto] Solicitud pendiente ${key}: ${refused}`);
     if (result.outcome !== 'unavailable') return result;
-    return { outcome: 'unavailable', failures, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+    return {
+      outcome: 'unavailable',
+      failures,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    };
   } catch (error) {
-    console.error(`[contacto] Falló la entrega de la solicitud pendiente ${key} (${errorName(error)})`);
+    console.error(
+      `[contacto] Falló la entrega de la solicitud pendiente ${key} (${errorName(error)})`,
+    );
     return { outcome: 'unavailable', failures: errorName(error) };
   }
 }
 
 /** True once there is nothing more to tell (sent, in the hour's digest, or no alerts); false: owed still. */
-export async function alertAgency(kind: AlertKind, lead: Lead, detail: DeadDetail): Promise<boolean> {
+export async function alertAgency(
+  kind: AlertKind,
+  lead: Lead,
+  detail: DeadDetail,
+): Promise<boolean> {
   'use step';
   const { alert } = getDeliveryConfig();
   const onVercel = getWorkflowWorld().kind === 'vercel';
-  return alert ? sendLeadAlert(kind, lead, { ...detail, ...(onVercel && { onVercel }) }, alert) : true;
+  return alert
+    ? sendLeadAlert(kind, lead, { ...detail, ...(onVercel && { onVercel }) }, alert)
+    : true;
 }
 
 /** Starts a fresh run of the lead's workflow that goes on from `lead.round` (see ROUNDS_PER_RUN). */

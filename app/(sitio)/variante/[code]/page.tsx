@@ -25,7 +25,10 @@ export default async function VariantPage({ params }: { params: Promise<{ code: 
   return (
     <Home
       copy={pageCopy(chosen.map(({ variant }) => variant))}
-      experiments={chosen.map(({ experiment, variant }) => ({ name: experiment, variant: variant.id }))}
+      experiments={chosen.map(({ experiment, variant }) => ({
+        name: experiment,
+        variant: variant.id,
+      }))}
     />
   );
 }
