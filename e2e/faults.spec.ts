@@ -140,12 +140,10 @@ test.describe('contact API faults', () => {
         }
         // Held by the engine: let its next round deliver it instead of retrying a fault for a day.
         if (expected === KEPT) await setScenario(values.mail, [{ success: true }]);
-        test
-          .info()
-          .annotations.push({
-            type: 'figures',
-            description: `${name}: ${attempts.length} attempt(s), ${took} ms`,
-          });
+        test.info().annotations.push({
+          type: 'figures',
+          description: `${name}: ${attempts.length} attempt(s), ${took} ms`,
+        });
         console.log(
           `[fault] ${name}: visitor sees ${expected.sees}; ${attempts.length} attempt(s); action ${took} ms; stored ${stored.length}`,
         );
