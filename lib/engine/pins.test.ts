@@ -35,5 +35,9 @@ describe("the engine's packages", () => {
     expect(read('node_modules/workflow/package.json').dependencies?.['@workflow/errors']).toBe(
       read('package.json').dependencies?.['@workflow/errors'],
     );
+    // postgres.ts counts graphile-worker's pools: the version the pinned world names, exactly.
+    expect(read('node_modules/graphile-worker/package.json').version).toBe(
+      read('node_modules/@workflow/world-postgres/package.json').dependencies?.['graphile-worker'],
+    );
   });
 });

@@ -14,7 +14,7 @@ import {
   startPostgres,
   type Postgres,
 } from '@/test-support/postgres';
-import { prepareWorkflowPostgres, releaseStaleJobLocks } from './postgres';
+import { prepareWorkflowPostgres, queueWorkers, releaseStaleJobLocks } from './postgres';
 
 const quiet = new Logger(() => () => {});
 let postgres: Postgres;
@@ -170,4 +170,49 @@ describe('releaseStaleJobLocks', () => {
       await pool.end();
     }
   }, 30_000);
+});
+
+describe('queueWorkers', () => {
+  it("counts this process's graphile-worker workers, and sees them end when PostgreSQL restarts under a job", async () => {
+    await prepareWorkflowPostgres(postgres.url);
+    const pool = new Pool({ connectionString: postgres.url, max: 6 });
+    pool.on('error', () => {}); // the restart ends its idle clients
+    let running = 0;
+    const runner = await run({
+      pgPool: pool,
+      concurrency: 3,
+      logger: quiet,
+      pollInterval: 100,
+      taskList: {
+        // Each job is still running when PostgreSQL goes, and ends once it is gone: its worker cannot record that.
+        slow: async () => {
+          running += 1;
+          await new Promise((resolve) => setTimeout(resolve, 1500));
+        },
+      },
+    });
+    try {
+      expect(queueWorkers()).toBe(3);
+      const utils = await makeWorkerUtils({ pgPool: pool, logger: quiet });
+      for (let i = 0; i < 3; i++) await utils.addJob('slow', {});
+      await utils.release();
+      for (const stop = Date.now() + 10_000; running < 3 && Date.now() < stop;)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      // Down while the jobs run (a restart under load is slower than a job): each worker then fails to record its
+      // job's end, "Failed to release job ... committing seppuku", and graphile-worker 0.16.6 starts none in its place.
+      await postgres.kill();
+      for (const stop = Date.now() + 15_000; (queueWorkers() ?? 0) > 0 && Date.now() < stop;)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(queueWorkers()).toBe(0);
+      await postgres.restart();
+      // PostgreSQL is back, and still none works.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(queueWorkers()).toBe(0);
+    } finally {
+      await runner.stop().catch(() => {});
+      await pool.end().catch(() => {});
+    }
+    // Stopped on purpose, a pool is no longer counted: no queue of this world runs here.
+    expect(queueWorkers()).toBeUndefined();
+  }, 60_000);
 });

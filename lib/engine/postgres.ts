@@ -1,8 +1,9 @@
 // What the Postgres world (@workflow/world-postgres 4.3.7, pinned: this reads its migration journal and
-// graphile-worker's private tables) needs from us and does not do itself: its tables made by each server at
-// start-up (its own setup exits the process and races; chaos scenario 2 starts two servers together), and a job
-// left locked by a dead server given back (graphile-worker frees it only after a fixed 4 hours, with no option:
-// chaos scenario 2, a server of two SIGKILLed).
+// graphile-worker 0.16.6's private tables and list of pools) needs from us and does not do itself: its tables made by
+// each server at start-up (its own setup exits the process and races; chaos scenario 2 starts two servers together),
+// a job left locked by a dead server given back (graphile-worker frees it only after a fixed 4 hours, with no option:
+// chaos scenario 2, a server of two SIGKILLed), and telling when this server's queue workers are gone (chaos
+// scenario 3, PostgreSQL restarted).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -115,4 +116,30 @@ export async function releaseStaleJobLocks(url: string, olderThanSeconds: number
   } finally {
     await client.end();
   }
+}
+
+/** graphile-worker's pool of queue workers, as its module keeps them (`_allWorkerPools`, dist/main.js, 0.16.6). */
+type WorkerPool = { _workers: unknown[]; _shuttingDown?: boolean };
+
+/**
+ * The queue workers this process runs for the Postgres world: undefined when it runs none (another world, or not
+ * started). graphile-worker 0.16.6 ends a worker for good when it cannot record a job's end ("Failed to release job
+ * ... committing seppuku": PostgreSQL restarting), and starts no other; with all ten gone, this server's queue stops
+ * while the site goes on taking leads. Read from graphile-worker's own module, as the world loads it (from the
+ * project's node_modules, not the server's bundle).
+ */
+export function queueWorkers(): number | undefined {
+  let pools: WorkerPool[] | undefined;
+  try {
+    const main = createRequire(path.join(process.cwd(), 'index.js'))(
+      'graphile-worker/dist/main',
+    ) as {
+      _allWorkerPools?: WorkerPool[];
+    };
+    pools = main._allWorkerPools?.filter((pool) => !pool._shuttingDown);
+  } catch {
+    return undefined;
+  }
+  if (!pools?.length) return undefined;
+  return pools.reduce((workers, pool) => workers + pool._workers.length, 0);
 }

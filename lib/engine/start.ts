@@ -1,10 +1,10 @@
 import 'server-only';
-import { getWorld } from 'workflow/runtime';
+import { getWorld, setWorld } from 'workflow/runtime';
 import { openEngineDoor } from './door';
 import { rescueCutOffRuns, rescueGivenUpLeads, type OurWorkflows } from './rescue';
 import { getWorkflowServerUrl, getWorkflowWorld, openEngineProblem } from './choose-world';
 import { errorName } from '@/lib/error-name';
-import { prepareWorkflowPostgres, releaseStaleJobLocks } from './postgres';
+import { prepareWorkflowPostgres, queueWorkers, releaseStaleJobLocks } from './postgres';
 
 /**
  * A job locked this long belongs to a server that died inside it: well over
@@ -20,6 +20,8 @@ const STALE_LOCK_SECONDS = 30;
 const RELEASE_EVERY_MS = 10_000;
 /** How often each server starts again the leads the engine gave up on, or a crash cut off (rescue.ts). */
 const RESCUE_EVERY_MS = 10_000;
+/** How often each server counts its queue workers (Postgres world): a stopped queue restarts within this. */
+const WATCH_WORKERS_EVERY_MS = 5_000;
 
 /**
  * Starts the Workflow SDK's world when the server starts (instrumentation.ts):
@@ -68,8 +70,56 @@ async function start(ours: OurWorkflows): Promise<void> {
     );
     return;
   }
-  if (world.kind === 'postgres') every(RELEASE_EVERY_MS, () => releaseJobsOfDeadServers(world.url));
+  if (world.kind === 'postgres') {
+    every(RELEASE_EVERY_MS, () => releaseJobsOfDeadServers(world.url));
+    every(WATCH_WORKERS_EVERY_MS, restartQueueWhenWorkersGone());
+  }
   every(RESCUE_EVERY_MS, () => rescueLeads(ours));
+}
+
+type World = ReturnType<typeof getWorld>;
+
+/**
+ * The Postgres world's queue, started again when any of its workers ended (lib/engine/postgres.ts, queueWorkers: a
+ * PostgreSQL restart ends them, and graphile-worker starts no others). A fresh world from the same settings takes the
+ * old one's place (the SDK's setWorld), is started, and the old one is closed. The runs wait in the database
+ * meanwhile, so none is lost; without this they waited for the server's next restart. Chaos scenario 3.
+ */
+export function restartQueueWhenWorkersGone(
+  count: () => number | undefined = queueWorkers,
+  engine: { get: () => World; set: (world: World | undefined) => void } = {
+    get: getWorld,
+    set: (world) => setWorld(world as World),
+  },
+): () => Promise<void> {
+  let most = 0;
+  return async () => {
+    const workers = count();
+    if (workers === undefined) return;
+    most = Math.max(most, workers);
+    if (workers === most) return;
+    const old = engine.get();
+    engine.set(undefined); // the SDK's getWorld() then makes a new one
+    const fresh = engine.get();
+    engine.set(fresh); // and its routes' handlers use that one too, not one more of their own
+    try {
+      await fresh.start?.();
+    } catch (error) {
+      engine.set(old);
+      await Promise.resolve(fresh.close?.()).catch(() => {});
+      console.error(
+        `[contacto] ERROR: la cola del motor de entregas se detuvo y no volvió a arrancar (${errorName(error)}); se ` +
+          `reintenta en ${WATCH_WORKERS_EVERY_MS / 1000} s`,
+      );
+      return;
+    }
+    console.warn(
+      `[contacto] La cola del motor de entregas se detuvo (${workers} de ${most} trabajadores en marcha; PostgreSQL ` +
+        `se reinició): arrancada de nuevo, y las solicitudes pendientes siguen`,
+    );
+    most = 0;
+    void Promise.resolve(old.close?.()).catch(() => {});
+  };
 }
 
 /**
