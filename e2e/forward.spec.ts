@@ -225,12 +225,12 @@ test('a receiver down for 20 s gets the lead once, when it is back', async ({ re
 });
 
 for (const when of ['while it retries', 'as it goes on in a fresh run'] as const)
-  test(`\`npm run leads -- purge <e-mail>\` stops and forgets a copy still on its way to the webhook, ${when}`, async ({
+  test(`\`npm run leads -- forget <e-mail>\` stops and forgets a copy still on its way to the webhook, ${when}`, async ({
     request,
   }) => {
     test.setTimeout(120_000);
-    const mail = uniqueMail('fwd-purge');
-    let purgedAt = Infinity;
+    const mail = uniqueMail('fwd-forget');
+    let forgottenAt = Infinity;
     await setScenario(mail, [{ success: true, mes: 'Recibida' }]);
     receivers.downFor(120_000);
     try {
@@ -257,21 +257,21 @@ for (const when of ['while it retries', 'as it goes on in a fresh run'] as const
         PORT: String(FORWARD_PORT),
         CONTACT_INBOX_DIR: `${DATA_DIR}/forward`,
       });
-      const purged = await leadsCli(['purge', mail], env);
-      purgedAt = Date.now();
-      expect(purged.status, `${purged.stdout}${purged.stderr}`).toBe(0);
-      expect(purged.stdout).toMatch(
+      const forgotten = await leadsCli(['forget', mail], env);
+      forgottenAt = Date.now();
+      expect(forgotten.status, `${forgotten.stdout}${forgotten.stderr}`).toBe(0);
+      expect(forgotten.stdout).toMatch(
         /reenvío\(s\) al webhook o a Meta detenido\(s\) y borrado\(s\)/,
       );
     } finally {
       receivers.downFor(0);
     }
-    // The receiver is back: no run holds the purged lead any more, and no send of it starts after the purge.
-    // One already under way when the purge ran (signed before it) cannot be recalled: it lands, now the receiver is up.
+    // The receiver is back: no run holds the forgotten lead any more, and no send of it starts after forgetting it.
+    // One already under way when it was forgotten (signed before it) cannot be recalled: it lands, now the receiver is up.
     await expect.poll(() => runsHolding(mail, 'forward'), { timeout: 20_000 }).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 8000));
     const signedAfter = deliveredTo(mail).filter(
-      (hit) => Number(hit.headers['webhook-timestamp']) * 1000 > purgedAt,
+      (hit) => Number(hit.headers['webhook-timestamp']) * 1000 > forgottenAt,
     );
     expect(signedAfter).toHaveLength(0);
     expect(deliveredTo(mail).length).toBeLessThanOrEqual(1);

@@ -267,7 +267,7 @@ test('with no session, no route or action of the site gives away a held lead, or
   let actions = 0;
   // Each action as a browser's own form post names it (the id as a field), so it runs, and by the header a script
   // would use. The area's guarded actions must answer by sending back to sign-in: they ran, and stopped at the guard.
-  const guarded = ['deliverSpam', 'forgetPerson'];
+  const guarded = ['releaseSpam', 'forgetPerson'];
   const bounced: string[] = [];
   for (const [id, { workers, exportedName }] of Object.entries(manifest.node)) {
     for (const worker of Object.keys(workers)) {
@@ -326,7 +326,7 @@ test('another site cannot make a signed-in browser act', async ({ page, request 
   };
   const id =
     Object.entries(manifest.node).find(
-      ([, action]) => action.exportedName === 'deliverSpam',
+      ([, action]) => action.exportedName === 'releaseSpam',
     )?.[0] ?? '';
   // As the browser posts the area's form without scripts: the action's id as a field, the lead's key beside it.
   const post = (origin: string) =>

@@ -1,10 +1,10 @@
 // The leads the engine holds, for the agency's staff:
-// `npm run leads -- status | pending | dead | export [file.csv] | spam | release <key> | purge <email>`.
-// A command line over lib/leads/, the module the staff page reads too. It uses
+// `npm run leads -- status | pending | dead | export [file.csv] | spam | release <key> | forget <email>`.
+// A command line over lib/staff/leads/, the module the staff page reads too. It uses
 // the server's configuration (.env.local and the environment) and says first
 // which world: point WORKFLOW_TARGET_WORLD and WORKFLOW_POSTGRES_URL (or, for
 // Vercel's, the project's variables) at production's to work on it. Only
-// pending, dead, spam and purge show people.
+// pending, dead, spam and forget show people.
 import nextEnv from '@next/env';
 
 nextEnv.loadEnvConfig(process.cwd());
@@ -16,12 +16,12 @@ chooseWorkflowWorld();
 const { configProblems } = await import('../lib/env/server');
 const { readEngineDoor } = await import('../lib/engine/door');
 const { engineStorage } = await import('../lib/engine/storage');
-const { countLeads, deadLetters, leadsIn } = await import('../lib/leads/list');
-const { release } = await import('../lib/leads/release');
-const { forget } = await import('../lib/leads/forget');
-const { deadLettersCsv } = await import('../lib/leads/csv');
+const { countLeads, deadLetters, leadsIn } = await import('../lib/staff/leads/list');
+const { release } = await import('../lib/staff/leads/release');
+const { forget } = await import('../lib/staff/leads/forget');
+const { deadLettersCsv } = await import('../lib/staff/leads/csv');
 const { defaultExportFile, exportRefusal, writePrivateFile } =
-  await import('../lib/leads/export-file');
+  await import('../lib/staff/leads/export-file');
 const { readCounts } = await import('../lib/experiments/counters');
 const {
   RELEASE_SAID,
@@ -35,10 +35,10 @@ const {
   whyDead,
   whySpam,
   worldLine,
-} = await import('../lib/leads/words');
+} = await import('../lib/staff/leads/words');
 
 const USAGE =
-  'Uso: npm run leads -- status | pending | dead | export [archivo.csv] | spam | release <clave> | purge <correo>';
+  'Uso: npm run leads -- status | pending | dead | export [archivo.csv] | spam | release <clave> | forget <correo>';
 const [command, argument] = process.argv.slice(2);
 
 // Said before anything is read, released or deleted: which world (production's?).
@@ -160,7 +160,7 @@ try {
       console.log(`Solicitud ${argument}: ${RELEASE_SAID[released.result]}`);
       process.exitCode = 1;
     }
-  } else if (command === 'purge' && argument?.includes('@')) {
+  } else if (command === 'forget' && argument?.includes('@')) {
     // A person's request to be forgotten: their runs (cancelled first if still running) and their inbox lines.
     const report = await forget(argument, world);
     for (const line of forgotLines(report)) console.log(line);

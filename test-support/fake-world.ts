@@ -1,4 +1,4 @@
-// A Workflow SDK world in memory, for lib/leads/'s unit tests: the engine's client is the one boundary faked. It
+// A Workflow SDK world in memory, for lib/staff/leads/'s unit tests: the engine's client is the one boundary faked. It
 // answers runs.list, hooks.list, steps.list and events.list as the SDK's types say (the Vercel world's client does
 // the same over HTTP): pages of `limit` (20 when none is asked for), an opaque cursor, hasMore. It counts the runs it
 // hands out, so a test can hold a caller to a bound.

@@ -41,13 +41,11 @@ export async function startLeadReceivers(port = 0) {
       if (req.method === 'POST' && /^\/graph\/v[\d.]+\/\d+\/events$/.test(path)) {
         const parsed = JSON.parse(body) as Record<string, unknown>;
         graph.push({ at: Date.now(), path, body: parsed });
-        res
-          .writeHead(200, { 'Content-Type': 'application/json' })
-          .end(
-            JSON.stringify({
-              events_received: Array.isArray(parsed.data) ? parsed.data.length : 0,
-            }),
-          );
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end(
+          JSON.stringify({
+            events_received: Array.isArray(parsed.data) ? parsed.data.length : 0,
+          }),
+        );
         return;
       }
       res.writeHead(404).end();

@@ -4,13 +4,13 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { FORWARD_WORKFLOW, LEAD_WORKFLOW, fakeLead, fakeWorld } from '@/test-support/fake-world';
 import type { CountsRead } from '@/lib/experiments/counters';
-import { countLeads, listLeads, SCAN_LIMIT } from '@/lib/leads/list';
-import type { World } from '@/lib/leads/runs';
+import { countLeads, listLeads, SCAN_LIMIT } from '@/lib/staff/leads/list';
+import type { World } from '@/lib/staff/leads/runs';
 import { LeadsView, type ListName } from './leads-view';
 
 /*
  * Issue 50, point 5: a view of /equipo reads a bounded number of runs, however many leads the engine keeps, and its
- * totals come from the counters. The engine's client is the fake world of lib/leads/'s tests (it counts the runs it
+ * totals come from the counters. The engine's client is the fake world of lib/staff/leads/'s tests (it counts the runs it
  * hands out); the counters' store and the area's actions are faked at their modules.
  */
 let fake = fakeWorld();
@@ -25,7 +25,7 @@ jest.mock('@workflow/core/serialization-format', () => ({
 }));
 jest.mock('@workflow/core/encryption', () => ({ importKey: async () => undefined }));
 jest.mock('@/lib/staff/actions', () => ({
-  deliverSpam: async () => undefined,
+  releaseSpam: async () => undefined,
   leave: async () => undefined,
 }));
 jest.mock('./forget-form', () => ({ ForgetForm: () => null }));

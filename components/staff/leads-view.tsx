@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { readCounts, type CountsRead } from '@/lib/experiments/counters';
 import { runningExperiments } from '@/lib/experiments/definitions';
-import { listLeads } from '@/lib/leads/list';
+import { listLeads } from '@/lib/staff/leads/list';
 import {
   origin,
   totalsLines,
@@ -9,9 +9,9 @@ import {
   TOTALS_NOTE,
   whenGone,
   whyHere,
-} from '@/lib/leads/words';
+} from '@/lib/staff/leads/words';
 import { dialable } from '@/lib/phone';
-import { deliverSpam, leave } from '@/lib/staff/actions';
+import { releaseSpam, leave } from '@/lib/staff/actions';
 import { ExperimentResults } from './experiment-results';
 import { ForgetForm } from './forget-form';
 import styles from './staff.module.css';
@@ -128,7 +128,7 @@ export async function LeadsView({
               </span>
               <span className={styles.muted}>Origen: {source || 'sin datos de campaña'}</span>
               {run.state === 'spam' ? (
-                <form action={deliverSpam}>
+                <form action={releaseSpam}>
                   <input type="hidden" name="clave" value={lead.key} />
                   <button type="submit">Entregar</button>
                 </form>

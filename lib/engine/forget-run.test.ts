@@ -89,7 +89,7 @@ describe('forgetting a lead’s run in the local world', () => {
     expect([...files()].filter(([, text]) => text.includes(jorge))).toEqual([]);
   });
 
-  it('refuses a run still running, and leaves it whole (the purge cancels it first)', async () => {
+  it('refuses a run still running, and leaves it whole (forgetting cancels it first)', async () => {
     const jorge = runOf('jorge@example.mx', 'running');
     const before = files();
     await expect(forgetRun(jorge)).rejects.toThrow(/sigue en curso: cancélala/);

@@ -7,7 +7,7 @@ import type { getWorld } from 'workflow/runtime';
 // Reads the SDK's internals (@workflow/core, pinned with `workflow` in package.json): workflow/observability
 // re-exports only the keyless decoder, and Vercel's world encrypts each run's input and output with a key of its own.
 // This decrypts as the SDK's own CLI and dashboard do since vercel/workflow#1256, passing the whole run so that a
-// run of another deployment resolves its key (vercel/workflow#2245). Proved by lib/leads/vercel.test.ts.
+// run of another deployment resolves its key (vercel/workflow#2245). Proved by lib/staff/leads/vercel.test.ts.
 
 type World = ReturnType<typeof getWorld>;
 type Run = Awaited<ReturnType<World['runs']['list']>>['data'][number];

@@ -3,9 +3,9 @@
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { after } from 'next/server';
-import { forget } from '@/lib/leads/forget';
-import { release } from '@/lib/leads/release';
-import { beyondReach, forgotLines } from '@/lib/leads/words';
+import { forget } from '@/lib/staff/leads/forget';
+import { release } from '@/lib/staff/leads/release';
+import { beyondReach, forgotLines } from '@/lib/staff/leads/words';
 import { LEAD_KEY, releaseNoticeUrl } from './notices';
 import { requestLink, requireStaff, signOut, staffAddress, type LinkAnswer } from './sign-in';
 
@@ -25,7 +25,7 @@ export async function askForLink(_previous: LinkState, form: FormData): Promise<
 }
 
 /** Entregar: a suspected spam delivered like any lead, by resuming the hook its run waits on. */
-export async function deliverSpam(form: FormData): Promise<void> {
+export async function releaseSpam(form: FormData): Promise<void> {
   await requireStaff();
   const key = fieldOf(form, 'clave') ?? '';
   if (!LEAD_KEY.test(key)) redirect('/equipo?lista=spam');

@@ -1,5 +1,5 @@
-import type { ReleaseResult } from '@/lib/leads/release';
-import { RELEASE_SAID } from '@/lib/leads/words';
+import type { ReleaseResult } from '@/lib/staff/leads/release';
+import { RELEASE_SAID } from '@/lib/staff/leads/words';
 
 // What the staff page says after an act travels in its address as a code and a lead's key, never as text: anyone can
 // write an address and send it to a signed-in staff member, and the page must speak only the site's own words.

@@ -1,8 +1,8 @@
 import { cookies } from 'next/headers';
 import { NextResponse, type NextRequest } from 'next/server';
-import { deadLettersCsv, leadsCsv } from '@/lib/leads/csv';
-import { asDeadLetters, leadsIn } from '@/lib/leads/list';
-import type { LeadState } from '@/lib/leads/runs';
+import { deadLettersCsv, leadsCsv } from '@/lib/staff/leads/csv';
+import { asDeadLetters, leadsIn } from '@/lib/staff/leads/list';
+import type { LeadState } from '@/lib/staff/leads/runs';
 import { getStaffConfig } from '@/lib/staff/config';
 import { staffSession } from '@/lib/staff/sign-in';
 

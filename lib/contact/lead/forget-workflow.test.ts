@@ -82,7 +82,7 @@ describe('a lead’s run ending on our own server', () => {
     );
   });
 
-  it('ends quietly when the run is gone already (purged), and fails the step on any other error', async () => {
+  it('ends quietly when the run is gone already (forgotten), and fails the step on any other error', async () => {
     const info = jest.spyOn(console, 'info').mockImplementation(() => {});
     // As the engine throws it (@workflow/errors tells its errors apart by name).
     const notFound = Object.assign(new Error(`Workflow run "${RUN}" not found`), {
@@ -132,7 +132,7 @@ describe('the local inbox’s forgetting', () => {
   });
 });
 
-describe('the id `npm run leads -- purge` starts the forgetting run by', () => {
+describe('the id `npm run leads -- forget` starts the forgetting run by', () => {
   it('is the one the SDK’s build gives forgetWorkflow', () => {
     // Written by the workflow build that runs before Jest (and before every next build).
     const manifest = readFileSync(

@@ -39,7 +39,7 @@ async function forgetEndedRun(runId: string): Promise<'forgotten' | 'gone' | 'ke
   if (getWorkflowWorld().kind === 'vercel') return 'kept-by-vercel';
   // The lead's run records its own end just after starting this one: never delete a run still being written.
   const status = await runStatus(runId);
-  // Already gone: `npm run leads -- purge` got there first.
+  // Already gone: `npm run leads -- forget` got there first.
   if (status === 'gone') return 'gone';
   if (!ENDED.has(status))
     throw new RetryableError('la ejecución de la solicitud sigue abierta', { retryAfter: '5s' });

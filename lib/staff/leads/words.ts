@@ -129,7 +129,7 @@ export const RELEASE_SAID: Record<
   'already-released': 'ya fue liberada.',
 };
 
-/** What forgetting a person did, one line each: `npm run leads -- purge` prints them, the staff page shows them. */
+/** What forgetting a person did, one line each: `npm run leads -- forget` prints them, the staff page shows them. */
 export function forgotLines({
   mail,
   leads,

@@ -36,7 +36,7 @@ export function withoutMail(text: string, mail: string): { text: string; removed
  * it, so a crash leaves the old file or the new one, never half of one. If the
  * server appended meanwhile, the file is read again rather than losing that line.
  */
-export async function purgeInbox(
+export async function forgetInInbox(
   dir: string,
   mail: string,
 ): Promise<{ files: number; lines: number }> {

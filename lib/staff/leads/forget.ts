@@ -4,7 +4,7 @@ import { forgetRun } from '@/lib/engine/forget-run';
 import { getWorkflowWorld } from '@/lib/engine/choose-world';
 import { engineStorage, FORGET_WORKFLOW_ID } from '@/lib/engine/storage';
 import { getDeliveryConfig, getInboxDir } from '@/lib/env/server';
-import { purgeInbox } from './inbox';
+import { forgetInInbox } from './inbox';
 import { forwardRunsOf, leadRuns, type World } from './runs';
 
 /** What forgetting a person did, and what it could not reach. */
@@ -96,7 +96,7 @@ export async function forget(
       }
     }
   }
-  report.inbox = { ...report.inbox, ...(await purgeInbox(report.inbox.dir, mail)) };
+  report.inbox = { ...report.inbox, ...(await forgetInInbox(report.inbox.dir, mail)) };
   return report;
 }
 

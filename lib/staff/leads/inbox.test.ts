@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { purgeInbox, withoutMail } from './inbox';
+import { forgetInInbox, withoutMail } from './inbox';
 
 const line = (name: string, mail: string) =>
   JSON.stringify({
@@ -42,7 +42,7 @@ describe('a person’s lines in the local inbox', () => {
 describe('purging the inbox folder', () => {
   let dir: string;
   beforeEach(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'inbox-purge-'));
+    dir = mkdtempSync(path.join(tmpdir(), 'inbox-forget-'));
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -53,7 +53,7 @@ describe('purging the inbox folder', () => {
     writeFileSync(path.join(dir, 'enquiries-2025-01-15T16-00-00-000Z.jsonl'), `${mariana}\n`);
     writeFileSync(path.join(dir, 'notas.jsonl'), `${mariana}\n`);
 
-    expect(await purgeInbox(dir, 'mariana@example.mx')).toEqual({ files: 2, lines: 2 });
+    expect(await forgetInInbox(dir, 'mariana@example.mx')).toEqual({ files: 2, lines: 2 });
 
     expect(readFileSync(path.join(dir, 'enquiries.jsonl'), 'utf8')).toBe(`${jorge}\n`);
     expect(readFileSync(path.join(dir, 'enquiries-2025-01-15T16-00-00-000Z.jsonl'), 'utf8')).toBe(
@@ -64,7 +64,7 @@ describe('purging the inbox folder', () => {
   });
 
   it('finds nothing to do in a folder that does not exist', async () => {
-    expect(await purgeInbox(path.join(dir, 'nada'), 'mariana@example.mx')).toEqual({
+    expect(await forgetInInbox(path.join(dir, 'nada'), 'mariana@example.mx')).toEqual({
       files: 0,
       lines: 0,
     });
