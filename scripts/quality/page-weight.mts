@@ -15,8 +15,11 @@ export type PageWeight = {
 
 const gzip = (buffer: Buffer) => zlib.gzipSync(buffer, { level: 9 }).length;
 
-export async function pageWeight(url: string): Promise<PageWeight> {
-  const response = await fetch(url, { redirect: 'follow' });
+export async function pageWeight(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<PageWeight> {
+  const response = await fetch(url, { redirect: 'follow', headers });
   const html = await response.text();
   const origin = new URL(response.url).origin;
   const absolute = (href: string) => new URL(href, response.url).href;
