@@ -1,6 +1,7 @@
 import { fbq, gtag } from './analytics';
 import type { ConfirmedLead, LeadContact } from './confirmed-lead';
 import type { LeadExperiment } from './experiments/lead-experiment';
+import { normalMail } from '@/lib/contact/fields';
 
 /**
  * The events of a confirmed enquiry: the Google Ads conversion, GA4's
@@ -84,7 +85,7 @@ export function e164(typed: string): string | undefined {
 export function userData({ mail, phone }: LeadContact): Record<string, string> {
   const phoneNumber = e164(phone);
   return {
-    email: mail.trim().toLowerCase(),
+    email: normalMail(mail),
     ...(phoneNumber ? { phone_number: phoneNumber } : {}),
   };
 }

@@ -5,6 +5,12 @@ export type ContactField = (typeof CONTACT_FIELDS)[number];
 export type ContactValues = Record<ContactField, string>;
 export type FieldErrors = Partial<Record<ContactField, string>>;
 
+/**
+ * An e-mail address as every part compares or hashes it (a lead's, a staff member's, Google's and Meta's user
+ * data): trimmed, in lower case.
+ */
+export const normalMail = (address: string): string => address.trim().toLowerCase();
+
 // Each field's maxLength: far above its rule, only so a form posted without JavaScript stays under the action's 32 kB
 // body limit (over it, Next answers a bare error page).
 export const FIELD_MAX_CHARS: Record<ContactField, number> = {

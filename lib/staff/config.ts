@@ -2,6 +2,7 @@ import 'server-only';
 import { publicEnv } from '@/lib/env/public';
 import { getDeliveryConfig, staffEnv, type AlertConfig } from '@/lib/env/server';
 import { ledgerStore, type LedgerStore } from './ledger';
+import { normalMail } from '@/lib/contact/fields';
 
 export type StaffConfig = {
   emails: readonly string[];
@@ -34,7 +35,7 @@ export function getStaffConfig(): StaffConfig | undefined {
   const mail = getDeliveryConfig().alert;
   const emails = (STAFF_EMAILS ?? '')
     .split(',')
-    .flatMap((one) => (one.trim() ? [one.trim().toLowerCase()] : []));
+    .flatMap((one) => (one.trim() ? [normalMail(one)] : []));
   const ledger = ledgerStore();
   if (!emails.length || !secret || !mail || !ledger) return undefined;
   return { emails, secret, mail, siteUrl: publicEnv.siteUrl, ledger };

@@ -10,6 +10,7 @@ import { sendMail } from '@/lib/mail';
 import { getStaffConfig, type StaffConfig } from './config';
 import { ledger } from './ledger';
 import { seal, unseal } from './seal';
+import { normalMail } from '@/lib/contact/fields';
 
 // The staff's sign-in: a one-time link mailed through the alert SMTP, and a session in a sealed cookie (iron-session:
 // encrypted and signed with STAFF_SESSION_SECRET). A link works once, for LINK_TTL_S, and only in the browser that
@@ -83,7 +84,7 @@ const cookieOptions = (config: StaffConfig) => ({
 
 /** An address as typed, compared and limited in one form; undefined when it cannot be one. */
 export function staffAddress(typed: unknown): string | undefined {
-  const address = typeof typed === 'string' ? typed.trim().toLowerCase() : '';
+  const address = typeof typed === 'string' ? normalMail(typed) : '';
   return address.length <= MAX_ADDRESS && /^[^\s@]+@[^\s@]+$/.test(address) ? address : undefined;
 }
 

@@ -3,6 +3,7 @@ import type { ForwardConfig } from '@/lib/env/server';
 import { dialable } from '@/lib/phone';
 import type { ContactEnquiry } from '../schema';
 import { experimentsOf, type LeadSource } from '@/lib/source';
+import { normalMail } from '@/lib/contact/fields';
 
 /** A confirmed lead for the webhook and Meta's Conversions API; in a workflow, so no secret (its steps read those). */
 export type Forward = {
@@ -76,7 +77,7 @@ export function capiEvent(forward: Forward): Record<string, unknown> {
   const fbclid = source?.last?.fbclid ?? source?.first?.fbclid;
   const clickAt = (source?.last?.fbclid ? source.last.at : source?.first?.at) ?? receivedAt;
   const fbc = visitor.fbc ?? (fbclid ? `fb.1.${clickAt}.${fbclid}` : undefined);
-  const userData: Record<string, unknown> = { em: [sha256(enquiry.mail.trim().toLowerCase())] };
+  const userData: Record<string, unknown> = { em: [sha256(normalMail(enquiry.mail))] };
   if (phone) userData.ph = [sha256(phone.e164.slice(1))];
   if (visitor.fbp) userData.fbp = visitor.fbp;
   if (fbc) userData.fbc = fbc;

@@ -6,6 +6,7 @@ import { engineStorage, FORGET_WORKFLOW_ID } from '@/lib/engine/storage';
 import { getDeliveryConfig, getInboxDir } from '@/lib/env/server';
 import { forgetInInbox } from './inbox';
 import { forwardRunsOf, leadRuns, type World } from './runs';
+import { normalMail } from '@/lib/contact/fields';
 
 /** What forgetting a person did, and what it could not reach. */
 export type ForgetReport = {
@@ -39,7 +40,7 @@ export async function forget(
   address: string,
   world: World = engineStorage(),
 ): Promise<ForgetReport> {
-  const mail = address.trim().toLowerCase();
+  const mail = normalMail(address);
   const deletes = getWorkflowWorld().kind !== 'vercel';
   const report: ForgetReport = {
     mail,
@@ -63,7 +64,7 @@ export async function forget(
   for (let pass = 0; pass < PASSES; pass += 1) {
     const theirs: { runId: string; live: boolean; forward: boolean }[] = [];
     for await (const run of leadRuns(world)) {
-      if (done.has(run.runId) || run.lead.enquiry.mail.trim().toLowerCase() !== mail) continue;
+      if (done.has(run.runId) || normalMail(run.lead.enquiry.mail) !== mail) continue;
       theirs.push({
         runId: run.runId,
         live: run.state === 'pending' || run.state === 'spam',

@@ -1,6 +1,7 @@
 import 'server-only';
 import { open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { normalMail } from '@/lib/contact/fields';
 
 /** The inbox's files (lib/contact/inbox.ts): the current one and those set aside. */
 const INBOX_FILE = /^enquiries(-[\dT-]+Z(-\d+)?)?\.jsonl$/;
@@ -11,7 +12,7 @@ const INBOX_FILE = /^enquiries(-[\dT-]+Z(-\d+)?)?\.jsonl$/;
  * not JSON (a write cut short) goes if its mail field is there whole.
  */
 export function withoutMail(text: string, mail: string): { text: string; removed: number } {
-  const wanted = mail.trim().toLowerCase();
+  const wanted = normalMail(mail);
   let removed = 0;
   const kept = text.split('\n').filter((line) => {
     if (!line.trim()) return true;
@@ -20,9 +21,9 @@ export function withoutMail(text: string, mail: string): { text: string; removed
       const entry: unknown = JSON.parse(line);
       const value =
         entry && typeof entry === 'object' ? (entry as { mail?: unknown }).mail : undefined;
-      matches = typeof value === 'string' && value.trim().toLowerCase() === wanted;
+      matches = typeof value === 'string' && normalMail(value) === wanted;
     } catch {
-      matches = (/"mail":"([^"]*)"/.exec(line)?.[1] ?? '').trim().toLowerCase() === wanted;
+      matches = normalMail(/"mail":"([^"]*)"/.exec(line)?.[1] ?? '') === wanted;
     }
     if (matches) removed += 1;
     return !matches;

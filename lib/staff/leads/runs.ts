@@ -3,6 +3,7 @@ import { parseWorkflowName } from 'workflow/observability';
 import { DEAD_AFTER_MS, releaseToken, type Lead, type LeadOutcome } from '@/lib/contact/lead/lead';
 import { runData } from '@/lib/engine/run-data';
 import { engineStorage, type EngineStorage } from '@/lib/engine/storage';
+import { normalMail } from '@/lib/contact/fields';
 
 /** The engine's client: the local files, PostgreSQL, or Vercel's API (the SDK's World). */
 export type World = EngineStorage;
@@ -130,10 +131,7 @@ export async function* forwardRunsOf(mail: string, world: World = engineStorage(
       const { input } = await runData(world, run);
       const forward = (Array.isArray(input) ? input[0] : undefined) as
         { enquiry?: { mail?: unknown } } | undefined;
-      if (
-        typeof forward?.enquiry?.mail !== 'string' ||
-        forward.enquiry.mail.trim().toLowerCase() !== mail
-      )
+      if (typeof forward?.enquiry?.mail !== 'string' || normalMail(forward.enquiry.mail) !== mail)
         continue;
       yield { runId: run.runId, live: run.status === 'pending' || run.status === 'running' };
     }
