@@ -10,8 +10,10 @@ import type { LeadSource } from '@/lib/source';
 // line is forgotten at each save, and by the engine (forget-workflow.ts).
 export const INBOX_FILE_MAX_BYTES = 5 * 1024 * 1024;
 export const INBOX_MAX_FILES = 20;
+/** The inbox's files: the one written to, and those set aside when it reached its size. */
 const CURRENT = 'enquiries.jsonl';
 const SET_ASIDE = /^enquiries-[\dT-]+Z(-\d+)?\.jsonl$/;
+export const isInboxFile = (name: string): boolean => name === CURRENT || SET_ASIDE.test(name);
 export class InboxFullError extends Error {
   override name = 'InboxFullError';
   constructor() {

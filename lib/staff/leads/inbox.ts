@@ -2,9 +2,7 @@ import 'server-only';
 import { open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { normalMail } from '@/lib/contact/fields';
-
-/** The inbox's files (lib/contact/inbox.ts): the current one and those set aside. */
-const INBOX_FILE = /^enquiries(-[\dT-]+Z(-\d+)?)?\.jsonl$/;
+import { isInboxFile } from '@/lib/contact/inbox';
 
 /**
  * The local inbox's text (one JSON enquiry a line) without the lines of
@@ -41,9 +39,7 @@ export async function forgetInInbox(
   dir: string,
   mail: string,
 ): Promise<{ files: number; lines: number }> {
-  const names = (await readdir(dir).catch(() => [] as string[])).filter((name) =>
-    INBOX_FILE.test(name),
-  );
+  const names = (await readdir(dir).catch(() => [] as string[])).filter(isInboxFile);
   let files = 0;
   let lines = 0;
   for (const name of names) {
