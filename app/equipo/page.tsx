@@ -1,11 +1,12 @@
 import { cookies } from 'next/headers';
 import { notFound } from 'next/navigation';
-import { LeadsView, type ListName } from '@/components/staff/leads-view';
+import { LeadsView } from '@/components/staff/leads-view';
 import { SignInForm } from '@/components/staff/sign-in-form';
 import styles from '@/components/staff/staff.module.css';
 import { getStaffConfig } from '@/lib/staff/config';
 import { noticeText } from '@/lib/staff/notices';
 import { staffSession } from '@/lib/staff/sign-in';
+import { staffListNamed } from '@/lib/staff/leads/list';
 
 // Per request, always: whether the area exists is read at run time (the build has no staff variables).
 export const dynamic = 'force-dynamic';
@@ -44,8 +45,7 @@ export default async function StaffPage({ searchParams }: { searchParams: Promis
       </>
     );
   }
-  const list: ListName =
-    (['spam', 'dead', 'pending'] as const).find((name) => name === one(params.lista)) ?? 'spam';
+  const list = staffListNamed(one(params.lista));
   const notice = noticeText(one(params.aviso), one(params.clave));
   return (
     <LeadsView

@@ -6,7 +6,8 @@ import { FORWARD_WORKFLOW, LEAD_WORKFLOW, fakeLead, fakeWorld } from '@/test-sup
 import type { CountsRead } from '@/lib/experiments/counters';
 import { countLeads, listLeads, SCAN_LIMIT } from '@/lib/staff/leads/list';
 import type { World } from '@/lib/staff/leads/runs';
-import { LeadsView, type ListName } from './leads-view';
+import type { StaffList } from '@/lib/staff/leads/list';
+import { LeadsView } from './leads-view';
 
 /*
  * Issue 50, point 5: a view of /equipo reads a bounded number of runs, however many leads the engine keeps, and its
@@ -64,7 +65,7 @@ function thousandLeadsKept() {
 }
 
 /** One view of the page, as a signed-in staff member opens it: its HTML and the runs it read. */
-async function view(list: ListName, cursor?: string) {
+async function view(list: StaffList, cursor?: string) {
   const before = fake.handedOut();
   const html = renderToStaticMarkup(await LeadsView({ email: 'equipo@agencia.mx', list, cursor }));
   return { html, runsRead: fake.handedOut() - before };

@@ -15,9 +15,9 @@ import { releaseSpam, leave } from '@/lib/staff/actions';
 import { ExperimentResults } from './experiment-results';
 import { ForgetForm } from './forget-form';
 import styles from './staff.module.css';
+import type { StaffList } from '@/lib/staff/leads/list';
 
-export type ListName = 'spam' | 'dead' | 'pending';
-const LISTS: Record<ListName, string> = {
+const LISTS: Record<StaffList, string> = {
   spam: 'Posible spam',
   dead: 'No entregadas',
   pending: 'Pendientes',
@@ -53,7 +53,7 @@ export async function LeadsView({
   notice,
 }: {
   email: string;
-  list: ListName;
+  list: StaffList;
   cursor?: string;
   notice?: string;
 }) {
@@ -87,7 +87,7 @@ export async function LeadsView({
       {notice ? <p role="status">{notice}</p> : null}
       <ExperimentResults experiments={experiments} counts={counts} />
       <nav className={styles.nav} aria-label="Listas">
-        {(Object.keys(LISTS) as ListName[]).map((name) => (
+        {(Object.keys(LISTS) as StaffList[]).map((name) => (
           <Link
             key={name}
             href={`/equipo?lista=${name}`}

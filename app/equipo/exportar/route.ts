@@ -1,19 +1,15 @@
 import { cookies } from 'next/headers';
 import { NextResponse, type NextRequest } from 'next/server';
 import { deadLettersCsv, leadsCsv } from '@/lib/staff/leads/csv';
-import { asDeadLetters, leadsIn } from '@/lib/staff/leads/list';
-import type { LeadState } from '@/lib/staff/leads/runs';
+import { asDeadLetters, leadsIn, staffListNamed } from '@/lib/staff/leads/list';
 import { getStaffConfig } from '@/lib/staff/config';
 import { staffSession } from '@/lib/staff/sign-in';
-
-const LISTS: readonly LeadState[] = ['spam', 'dead', 'pending'];
 
 /** Exportar CSV: the list on screen, for Excel (UTF-8 with BOM). Only with a staff session, never cached. */
 export async function GET(request: NextRequest): Promise<Response> {
   if (!getStaffConfig()) return new NextResponse(null, { status: 404 });
   if (!(await staffSession(await cookies()))) return new NextResponse(null, { status: 401 });
-  const asked = request.nextUrl.searchParams.get('lista');
-  const list = LISTS.find((name) => name === asked) ?? 'spam';
+  const list = staffListNamed(request.nextUrl.searchParams.get('lista'));
   const day = new Date().toISOString().slice(0, 10);
   const runs = await leadsIn(list);
   // The dead letters as `npm run leads -- export` writes them; the other lists in the same way as each other.

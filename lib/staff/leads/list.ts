@@ -8,7 +8,13 @@ export const PAGE_SIZE = 50;
 /** Runs read per call at most, whatever the number of leads: a page of the staff area answers in bounded time. */
 export const SCAN_LIMIT = 500;
 /** What the staff act on: held (being redelivered), dead letters and suspected spam. */
-export const STAFF_STATES: readonly LeadState[] = ['pending', 'dead', 'spam'];
+/** The staff's three lists (/equipo and its export, `npm run leads`), as the page shows them; spam first. */
+export const STAFF_LISTS = ['spam', 'dead', 'pending'] as const satisfies readonly LeadState[];
+export type StaffList = (typeof STAFF_LISTS)[number];
+/** The list an address asks for (`?lista=`), else the first. */
+export const staffListNamed = (asked: unknown): StaffList =>
+  STAFF_LISTS.find((name) => name === asked) ?? STAFF_LISTS[0];
+export const STAFF_STATES: readonly LeadState[] = STAFF_LISTS;
 
 export type LeadPage = {
   leads: LeadRun[];
