@@ -22,7 +22,7 @@
  * detiene diciendo qué corregir.
  */
 
-import type { ExperimentDefinition } from './experiments/definitions';
+import type { ExperimentDefinition } from './experiments/shape';
 
 export const experiments: ExperimentDefinition[] = [
   {

@@ -27,7 +27,7 @@ export const WORDS: Record<VariantId, string> = {
 };
 export const SUBMIT_B = 'Enviar y recibir asesoría';
 
-const EXPERIMENTS_FILE = `import type { ExperimentDefinition } from './experiments/definitions';
+const EXPERIMENTS_FILE = `import type { ExperimentDefinition } from './experiments/shape';
 
 export const experiments: ExperimentDefinition[] = [
   {

@@ -1,6 +1,11 @@
 import 'server-only';
 import { discard, parseRetryAfter, readCapped, TooLargeError } from '@/lib/http';
-import type { Try } from './lead/lead';
+
+/** What one try came to (the contact API, the inbox, a webhook): no personal data, safe to keep and log. */
+export type Try =
+  | { outcome: 'delivered' }
+  | { outcome: 'refused'; refusal?: string }
+  | { outcome: 'unavailable'; failures: string; retryAfterMs?: number };
 
 /** The API's answer: 'refused' is success: false or a 4xx, final; `refusal` is its `mes`. */
 export type Answer = Exclude<Try, { outcome: 'unavailable' }>;

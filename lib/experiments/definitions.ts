@@ -1,31 +1,24 @@
 import { z } from 'zod';
 import { experiments as agencyExperiments } from '../content-experiments';
+import { TEXT_PARTS, type Overrides, type TextPart, SECTIONS } from './shape';
 
 /**
  * The experiments of lib/content-experiments.ts, checked. Only a running one
  * is held to the rules (a draft may be half written): next.config.ts stops
  * `next build` with every problem of a running one, in Spanish, for the agency
- * to fix. No imports beyond zod and the agency's file: next.config.ts loads this
+ * to fix. No imports beyond zod, the agency's file and its shape: next.config.ts loads this
  * in plain Node, where lib/content.ts (its pictures) cannot be loaded.
  */
 
-/** The sections below the hero, in the page's own order; a variant may put one of them first. */
-export const SECTIONS = ['benefits', 'clients', 'services', 'digital'] as const;
-export type SectionId = (typeof SECTIONS)[number];
+export {
+  SECTIONS,
+  TEXT_PARTS,
+  type ExperimentDefinition,
+  type Overrides,
+  type SectionId,
+  type TextPart,
+} from './shape';
 
-/** The texts a variant may change (their paths in lib/content.ts and lib/island-copy.ts), each with its longest. */
-export const TEXT_PARTS = {
-  'hero.headline': 90,
-  'hero.lead': 320,
-  'hero.formHeading': 60,
-  'contactForm.submit': 30,
-  'services.heading': 60,
-  'services.items.1.text': 300,
-  'services.items.2.text': 300,
-  'services.items.3.text': 300,
-} as const;
-export type TextPart = keyof typeof TEXT_PARTS;
-export type Overrides = Partial<Record<TextPart, string>> & { firstSection?: SectionId };
 const PARTS = [...(Object.keys(TEXT_PARTS) as TextPart[]), 'firstSection'] as const;
 
 export const CONTROL = 'control';
@@ -34,15 +27,6 @@ export const MAX_VARIANTS = 3;
 /** Each combination of the running experiments' variants is a page built ahead: a few seconds of build each. */
 export const MAX_PAGES = 16;
 export const MAX_NAME = 40;
-
-/** What the agency writes (lib/content-experiments.ts); the schema below says what holds. */
-export type ExperimentDefinition = {
-  name: string;
-  runs: boolean;
-  variants: Array<{ id: string; label: string; overrides?: Overrides }>;
-  split: number[];
-  rule?: { minVisitors: number; minLeads: number };
-};
 
 export type Variant = { id: string; label: string; overrides: Overrides };
 export type Experiment = {

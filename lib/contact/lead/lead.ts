@@ -1,4 +1,5 @@
 import type { ContactEnquiry } from '../schema';
+import type { Try } from '../upstream-response';
 import type { LeadSource } from '@/lib/source';
 import type { CutVerdict } from '@/lib/engine/cut-off';
 import type { Visitor } from './forward';
@@ -32,11 +33,7 @@ export type Lead = {
 // 'delivered', 'dead' (refused, or expired: 24 hours undelivered), 'continued' in a fresh run, or, for a suspected spam
 // never released, 'spam-expired'. Builds before 2026-11-27 stored 'accepted' and 'sent' for delivered: see DELIVERED.
 
-/** What one try came to (the contact API, the inbox, a webhook): no personal data, safe to keep and log. */
-export type Try =
-  | { outcome: 'delivered' }
-  | { outcome: 'refused'; refusal?: string }
-  | { outcome: 'unavailable'; failures: string; retryAfterMs?: number };
+export type { Try } from '../upstream-response';
 
 /** How a lead's or a forwarding run ended: its return value, read by `npm run leads`. */
 export type RunEnd =
