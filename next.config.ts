@@ -9,7 +9,7 @@ import { assertExperiments } from './lib/experiments/definitions';
 import { assertContentPictures, contentPictureProblems } from './lib/pictures/content-check';
 import { DEVICE_SIZES, IMAGE_SIZES } from './lib/pictures/widths';
 import { MAX_FORM_BODY_BYTES, PROXY_BODY_COPY_BYTES } from './lib/proxy/too-large';
-import { securityHeaders } from './lib/security-headers';
+import { securityHeaders } from './lib/server/security-headers';
 
 /**
  * The Workflow SDK compiles the lead's workflow and its steps (lib/contact/lead/) and serves them under

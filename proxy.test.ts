@@ -7,7 +7,7 @@ import { publicEnv } from './lib/env/public';
 import { agencyPhone } from './lib/error-copy';
 import { RETRY_PATH, VALUES_HEADER, decodeValues } from './lib/proxy/stale-form';
 import { MAX_FORM_BODY_BYTES } from './lib/proxy/too-large';
-import { decodeTouch, SOURCE_PARAMS } from './lib/source';
+import { decodeTouch, SOURCE_PARAMS } from './lib/contact/source';
 import { config, proxy, redirectTarget } from './proxy';
 
 const BASE = 'http://localhost:3000';

@@ -14,7 +14,7 @@ import {
   FIRST_TOUCH_DAYS,
   LAST_TOUCH_COOKIE,
   touchOf,
-} from './lib/source';
+} from './lib/contact/source';
 import { MAX_FORM_BODY_BYTES, tooLargeResponse } from './lib/proxy/too-large';
 import { actionPostRefusal, isActionPost, refusal } from './lib/proxy/action-post';
 

@@ -1,7 +1,7 @@
 'use client';
 
 import { Component, type ReactNode } from 'react';
-import { errorName } from '@/lib/error-name';
+import { errorName } from '@/lib/server/error-name';
 
 type Props = {
   children: ReactNode;

@@ -4,7 +4,7 @@ import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { sealData } from 'iron-session';
 import { VALUES_HEADER } from '../lib/proxy/stale-form';
-import { SOURCE_PARAMS } from '../lib/source';
+import { SOURCE_PARAMS } from '../lib/contact/source';
 import { ROOT } from '../test-support/harness';
 import { sendRaw, type RawAnswer, type RawRequest } from './support/raw-http';
 import { startServer } from './support/server';

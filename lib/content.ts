@@ -260,7 +260,7 @@ export const privacyNotice = {
           'página de llegada y el sitio del que vienes: «origen», mientras dura tu visita, y «origen_primero», 90 ' +
           'días. Las usamos solo para saber qué anuncio trajo tu solicitud y se guardan con ella; no las leen ' +
           'terceros.',
-        // components/layout/third-party-tags.tsx and lib/consent.ts: change them together.
+        // components/layout/third-party-tags.tsx and lib/browser/consent.ts: change them together.
         'Unos segundos después de abrir la página, o al enviar el formulario, el sitio carga las etiquetas de ' +
           'Google Analytics 4, Google Ads y el Píxel de Meta, que guardan sus propias cookies. Si nos visitas desde ' +
           'el Espacio Económico Europeo, el Reino Unido o Suiza, las etiquetas de Google no guardan cookies ni usan ' +

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type RefObject } from 'react';
-import { retryableImport } from '@/lib/retryable-import';
+import { retryableImport } from '@/lib/browser/retryable-import';
 import type CarouselEngine from './carousel-engine';
 import { useNearViewport } from './use-near-viewport';
 

@@ -6,7 +6,7 @@ import { ContactForm } from './contact-form';
 // before hydration), or the retry page for a form from an older deployment:
 // the island starts from the server's state.
 jest.mock('@/lib/contact/actions', () => ({ submitContact: jest.fn() }));
-jest.mock('@/lib/navigation', () => ({ navigateTo: jest.fn(), reloadPage: jest.fn() }));
+jest.mock('@/lib/browser/navigation', () => ({ navigateTo: jest.fn(), reloadPage: jest.fn() }));
 // A rules chunk that never arrives: what the server said must stay on screen, and the form must still send.
 const loads = globalThis as { schemaLoads?: number };
 jest.mock('@/lib/contact/schema', () => {

@@ -3,24 +3,26 @@ import userEvent from '@testing-library/user-event';
 import { Profiler } from 'react';
 import { CONFIRM_MIN_MS } from '@/lib/contact/fields';
 import type { ContactState } from '@/lib/contact/state';
-import { useLeads } from '@/lib/confirmed-lead';
+import { useLeads } from '@/lib/browser/confirmed-lead';
 import { ContactForm, REDIRECT_DELAY_MS } from './contact-form';
 import { Honeypot } from './honeypot';
 
 jest.mock('@/lib/contact/actions', () => ({ submitContact: jest.fn() }));
-jest.mock('@/lib/navigation', () => ({ navigateTo: jest.fn(), reloadPage: jest.fn() }));
+jest.mock('@/lib/browser/navigation', () => ({ navigateTo: jest.fn(), reloadPage: jest.fn() }));
 jest.mock('next/navigation', () => ({
   unstable_isUnrecognizedActionError: (error: unknown) => error === STALE,
 }));
 const STALE = new Error('Server Action not found');
-jest.mock('@/lib/recaptcha', () => ({ getRecaptchaToken: jest.fn(async () => 'recaptcha-token') }));
+jest.mock('@/lib/browser/recaptcha', () => ({
+  getRecaptchaToken: jest.fn(async () => 'recaptcha-token'),
+}));
 
 const { submitContact } = jest.requireMock('@/lib/contact/actions') as { submitContact: jest.Mock };
-const { navigateTo, reloadPage } = jest.requireMock('@/lib/navigation') as {
+const { navigateTo, reloadPage } = jest.requireMock('@/lib/browser/navigation') as {
   navigateTo: jest.Mock;
   reloadPage: jest.Mock;
 };
-const { getRecaptchaToken } = jest.requireMock('@/lib/recaptcha') as {
+const { getRecaptchaToken } = jest.requireMock('@/lib/browser/recaptcha') as {
   getRecaptchaToken: jest.Mock;
 };
 

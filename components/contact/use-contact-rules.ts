@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import type { ContactField } from '@/lib/contact/fields';
-import { retryableImport } from '@/lib/retryable-import';
+import { retryableImport } from '@/lib/browser/retryable-import';
 
 /** One field's first message, or undefined when its value is valid. */
 export type Validate = (field: ContactField, value: string) => string | undefined;

@@ -1,6 +1,6 @@
 import { useCallback, type RefObject } from 'react';
 import { CONTACT_FIELDS, type ContactValues } from '@/lib/contact/fields';
-import { reloadPage } from '@/lib/navigation';
+import { reloadPage } from '@/lib/browser/navigation';
 
 /** Where the typed values wait while the page reloads after a new deployment. */
 const DRAFT_KEY = 'contacto-borrador';

@@ -8,12 +8,12 @@ import {
   useState,
   type FormEvent,
 } from 'react';
-import { trackEvent } from '@/lib/analytics';
+import { trackEvent } from '@/lib/browser/analytics';
 import { submitContact } from '@/lib/contact/actions';
 import { CONFIRM_MIN_MS, TOKEN_FIELD } from '@/lib/contact/fields';
 import { INITIAL_CONTACT_STATE, type ContactState } from '@/lib/contact/state';
-import type { LeadContact } from '@/lib/confirmed-lead';
-import { getRecaptchaToken } from '@/lib/recaptcha';
+import type { LeadContact } from '@/lib/browser/confirmed-lead';
+import { getRecaptchaToken } from '@/lib/browser/recaptcha';
 import { readValues } from './use-draft';
 
 /** Where a form sent without JavaScript is answered (the form card's anchor). */

@@ -1,8 +1,8 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import type { ContactState } from '@/lib/contact/state';
-import { leaveAfterLead, type LeadContact } from '@/lib/confirmed-lead';
+import { leaveAfterLead, type LeadContact } from '@/lib/browser/confirmed-lead';
 import type { LeadExperiment } from '@/lib/experiments/lead-experiment';
-import { navigateTo } from '@/lib/navigation';
+import { navigateTo } from '@/lib/browser/navigation';
 
 /** Spec: the browser leaves for the thank-you page 2000 ms after success. */
 export const REDIRECT_DELAY_MS = 2000;

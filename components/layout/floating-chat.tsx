@@ -1,6 +1,6 @@
 import { Fragment } from 'react';
 import { Icon } from '@/components/icon';
-import { ANALYTICS_EVENT_ATTRIBUTE } from '@/lib/analytics';
+import { ANALYTICS_EVENT_ATTRIBUTE } from '@/lib/browser/analytics';
 import { floatingChat } from '@/lib/content';
 import styles from './floating-chat.module.css';
 

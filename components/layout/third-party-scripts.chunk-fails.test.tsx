@@ -1,5 +1,5 @@
 import { act, render, screen } from '@testing-library/react';
-import { leaveAfterLead } from '@/lib/confirmed-lead';
+import { leaveAfterLead } from '@/lib/browser/confirmed-lead';
 import { LOADED_DELAY_MS, ThirdPartyScripts } from './third-party-scripts';
 
 jest.mock('next/navigation', () => ({ usePathname: jest.fn(() => '/') }));

@@ -1,13 +1,15 @@
 import { act, render, waitFor } from '@testing-library/react';
-import { leaveAfterLead } from '@/lib/confirmed-lead';
-import { META_PIXEL_SRC } from '@/lib/meta-pixel';
+import { leaveAfterLead } from '@/lib/browser/confirmed-lead';
+import { META_PIXEL_SRC } from '@/lib/browser/meta-pixel';
 import { LOADED_DELAY_MS, ThirdPartyScripts } from './third-party-scripts';
 
 jest.mock('next/navigation', () => ({ usePathname: jest.fn(() => '/') }));
 // jsdom has no performance timeline for the web-vitals library to read.
-jest.mock('@/lib/web-vitals', () => ({ reportWebVitals: jest.fn(async () => undefined) }));
+jest.mock('@/lib/browser/web-vitals', () => ({ reportWebVitals: jest.fn(async () => undefined) }));
 const { usePathname } = jest.requireMock('next/navigation') as { usePathname: jest.Mock };
-const { reportWebVitals } = jest.requireMock('@/lib/web-vitals') as { reportWebVitals: jest.Mock };
+const { reportWebVitals } = jest.requireMock('@/lib/browser/web-vitals') as {
+  reportWebVitals: jest.Mock;
+};
 
 const thirdPartyScripts = () =>
   Array.from(document.querySelectorAll<HTMLScriptElement>('script[src]')).map(

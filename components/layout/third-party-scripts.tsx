@@ -3,8 +3,12 @@
 import { usePathname } from 'next/navigation';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { ErrorBoundary } from '@/components/error-boundary';
-import { ANALYTICS_EVENT_ATTRIBUTE, trackEvent, type AnalyticsEvent } from '@/lib/analytics';
-import { useLeads, type ConfirmedLead } from '@/lib/confirmed-lead';
+import {
+  ANALYTICS_EVENT_ATTRIBUTE,
+  trackEvent,
+  type AnalyticsEvent,
+} from '@/lib/browser/analytics';
+import { useLeads, type ConfirmedLead } from '@/lib/browser/confirmed-lead';
 import type { ThirdPartyTagsProps } from './third-party-tags';
 
 // Their code (and @next/third-parties') is fetched only when the flag turns

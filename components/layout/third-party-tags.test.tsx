@@ -1,8 +1,8 @@
 import { render, waitFor } from '@testing-library/react';
-import { trackEvent } from '@/lib/analytics';
+import { trackEvent } from '@/lib/browser/analytics';
 
 // jsdom has no performance timeline for the web-vitals library to read.
-jest.mock('@/lib/web-vitals', () => ({ reportWebVitals: jest.fn(async () => undefined) }));
+jest.mock('@/lib/browser/web-vitals', () => ({ reportWebVitals: jest.fn(async () => undefined) }));
 
 const commands = () =>
   (window.dataLayer ?? []).map((entry) => Array.from(entry as IArguments).slice(0, 2));

@@ -3,12 +3,12 @@
 import { GoogleAnalytics } from '@next/third-parties/google';
 import Script from 'next/script';
 import { useEffect, useRef } from 'react';
-import { gtag } from '@/lib/analytics';
-import { queueConsentDefaults } from '@/lib/consent';
-import { sendLeadEvents } from '@/lib/conversion';
-import type { ConfirmedLead } from '@/lib/confirmed-lead';
-import { startMetaPixel } from '@/lib/meta-pixel';
-import { reportWebVitals } from '@/lib/web-vitals';
+import { gtag } from '@/lib/browser/analytics';
+import { queueConsentDefaults } from '@/lib/browser/consent';
+import { sendLeadEvents } from '@/lib/browser/conversion';
+import type { ConfirmedLead } from '@/lib/browser/confirmed-lead';
+import { startMetaPixel } from '@/lib/browser/meta-pixel';
+import { reportWebVitals } from '@/lib/browser/web-vitals';
 
 // Consent Mode's defaults come before every other command gtag.js reads:
 // queued as this chunk is evaluated, before any of it renders (GoogleAnalytics
@@ -20,7 +20,7 @@ export type ThirdPartyTagsProps = {
   gaMeasurementId?: string;
   googleAdsId?: string;
   googleAdsConversionLabel?: string;
-  /** The confirmed lead's e-mail and phone go with its Ads conversion (lib/conversion.ts). */
+  /** The confirmed lead's e-mail and phone go with its Ads conversion (lib/browser/conversion.ts). */
   googleAdsEnhancedConversions?: boolean;
   metaPixelId?: string;
   chatWidgetSrc?: string;

@@ -10,7 +10,7 @@ import {
   whenGone,
   whyHere,
 } from '@/lib/staff/leads/words';
-import { dialable } from '@/lib/phone';
+import { dialable } from '@/lib/contact/phone';
 import { releaseSpam, leave } from '@/lib/staff/actions';
 import { ExperimentResults } from './experiment-results';
 import { ForgetForm } from './forget-form';

@@ -1,6 +1,6 @@
 import { expect } from '@playwright/test';
 
-/** The headers every page and file is sent with (lib/security-headers.ts), locally and on a deployment. */
+/** The headers every page and file is sent with (lib/server/security-headers.ts), locally and on a deployment. */
 export function expectSecurityHeaders(headers: Record<string, string>): void {
   const csp = headers['content-security-policy'] ?? '';
   for (const directive of [

@@ -9,9 +9,9 @@ import {
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import type { RateLimitConfig } from '@/lib/env/server';
-import { errorName } from '@/lib/error-name';
-import { sharedRedis, whenReady, type RedisLease } from '@/lib/redis-client';
-import { withTimeout } from '@/lib/with-timeout';
+import { errorName } from '@/lib/server/error-name';
+import { sharedRedis, whenReady, type RedisLease } from '@/lib/server/redis-client';
+import { withTimeout } from '@/lib/server/with-timeout';
 
 // The abuse limit: a few enquiries per client and window, in Redis (REDIS_URL, shared by every instance), else in the
 // Postgres world's database, else in memory. A store that does not answer within LIMIT_WAIT_MS is replaced by the same

@@ -1,9 +1,9 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
-import { errorName } from '@/lib/error-name';
-import { sharedRedis, whenReady } from '@/lib/redis-client';
-import { withTimeout } from '@/lib/with-timeout';
+import { errorName } from '@/lib/server/error-name';
+import { sharedRedis, whenReady } from '@/lib/server/redis-client';
+import { withTimeout } from '@/lib/server/with-timeout';
 import { limitConfigOrDefaults } from './client';
 
 // A random key every instance shares, for what one signs and another verifies: kept in the abuse limit's store (Redis,

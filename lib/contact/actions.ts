@@ -17,7 +17,12 @@ import { visitorOf, type Visitor } from './lead/forward';
 import { consumeEnquiry } from './rate-limit';
 import { contactSchema, fieldErrorsOf, isCaptchaShaped } from './schema';
 import { checkToken, issueToken, spendToken } from './signature-store';
-import { FIRST_TOUCH_COOKIE, LAST_TOUCH_COOKIE, leadSourceOf, type LeadSource } from '@/lib/source';
+import {
+  FIRST_TOUCH_COOKIE,
+  LAST_TOUCH_COOKIE,
+  leadSourceOf,
+  type LeadSource,
+} from '@/lib/contact/source';
 import { spamRule } from './spam-rules';
 import type { ContactState } from './state';
 

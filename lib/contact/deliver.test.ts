@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { LeadSource } from '@/lib/source';
+import type { LeadSource } from '@/lib/contact/source';
 import type { Lead } from './lead/lead';
 import type { ContactState } from './state';
 

@@ -2,7 +2,7 @@ import 'server-only';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ContactEnquiry } from './schema';
-import type { LeadSource } from '@/lib/source';
+import type { LeadSource } from '@/lib/contact/source';
 
 // The inbox without a contact API, one JSON line per enquiry. Personal data: the folder we make and the file are the
 // owner's alone (an existing folder is left as it is: the operator may share it). A full inbox refuses an enquiry (the

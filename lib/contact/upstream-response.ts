@@ -1,5 +1,5 @@
 import 'server-only';
-import { discard, parseRetryAfter, readCapped, TooLargeError } from '@/lib/http';
+import { discard, parseRetryAfter, readCapped, TooLargeError } from '@/lib/server/http';
 
 /** What one try came to (the contact API, the inbox, a webhook): no personal data, safe to keep and log. */
 export type Try =

@@ -2,7 +2,7 @@
  * @jest-environment node
  */
 import { postEnquiry, UPSTREAM_DEFAULTS, type UpstreamOptions } from './upstream';
-import { parseRetryAfter } from '@/lib/http';
+import { parseRetryAfter } from '@/lib/server/http';
 
 const enquiry = {
   name: 'Ana López',

@@ -11,7 +11,7 @@ import {
 import { getWorld } from 'workflow/runtime';
 import { RUN_ERROR_CODES } from '@workflow/errors';
 import { getWorkflowWorld } from './choose-world';
-import { errorName } from '@/lib/error-name';
+import { errorName } from '@/lib/server/error-name';
 import { logEnd, verdictOf, type CutVerdict } from './cut-off';
 import { forgetRun } from './forget-run';
 

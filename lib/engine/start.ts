@@ -3,7 +3,7 @@ import { getWorld, setWorld } from 'workflow/runtime';
 import { openEngineDoor } from './door';
 import { rescueCutOffRuns, rescueGivenUpLeads, type OurWorkflows } from './rescue';
 import { getWorkflowServerUrl, getWorkflowWorld, openEngineProblem } from './choose-world';
-import { errorName } from '@/lib/error-name';
+import { errorName } from '@/lib/server/error-name';
 import { prepareWorkflowPostgres, queueWorkers, releaseStaleJobLocks } from './postgres';
 
 /**

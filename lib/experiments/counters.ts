@@ -5,9 +5,9 @@ import type Redis from 'ioredis';
 import { Pool } from 'pg';
 import { getWorkflowWorld } from '@/lib/engine/choose-world';
 import { getInboxDir, getRateLimitConfig } from '@/lib/env/server';
-import { errorName } from '@/lib/error-name';
-import { sharedRedis, whenReady } from '@/lib/redis-client';
-import { TimedOutError, withTimeout } from '@/lib/with-timeout';
+import { errorName } from '@/lib/server/error-name';
+import { sharedRedis, whenReady } from '@/lib/server/redis-client';
+import { TimedOutError, withTimeout } from '@/lib/server/with-timeout';
 
 // Daily counts with no personal data: visitors and leads per experiment and variant, and the staff's totals of leads
 // by outcome. Kept where the abuse limit is: Redis (REDIS_URL, shared by every instance), else the Postgres world's
@@ -289,7 +289,7 @@ type Backend = {
 };
 
 // Redis: one hash per day, a field per count; it expires KEEP_DAYS after its day, so the store holds at most
-// KEEP_DAYS hashes. The process's one client (lib/redis-client.ts), as the abuse limit's.
+// KEEP_DAYS hashes. The process's one client (lib/server/redis-client.ts), as the abuse limit's.
 const redisKey = (day: Day) => `experimentos:cuentas:${day}`;
 
 function redisClient(url: string, waitMs: number): Promise<Redis> {

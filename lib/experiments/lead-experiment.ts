@@ -3,7 +3,7 @@
  * free of zod, because the form's island imports it on every first visit.
  */
 
-/** The experiment a lead came from and the variant its visitor saw (LeadSource.experiment, lib/source.ts). */
+/** The experiment a lead came from and the variant its visitor saw (LeadSource.experiments, lib/contact/source.ts). */
 export type LeadExperiment = { name: string; variant: string };
 
 /** The form's hidden input: `experiment:variant` of each running experiment, joined by commas. */

@@ -3,7 +3,7 @@
  */
 import { after } from 'next/server';
 import { cookies } from 'next/headers';
-import type { LeadSource } from '@/lib/source';
+import type { LeadSource } from '@/lib/contact/source';
 import { countLead } from './counters';
 import { decodeExperiments, encodeExperiments } from './lead-experiment';
 import { countedLead, leadExperiments, postedExperiments, taggedWith } from './lead';

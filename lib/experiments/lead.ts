@@ -1,7 +1,7 @@
 import { cookies } from 'next/headers';
 import { after } from 'next/server';
 import type { ContactState } from '@/lib/contact/state';
-import type { LeadSource } from '@/lib/source';
+import type { LeadSource } from '@/lib/contact/source';
 import { countLead } from './counters';
 import { runningExperiments, variantOf } from './definitions';
 import { decodeExperiments, type LeadExperiment } from './lead-experiment';

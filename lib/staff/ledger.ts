@@ -6,7 +6,7 @@ import { limitConfigOrDefaults } from '@/lib/abuse/client';
 import { consumeInStore, heldLimiter, used, type SharedLimiter } from '@/lib/abuse/limiter';
 import { getWorkflowWorld } from '@/lib/engine/choose-world';
 import { getInboxDir } from '@/lib/env/server';
-import { withTimeout } from '@/lib/with-timeout';
+import { withTimeout } from '@/lib/server/with-timeout';
 
 // What must hold on every server that may serve the site, and after a restart: the links spent, the sessions ended.
 // Kept where the abuse limit keeps its counts when they are shared (Redis, else the Postgres world's database). On

@@ -13,7 +13,7 @@ import type { CookieJar } from './sign-in';
  * sender is the one boundary faked; the stores are the real ones: the local world's folder, Redis, PostgreSQL.
  */
 const mockSendMail = jest.fn(async (..._args: unknown[]) => ({ sent: true as const }));
-jest.mock('@/lib/mail', () => ({ sendMail: (...args: unknown[]) => mockSendMail(...args) }));
+jest.mock('@/lib/server/mail', () => ({ sendMail: (...args: unknown[]) => mockSendMail(...args) }));
 
 type SignIn = typeof import('./sign-in');
 const STAFF = 'ventas@agencia.mx';

@@ -1,7 +1,7 @@
-import { dialable } from '@/lib/phone';
-import { experimentLines, touchLines } from '@/lib/source';
+import { dialable } from '@/lib/contact/phone';
+import { experimentLines, touchLines } from '@/lib/contact/source';
 import type { Lead } from './lead';
-import type { Mail } from '@/lib/mail';
+import type { Mail } from '@/lib/server/mail';
 
 // The e-mails to the agency: the only place a lead's details go; logs never carry them.
 const timeZone = 'America/Mexico_City';

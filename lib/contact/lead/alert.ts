@@ -1,6 +1,6 @@
 import 'server-only';
 import type { AlertConfig } from '@/lib/env/server';
-import { sendMail } from '@/lib/mail';
+import { sendMail } from '@/lib/server/mail';
 import {
   alertMessage,
   digestMessage,

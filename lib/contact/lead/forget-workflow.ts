@@ -2,7 +2,7 @@ import { RetryableError, sleep } from 'workflow';
 import { start } from 'workflow/api';
 import { getWorkflowWorld } from '@/lib/engine/choose-world';
 import { getContactConfig, getDeliveryConfig } from '@/lib/env/server';
-import { errorName } from '@/lib/error-name';
+import { errorName } from '@/lib/server/error-name';
 import { forgetRun } from '@/lib/engine/forget-run';
 import { runStatus } from '@/lib/engine/storage';
 import { forgetOlderThan } from '../inbox';

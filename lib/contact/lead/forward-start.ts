@@ -1,6 +1,6 @@
 import { start } from 'workflow/api';
 import { getDeliveryConfig, getForwardConfig } from '@/lib/env/server';
-import { errorName } from '@/lib/error-name';
+import { errorName } from '@/lib/server/error-name';
 import { NAMES, targetsOf, type Forward } from './forward';
 import { forwardWorkflow } from './forward-workflow';
 import type { Lead } from './lead';

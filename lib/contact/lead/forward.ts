@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ForwardConfig } from '@/lib/env/server';
-import { dialable } from '@/lib/phone';
+import { dialable } from '@/lib/contact/phone';
 import type { ContactEnquiry } from '../schema';
-import { experimentsOf, type LeadSource } from '@/lib/source';
+import { experimentsOf, type LeadSource } from '@/lib/contact/source';
 import { normalMail } from '@/lib/contact/fields';
 
 /** A confirmed lead for the webhook and Meta's Conversions API; in a workflow, so no secret (its steps read those). */

@@ -1,6 +1,5 @@
 import type { ContactEnquiry } from '../schema';
-import type { Try } from '../upstream-response';
-import type { LeadSource } from '@/lib/source';
+import type { LeadSource } from '@/lib/contact/source';
 import type { CutVerdict } from '@/lib/engine/cut-off';
 import type { Visitor } from './forward';
 

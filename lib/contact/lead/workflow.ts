@@ -2,7 +2,7 @@ import { createHook, getWorkflowMetadata, sleep } from 'workflow';
 import { start } from 'workflow/api';
 import { getWorkflowWorld } from '@/lib/engine/choose-world';
 import { getContactConfig, getDeliveryConfig } from '@/lib/env/server';
-import { errorName } from '@/lib/error-name';
+import { errorName } from '@/lib/server/error-name';
 import { countOutcome } from '@/lib/experiments/counters';
 import { saveToInbox } from '../inbox';
 import { postEnquiry } from '../upstream';

@@ -1,4 +1,4 @@
-import { experimentsOf, touchLines, type LeadSource } from '@/lib/source';
+import { experimentsOf, touchLines, type LeadSource } from '@/lib/contact/source';
 import type { Lead, LeadOutcome } from '@/lib/contact/lead/lead';
 import type { LeadRun } from './runs';
 import { whenGone, whyHere } from './words';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { SPAM_RULE_LABELS } from '@/lib/contact/spam-rules';
-import { experimentsOf, experimentWords, touchLines } from '@/lib/source';
+import { experimentsOf, experimentWords, touchLines } from '@/lib/contact/source';
 import type { LeadOutcome } from '@/lib/contact/lead/lead';
 import type { CountsRead, LeadOutcome as Counted } from '@/lib/experiments/counters';
 import type { WorkflowWorld } from '@/lib/engine/choose-world';

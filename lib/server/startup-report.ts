@@ -6,9 +6,9 @@ import {
   getDeliveryConfig,
   getRateLimitConfig,
 } from '@/lib/env/server';
-import { formKeySource } from './contact/signature-store';
-import { countingStore } from './experiments/counters';
-import { getStaffConfig, staffAreaMissing } from './staff/config';
+import { formKeySource } from '../contact/signature-store';
+import { countingStore } from '../experiments/counters';
+import { getStaffConfig, staffAreaMissing } from '../staff/config';
 
 // Off Vercel with no proxy, the client writes X-Forwarded-For and Next keeps it.
 const CLIENT_PICKS_ADDRESS =

@@ -1,6 +1,6 @@
 import { fbq, gtag } from './analytics';
 import type { ConfirmedLead, LeadContact } from './confirmed-lead';
-import type { LeadExperiment } from './experiments/lead-experiment';
+import type { LeadExperiment } from '../experiments/lead-experiment';
 import { normalMail } from '@/lib/contact/fields';
 
 /**

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { LeadExperiment } from './experiments/lead-experiment';
+import type { LeadExperiment } from '../experiments/lead-experiment';
 
 /**
  * The hand-off between the contact form and the third-party tags when an

@@ -1,4 +1,4 @@
-import { errorName } from './error-name';
+import { errorName } from '../server/error-name';
 
 /**
  * Invisible reCAPTCHA v3, loaded on demand: the script is added only when the

@@ -1,8 +1,8 @@
 import 'server-only';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { AlertConfig } from '@/lib/env/server';
-import { errorName } from '@/lib/error-name';
-import { withTimeout } from '@/lib/with-timeout';
+import { errorName } from '@/lib/server/error-name';
+import { withTimeout } from '@/lib/server/with-timeout';
 
 // The agency's mail, through the alert SMTP (ALERT_SMTP_URL): one transport per server, short timeouts, a bounded wait.
 export type Mail = { subject: string; text: string };

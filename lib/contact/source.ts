@@ -6,7 +6,7 @@
  * set, and anything else is dropped silently, never an error for the visitor.
  */
 
-import type { LeadExperiment } from './experiments/lead-experiment';
+import type { LeadExperiment } from '../experiments/lead-experiment';
 
 export type { LeadExperiment };
 
