@@ -26,21 +26,29 @@ const HOLD_WAIT_MS = 800;
 
 type Known = { answerBy: number; source?: LeadSource; visitor?: Visitor };
 
-/** Delivers live (API or inbox), else the lead's workflow does, same key; thanks once delivered or held. */
-export async function deliverEnquiry(enquiry: ContactEnquiry, known: Known): Promise<ContactState> {
-  const config = getContactConfig();
-  const { answerBy, source, visitor } = known;
+/** A lead of this enquiry: a fresh key, and the delivery settings it keeps for its whole life. */
+function newLead(
+  enquiry: ContactEnquiry,
+  { source, visitor }: Pick<Known, 'source' | 'visitor'>,
+): Lead {
   const { backoffSeconds, keepMs } = getDeliveryConfig();
-  const key = randomUUID();
-  const lead: Lead = {
-    key,
+  return {
+    key: randomUUID(),
     enquiry,
     receivedAt: Date.now(),
     backoffSeconds,
     keepMs,
     ...(source && { source }),
+    ...(visitor && { visitor }),
   };
-  if (visitor) lead.visitor = visitor;
+}
+
+/** Delivers live (API or inbox), else the lead's workflow does, same key; thanks once delivered or held. */
+export async function deliverEnquiry(enquiry: ContactEnquiry, known: Known): Promise<ContactState> {
+  const config = getContactConfig();
+  const { answerBy } = known;
+  const lead = newLead(enquiry, known);
+  const { key, backoffSeconds, keepMs, source } = lead;
   if (config.mode === 'misconfigured') {
     console.error(`[contacto] Solicitud no entregada (${key}): ${config.problem}`);
     return { status: 'failed' };
@@ -95,17 +103,9 @@ export async function quarantineEnquiry(
   known: Known,
 ): Promise<ContactState> {
   const { answerBy, source } = known;
-  const { backoffSeconds, keepMs } = getDeliveryConfig();
-  const key = randomUUID();
-  const lead: Lead = {
-    key,
-    enquiry,
-    receivedAt: Date.now(),
-    backoffSeconds,
-    keepMs,
-    spamRule: rule,
-  };
-  if (source) lead.source = source;
+  // No visitor (what Meta matches a person by): a suspected spam keeps the least.
+  const lead: Lead = { ...newLead(enquiry, { source }), spamRule: rule };
+  const { key } = lead;
   if (await startLead(lead, answerBy))
     console.warn(
       `[contacto] Posible spam (${rule}) apartado: ${key}; npm run leads -- spam lo lista`,
