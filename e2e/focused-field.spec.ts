@@ -61,3 +61,13 @@ for (const width of WIDTHS) {
     await expect(chat).toBeVisible();
   });
 }
+
+test('with a mouse on a wide screen, the button stays while a field has focus, to be clicked', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/#contacto');
+  await waitForFormScript(page);
+  await page.locator('#contacto form').getByRole('textbox').first().focus();
+  await expect(page.getByRole('link', { name: 'Llama/escribenos' })).toBeVisible();
+});
