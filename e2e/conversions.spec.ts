@@ -284,9 +284,10 @@ test.describe('conversions', () => {
     });
     // From the thanks to the browser asking for the next page (not its load, which a busy machine slows).
     const elapsed = (left[0] ?? 0) - thanksAt;
-    // 3 s (the spec's 2 s and the 1 s hold); without the hold it would be 2 s.
+    // 3 s (the spec's 2 s and the 1 s hold); without the hold it would be 2 s, and without its cap, never (this
+    // gtag.js never calls back). The upper bound tells the cap from no cap, with room for a busy machine's timers.
     expect(elapsed).toBeGreaterThanOrEqual(2400);
-    expect(elapsed).toBeLessThan(3600);
+    expect(elapsed).toBeLessThan(5000);
   });
 
   // A failed send exists only when the engine cannot hold it (else the enquiry is kept
@@ -358,10 +359,19 @@ test.describe('conversions', () => {
 
   test('the default thank-you page loads its tags without the 6 second wait', async ({ page }) => {
     const gtag = await standInGtag(page);
-    const openedAt = Date.now();
     await page.goto(E2E_CONFIG.thankYouUrl);
-    await expect.poll(() => gtag.scriptRequests.length, { timeout: 4000 }).toBe(2);
-    expect(Math.max(...gtag.scriptRequests) - openedAt).toBeLessThan(4000);
+    await expect.poll(() => gtag.scriptRequests.length, { timeout: 10_000 }).toBe(2);
+    // By the page's own clock, from its first paint (where the 6 s flag counts from) to each tag's request: with
+    // the wait, 6 s or more, however fast or slow the machine.
+    const sinceFirstPaint = await page.evaluate(() => {
+      const painted = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN;
+      return performance
+        .getEntriesByType('resource')
+        .filter((entry) => entry.name.includes('googletagmanager.com/gtag/js'))
+        .map((entry) => entry.startTime - painted);
+    });
+    expect(sinceFirstPaint).toHaveLength(2);
+    for (const ms of sinceFirstPaint) expect(ms).toBeLessThan(6000);
   });
 
   test('after the page is hidden, the Core Web Vitals arrive with numeric values; the library is not in the first visit', async ({

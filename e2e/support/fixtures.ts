@@ -111,21 +111,28 @@ export async function waitForFormScript(page: Page): Promise<void> {
  * second or more later. Call before the page opens; `seenAt()` waits for it.
  */
 export async function recordThanks(page: Page): Promise<{ seenAt: () => Promise<number> }> {
+  // Told to the test the moment it is seen: a page that has left for the thank-you page by the time the test asks
+  // (a busy machine) can no longer be read.
+  let thanksAt = 0;
+  await page.exposeBinding('__thanksSeen', (_source, at: number) => {
+    thanksAt ||= at;
+  });
   await page.addInitScript(() => {
+    const page = window as { thanksAt?: number; __thanksSeen?: (at: number) => void };
     new MutationObserver(() => {
-      const record = window as { thanksAt?: number };
       if (
-        !record.thanksAt &&
+        !page.thanksAt &&
         /gracias por contactarnos/i.test(document.querySelector('#contacto h3')?.textContent ?? '')
-      )
-        record.thanksAt = Date.now();
+      ) {
+        page.thanksAt = Date.now();
+        page.__thanksSeen?.(page.thanksAt);
+      }
     }).observe(document, { subtree: true, childList: true });
   });
-  const read = () => page.evaluate(() => (window as { thanksAt?: number }).thanksAt ?? 0);
   return {
     seenAt: async () => {
-      await expect.poll(read).toBeGreaterThan(0);
-      return read();
+      await expect.poll(() => thanksAt).toBeGreaterThan(0);
+      return thanksAt;
     },
   };
 }
