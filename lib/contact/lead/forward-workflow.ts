@@ -1,12 +1,13 @@
 import { Webhook } from 'standardwebhooks';
-import { getWorkflowMetadata, sleep } from 'workflow';
+import { getWorkflowMetadata } from 'workflow';
 import { start } from 'workflow/api';
 import { getForwardConfig } from '@/lib/env/server';
 import { errorName } from '@/lib/server/error-name';
 import { parseRetryAfter } from '@/lib/server/http';
 import { forgetAfter } from './forget-workflow';
 import { capiEvent, NAMES, webhookBody, type Forward, type Target } from './forward';
-import { DEAD_AFTER_MS, ROUNDS_PER_RUN, waitBeforeRound, type RunEnd, type Try } from './lead';
+import type { RunEnd, Try } from './lead';
+import { tryInRounds } from './rounds';
 
 /**
  * One lead to one target, apart from the contact API so it never delays the visitor or the delivery. Whatever the end,
@@ -30,30 +31,21 @@ async function sendRounds(
   backoffSeconds: readonly number[],
   from: number,
 ): Promise<RunEnd> {
-  let retryAfterMs = 0;
-  let lastFailure = '';
-  for (let round = from; ; round += 1) {
-    if (round > 0) {
-      const wait = waitBeforeRound(round, backoffSeconds, retryAfterMs, Math.random());
-      if (Date.now() + wait - forward.receivedAt > DEAD_AFTER_MS) {
-        console.error(
-          `[contacto] ERROR: ${target === 'webhook' ? 'el webhook' : 'la API de Conversiones de Meta'} no recibió ` +
-            `${forward.key} en 24 horas; se deja de intentar`,
-        );
-        return { outcome: 'dead', reason: 'expired', lastFailure, deadAt: Date.now() };
-      }
-      await sleep(wait);
-    }
-    const result = await sendForward(forward, target);
-    if (result.outcome === 'delivered') return { outcome: 'delivered', rounds: round + 1 };
-    if (result.outcome === 'refused')
-      return { outcome: 'dead', reason: 'refused', refusal: result.refusal, deadAt: Date.now() };
-    ({ retryAfterMs = 0, failures: lastFailure } = result);
-    if (round + 1 - from >= ROUNDS_PER_RUN) {
-      await continueForwarding(forward, target, backoffSeconds, round + 1);
-      return { outcome: 'continued' };
-    }
-  }
+  const end = await tryInRounds({
+    from,
+    receivedAt: forward.receivedAt,
+    backoffSeconds,
+    attempt: () => sendForward(forward, target),
+    goOnInNewRun: (round) => continueForwarding(forward, target, backoffSeconds, round),
+  });
+  if (end.outcome === 'refused')
+    return { outcome: 'dead', reason: 'refused', refusal: end.refusal, deadAt: Date.now() };
+  if (end.outcome !== 'expired') return end;
+  console.error(
+    `[contacto] ERROR: ${target === 'webhook' ? 'el webhook' : 'la API de Conversiones de Meta'} no recibió ` +
+      `${forward.key} en 24 horas; se deja de intentar`,
+  );
+  return { outcome: 'dead', reason: 'expired', lastFailure: end.lastFailure, deadAt: Date.now() };
 }
 
 /** A fresh run of the forwarding workflow that goes on from round `from` (see ROUNDS_PER_RUN). */

@@ -56,6 +56,18 @@ const DELIVERED = ['delivered', 'accepted', 'sent'];
 export const ROUNDS_PER_RUN = 6;
 /** Undelivered this long: a dead letter, given up and kept for the agency. */
 export const DEAD_AFTER_MS = 24 * 60 * 60 * 1000;
+/**
+ * The lead a fresh run goes on with, from `carried.round`: released, if it was held as spam (a fresh run is only started
+ * for one past its wait), so that run delivers at once on its schedule.
+ */
+export function goingOn(
+  lead: Lead,
+  carried: { round: number; alerted: boolean; forwarded: boolean; retryAfterMs?: number },
+): Lead {
+  const { spamRule: _released, ...rest } = lead;
+  return { ...rest, ...carried };
+}
+
 /** The hook a held-back spam waits on; `release` resumes it. */
 export const releaseToken = (key: string) => `lead-release:${key}`;
 

@@ -3,7 +3,7 @@ import type { Cut, OurWorkflows } from '@/lib/engine/rescue';
 import { forgetInboxWorkflow, forgetWorkflow } from './forget-workflow';
 import type { Forward, Target } from './forward';
 import { forwardWorkflow } from './forward-workflow';
-import { leadNeeds, type Lead } from './lead';
+import { goingOn, leadNeeds, type Lead } from './lead';
 import { leadWorkflow } from './workflow';
 
 // What the engine's rescue (lib/engine/rescue.ts) may do with a run of ours it found interrupted: a crash cut a step
@@ -28,17 +28,13 @@ export const OUR_WORKFLOWS: OurWorkflows = {
           };
         const needs = leadNeeds(cut.step, cut.verdict, cut.output);
         if (needs !== 'again') return { needs };
-        // It has a step, so it was released if it was spam: the fresh run delivers at once, as continueInNewRun's does.
-        const { spamRule, ...rest } = lead;
-        // Sending on is a lead's first step: any other step cut off means it was sent on already, as does its logged
-        // end.
+        // It has a step, so it was released if it was spam. Sending on is a lead's first step: any other step cut off
+        // means it was sent on already, as does its logged end.
         const forwarded =
           lead.forwarded || cut.step !== 'forwardConfirmed' || cut.verdict === 'stalled';
-        const round = lead.round ?? (spamRule ? 0 : 1);
-        return {
-          needs,
-          again: await runId(start(leadWorkflow, [{ ...rest, round, alerted: true, forwarded }])),
-        };
+        const round = lead.round ?? (lead.spamRule ? 0 : 1);
+        const next = goingOn(lead, { round, alerted: true, forwarded });
+        return { needs, again: await runId(start(leadWorkflow, [next])) };
       },
     },
     forwardWorkflow: {

@@ -11,19 +11,17 @@ import type { AlertKind, DeadDetail } from './alert-message';
 import { forgetAfter, forgetInboxLater } from './forget-workflow';
 import { forwardOf, startForwarding } from './forward-start';
 import {
-  DEAD_AFTER_MS,
+  goingOn,
   maxRetryAfterMs,
   releaseToken,
-  ROUNDS_PER_RUN,
-  waitBeforeRound,
   type Lead,
   type LeadOutcome,
   type Try,
 } from './lead';
+import { tryInRounds } from './rounds';
 
-// The lead's life in one file: the workflow, then its steps. Our loop, not the engine's step retries, decides when to
-// try again: a round's outcome sets the next wait, honours Retry-After and counts the 24 hours, so the steps never
-// throw; the engine retries only what it alone sees fail (a lost delivery, a step cut off: lib/engine/rescue.ts).
+// The lead's life in one file: the workflow, then its steps. Its rounds to the contact API are tried as its forwarding
+// copies' are (./rounds.ts): the steps never throw, and a round's outcome sets the next wait.
 
 /**
  * An enquiry the API did not take live, or a spam held back until `npm run leads -- release`. A restart or another
@@ -54,33 +52,26 @@ async function deliverLead(lead: Lead): Promise<LeadOutcome> {
   if (!lead.forwarded) await forwardConfirmed(lead);
   // One e-mail per lead: the pending one, or the dead letter's when no other went out (false: owed still).
   let alerted = lead.alerted ?? (lead.spamRule ? false : await alertAgency('pending', lead, {}));
-  let retryAfterMs = lead.retryAfterMs ?? 0;
-  // Round 0 was the live attempt; a released spam was never tried, so its first round goes at once.
-  const first = lead.round ?? (lead.spamRule ? 0 : 1);
-  for (let round = first; ; round += 1) {
-    if (round > 0) {
-      const wait = waitBeforeRound(round, lead.backoffSeconds, retryAfterMs, Math.random());
-      if (Date.now() + wait - lead.receivedAt > DEAD_AFTER_MS) {
-        if (!alerted) await alertAgency('dead', lead, { reason: 'expired' });
-        return { outcome: 'dead', reason: 'expired', deadAt: Date.now() };
-      }
-      await sleep(wait);
-    }
-    const result = await deliverRound(lead);
-    if (result.outcome === 'delivered') return { outcome: 'delivered', rounds: round + 1 };
-    if (result.outcome === 'refused') {
-      if (!alerted) await alertAgency('dead', lead, { reason: 'refused', refusal: result.refusal });
-      return { outcome: 'dead', reason: 'refused', refusal: result.refusal, deadAt: Date.now() };
-    }
-    if (!alerted) alerted = await alertAgency('pending', lead, {});
-    retryAfterMs = result.retryAfterMs ?? 0;
-    if (round + 1 - first >= ROUNDS_PER_RUN) {
-      // Released already, if it was spam: the fresh run delivers at once on its schedule.
-      const { spamRule: _released, ...rest } = lead;
-      await continueInNewRun({ ...rest, round: round + 1, alerted, retryAfterMs, forwarded: true });
-      return { outcome: 'continued' };
-    }
-  }
+  const end = await tryInRounds({
+    // Round 0 was the live attempt; a released spam was never tried, so its first round goes at once.
+    from: lead.round ?? (lead.spamRule ? 0 : 1),
+    receivedAt: lead.receivedAt,
+    backoffSeconds: lead.backoffSeconds,
+    retryAfterMs: lead.retryAfterMs,
+    attempt: () => deliverRound(lead),
+    afterFailure: async () => {
+      if (!alerted) alerted = await alertAgency('pending', lead, {});
+    },
+    goOnInNewRun: (round, retryAfterMs) =>
+      continueInNewRun(goingOn(lead, { round, alerted, retryAfterMs, forwarded: true })),
+  });
+  if (end.outcome === 'delivered' || end.outcome === 'continued') return end;
+  const dead =
+    end.outcome === 'refused'
+      ? { reason: 'refused' as const, refusal: end.refusal }
+      : { reason: 'expired' as const };
+  if (!alerted) await alertAgency('dead', lead, dead);
+  return { outcome: 'dead', ...dead, deadAt: Date.now() };
 }
 
 /** One round to the contact API (4 attempts with the lead's key, within 7.5 s) or the inbox. Never throws. */
