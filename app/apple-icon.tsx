@@ -1,4 +1,5 @@
 import { ImageResponse } from 'next/og';
+import { BRAND_COLOURS, fillingBox } from '@/lib/server/brand-image';
 
 export const size = { width: 180, height: 180 };
 export const contentType = 'image/png';
@@ -6,17 +7,14 @@ export const contentType = 'image/png';
 export default function AppleIcon() {
   return new ImageResponse(
     <div
-      style={{
-        width: '100%',
-        height: '100%',
-        display: 'flex',
+      style={fillingBox({
         alignItems: 'center',
         justifyContent: 'center',
-        background: '#0b3b60',
-        color: '#2dd4bf',
+        background: BRAND_COLOURS.navy,
+        color: BRAND_COLOURS.teal,
         fontSize: 96,
         fontWeight: 800,
-      }}
+      })}
     >
       ID
     </div>,

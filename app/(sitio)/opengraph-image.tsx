@@ -1,5 +1,6 @@
 import { ImageResponse } from 'next/og';
 import { brand, hero, metadataCopy } from '@/lib/content';
+import { BRAND_COLOURS, fillingBox } from '@/lib/server/brand-image';
 
 export const alt = metadataCopy.ogImageAlt;
 export const size = { width: 1200, height: 630 };
@@ -9,16 +10,13 @@ export const contentType = 'image/png';
 export default function OpenGraphImage() {
   return new ImageResponse(
     <div
-      style={{
-        width: '100%',
-        height: '100%',
-        display: 'flex',
+      style={fillingBox({
         flexDirection: 'column',
         justifyContent: 'space-between',
         padding: '72px 80px',
-        background: 'linear-gradient(160deg, #0b3b60 0%, #0f4c75 60%, #0f766e 140%)',
+        background: `linear-gradient(160deg, ${BRAND_COLOURS.navy} 0%, #0f4c75 60%, #0f766e 140%)`,
         color: '#fff',
-      }}
+      })}
     >
       <div style={{ display: 'flex', alignItems: 'center', fontSize: 40, fontWeight: 700 }}>
         <div
@@ -26,7 +24,7 @@ export default function OpenGraphImage() {
             width: 72,
             height: 72,
             borderRadius: 18,
-            background: '#2dd4bf',
+            background: BRAND_COLOURS.teal,
             marginRight: 24,
             display: 'flex',
           }}
