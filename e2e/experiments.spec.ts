@@ -15,6 +15,7 @@ import {
   type VariantId,
 } from './support/experiments-app';
 import { expect, stayOnThankYouView, test } from './support/fixtures';
+import { expectCssOnce } from './support/css-once';
 import { bodyOf, formControls, postForm, readAgain } from './support/form-post';
 import { standInGtag } from './support/gtag';
 import { runsFor } from './support/leads';
@@ -118,6 +119,14 @@ test('a first visit has its variant in the server HTML, with the cookie that kee
       value: `${EXPERIMENT}:${variant}`,
     }),
   );
+});
+
+test("each variant's page carries its CSS once, as / does", async () => {
+  for (const variant of Object.keys(WORDS) as VariantId[]) {
+    const page = await view(`/?variante=${variant}`);
+    expect(variantIn(page.html)).toBe(variant);
+    expectCssOnce(page.html);
+  }
 });
 
 test('2,000 first visits split within 3 points of 50/30/20', async () => {

@@ -25,6 +25,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { cssOnceInBuild } from '../scripts/build/css-once';
 import { isolatedProcessEnv } from './isolated-env';
 
 /** The project: where the npm scripts run (the folder above that holds next.config.ts). */
@@ -43,8 +44,9 @@ const APPS_DIR = path.join(ROOT, '.cache', 'test-apps');
 const STAMP = path.join('.next', 'harness-stamp');
 /** What `next build` said, kept beside the build. */
 export const BUILD_LOG = path.join('.next', 'harness-build.log');
-// Test code and docs do not change what `next build` makes.
-const NOT_BUILT = /^(e2e|scripts|test-support|docs|\.github|\.ci)\/|\.md$|\.test\.tsx?$/;
+// Test code and docs do not change what `next build` makes; scripts/build/ does (npm run build runs it after).
+const NOT_BUILT =
+  /^(e2e|scripts(?!\/build\/)|test-support|docs|\.github|\.ci)\/|\.md$|\.test\.tsx?$/;
 
 export type AppSpec = {
   /** `main`, or the folder under .cache/test-apps. */
@@ -189,6 +191,11 @@ export async function buildApp(
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   live.delete(child);
   if (code !== 0) throw new Error(`next build (${spec.name}) failed:\n${output.slice(-4000)}`);
+  // What `npm run build` does after `next build`; the bare page (spec.create) is Next's alone.
+  if (!spec.create) {
+    const pages = cssOnceInBuild(path.join(dir, '.next'));
+    output += `\ncss-once: ${pages.filter((page) => page.removedBytes > 0).length} pages rewritten\n`;
+  }
   writeFileSync(path.join(dir, BUILD_LOG), output);
   writeFileSync(stampFile, stamp);
   console.log(`  ${spec.name} built in ${Math.round((Date.now() - started) / 1000)} s`);
