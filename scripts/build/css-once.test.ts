@@ -1,9 +1,10 @@
 /**
  * @jest-environment node
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { cssOnce } from './css-once';
+import { cssOnce, cssOnceInBuild } from './css-once';
 
 /*
  * A prerendered page as Next 16.4 writes it with inlineCss: the stylesheets in a <style> in the head, and again as
@@ -68,6 +69,25 @@ test('refuses a page whose flight CSS is not the head’s, or whose rows it cann
   expect(() => cssOnce(page(FLIGHT, [], A))).toThrow('/b.css in the flight data is not the head');
   const long = FLIGHT.replace(textRow('7', A), `7:Tfff,${A}`);
   expect(() => cssOnce(page(long, []))).toThrow();
+});
+
+test("rewrites a build's prerendered pages and the copies `next start` made of them, nothing else", () => {
+  const dist = mkdtempSync(path.join(tmpdir(), 'css-once-'));
+  try {
+    const pages = ['server/app/index.html', 'server/route-cache/APP_PAGE/abc/$/index.html'];
+    const other = 'server/pages/otra.html';
+    for (const file of [...pages, other]) {
+      mkdirSync(path.dirname(path.join(dist, file)), { recursive: true });
+      writeFileSync(path.join(dist, file), page(FLIGHT, [40]));
+    }
+    const done = cssOnceInBuild(dist);
+    expect(done.filter((one) => one.removedBytes > 0)).toHaveLength(2);
+    for (const file of pages)
+      expect(flightOf(readFileSync(path.join(dist, file), 'utf8'))).toBe(ONCE);
+    expect(flightOf(readFileSync(path.join(dist, other), 'utf8'))).toBe(FLIGHT);
+  } finally {
+    rmSync(dist, { recursive: true, force: true });
+  }
 });
 
 test('reads the flight rows of one Next: `next` is pinned to the exact version installed', () => {

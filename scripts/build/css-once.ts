@@ -135,14 +135,18 @@ const escapeForScript = (json: string) =>
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
 
-/** Every prerendered page of a build, rewritten; what each lost. Throws, naming the page, on one it cannot read. */
+/**
+ * Every prerendered page of a build, rewritten; what each lost. Throws, naming the page, on one it cannot read. The
+ * pages are server/app/*.html; `next start` copies each into server/route-cache/ as it first serves it, so a build
+ * already served has those copies too, and they are rewritten alike.
+ */
 export function cssOnceInBuild(distDir: string): { page: string; removedBytes: number }[] {
-  const app = path.join(distDir, 'server', 'app');
-  const pages = readdirSync(app, { recursive: true, encoding: 'utf8' }).filter((file) =>
-    file.endsWith('.html'),
+  const server = path.join(distDir, 'server');
+  const pages = readdirSync(server, { recursive: true, encoding: 'utf8' }).filter(
+    (file) => file.endsWith('.html') && /^(app|route-cache)[\\/]/.test(file),
   );
   return pages.map((page) => {
-    const file = path.join(app, page);
+    const file = path.join(server, page);
     let result: CssOnce;
     try {
       result = cssOnce(readFileSync(file, 'utf8'));
