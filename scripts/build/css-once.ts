@@ -107,7 +107,8 @@ function advanceBytes(data: string, from: number, bytes: number): number {
 
 /**
  * The chunks with each edit (a range of the joined data, replaced) applied where it falls, so every script keeps its
- * place in the page: an edit's text goes into the chunk where it starts, and its range is cut from every chunk it spans.
+ * place in the page: an edit's text goes into the chunk where it starts, and its range is cut from every chunk it
+ * spans.
  */
 function rewriteChunks(chunks: string[], edits: { start: number; end: number; insert: string }[]) {
   let offset = 0;
@@ -152,7 +153,8 @@ export function cssOnceInBuild(distDir: string): { page: string; removedBytes: n
       result = cssOnce(readFileSync(file, 'utf8'));
     } catch (error) {
       throw new Error(
-        `css-once: ${page}: ${(error as Error).message}. Next's flight data changed shape: see scripts/build/css-once.ts`,
+        `css-once: ${page}: ${(error as Error).message}. ` +
+          "Next's flight data changed shape: see scripts/build/css-once.ts",
       );
     }
     if (result.removedBytes > 0) writeFileSync(file, result.html);

@@ -57,8 +57,8 @@ export const ROUNDS_PER_RUN = 6;
 /** Undelivered this long: a dead letter, given up and kept for the agency. */
 export const DEAD_AFTER_MS = 24 * 60 * 60 * 1000;
 /**
- * The lead a fresh run goes on with, from `carried.round`: released, if it was held as spam (a fresh run is only started
- * for one past its wait), so that run delivers at once on its schedule.
+ * The lead a fresh run goes on with, from `carried.round`. Released, if it was held as spam: a fresh run is only
+ * started for one past its wait, so that run delivers at once on its schedule.
  */
 export function goingOn(
   lead: Lead,
