@@ -5,7 +5,7 @@
 // page's 77, and about 3.5 kB of its 16.5 kB gzipped: too far from the first for gzip to find it.
 //
 // Run after `next build` (by `npm run build`, through scripts/build/after-next-build.ts, and by the tests' builds in
-// test-support/harness.ts), this empties the second copy in each prerendered page of .next/server/app. The browser
+// test-support/harness.ts), this empties the second copy in each prerendered page of .next/server. The browser
 // loses nothing: React adopts the head's <style> by its data-href and never reads the children again, and a client
 // navigation asks for flight data alone, in which Next sends a <link> instead. It reads React's flight rows, an
 // internal format, so `next` is pinned exactly; a page whose rows it cannot read fails the build, naming it, and a
