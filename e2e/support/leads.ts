@@ -87,7 +87,8 @@ function inputsHolding(
   });
 }
 
-export type CliRun = { status: number | null; stdout: string; stderr: string };
+/** `status` is the exit code, or null when the command was stopped (its time ran out: `timedOut`). */
+export type CliRun = { status: number | null; timedOut: boolean; stdout: string; stderr: string };
 
 /**
  * `npm run leads -- <args>` as the staff run it, without blocking this worker: a stand-in receiver or stub
@@ -97,7 +98,8 @@ export type CliRun = { status: number | null; stdout: string; stderr: string };
 export function leadsCli(
   args: string[],
   env: NodeJS.ProcessEnv,
-  timeoutMs = 60_000,
+  // 5 s here idle; under the whole suite on 2 cores, over 60 s was seen (tsx compiling it, the engine loading).
+  timeoutMs = 120_000,
 ): Promise<CliRun> {
   return new Promise((resolve) => {
     execFile(
@@ -107,6 +109,7 @@ export function leadsCli(
       (error, stdout: string, stderr: string) =>
         resolve({
           status: error ? (typeof error.code === 'number' ? error.code : null) : 0,
+          timedOut: Boolean(error?.killed),
           stdout,
           stderr,
         }),
