@@ -24,11 +24,15 @@ function coveredPoints(field: Locator): Promise<number[]> {
   });
 }
 
-/** Scrolls so the field's middle is `fromBottom` px above the screen's bottom edge. */
+/**
+ * Scrolls so the field's middle is `fromBottom` px above the screen's bottom edge, at once: the page scrolls smoothly
+ * (globals.css), and a field measured mid-scroll was still below the screen, every point "covered" (flaky once).
+ */
 async function placeAbove(page: Page, field: Locator, fromBottom: number): Promise<void> {
   await field.evaluate((element, offset) => {
     const box = element.getBoundingClientRect();
-    window.scrollBy(0, box.top + box.height / 2 - (window.innerHeight - offset));
+    const top = box.top + box.height / 2 - (window.innerHeight - offset);
+    window.scrollBy({ top, behavior: 'instant' });
   }, fromBottom);
 }
 
@@ -46,7 +50,8 @@ for (const width of WIDTHS) {
     await expect(fields).toHaveCount(4);
     for (const field of await fields.all()) {
       const name = await field.getAttribute('name');
-      await field.focus();
+      // Focused where it is; placeAbove brings it to each height.
+      await field.evaluate((element: HTMLElement) => element.focus({ preventScroll: true }));
       // The button's band: 16 px to 112 px above the bottom edge (6rem, 1rem from it).
       for (const fromBottom of [30, 60, 90]) {
         await placeAbove(page, field, fromBottom);
