@@ -29,10 +29,12 @@ export function keyStore(): KeyStore {
 export async function sharedKey(held: HeldKey, name: string, what: string): Promise<Uint8Array> {
   const store = keyStore();
   if (store === 'process' || Date.now() < held.fellBackUntil) return held.processKey;
-  held.loaded ??= withTimeout(readOrWrite(store, name), KEY_WAIT_MS);
+  const loading = (held.loaded ??= withTimeout(readOrWrite(store, name), KEY_WAIT_MS));
   try {
-    return await held.loaded;
+    return await loading;
   } catch (error) {
+    // Every caller that waited gets this process's key; the first one to see the failure says so, once.
+    if (held.loaded !== loading) return held.processKey;
     held.loaded = undefined;
     held.fellBackUntil = Date.now() + KEY_RETRY_MS;
     console.error(

@@ -2,6 +2,7 @@
  * @jest-environment node
  */
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:net';
 import Redis from 'ioredis';
 import { signToken } from './form-token';
 import { startPostgres, type Postgres } from '@/test-support/postgres';
@@ -90,7 +91,10 @@ describe('the signing key and the spent signatures, per deployment', () => {
 
   it('a shared store that does not answer: a key of this process, said once, and the enquiry still checked', async () => {
     const a = open({ REDIS_URL: 'redis://127.0.0.1:9' });
-    const token = await a.issueToken('time', CLIENT, OLD_ENOUGH());
+    // Visitors arriving together all wait for the same answer from the store: one line in the log, not one each.
+    const [token] = await Promise.all(
+      Array.from({ length: 5 }, () => a.issueToken('time', CLIENT, OLD_ENOUGH())),
+    );
     expect(await a.checkToken(token, CLIENT)).toEqual({
       verdict: 'valid',
       nonce: expect.any(String),
@@ -129,6 +133,26 @@ describe('in Redis (REDIS_URL): one random key for every instance, each signatur
       client.disconnect();
     }
   }, 15_000);
+  it("a signature made with this process's key while the store did not answer stays good here once it answers", async () => {
+    const port = await freePort();
+    const env = { REDIS_URL: `redis://127.0.0.1:${port}` };
+    const a = open(env);
+    // Nothing listens yet: a cold start that found its store slow. The form a visitor fills meanwhile is signed here.
+    const signedMeanwhile = await a.issueToken('time', CLIENT, OLD_ENOUGH());
+    const late = await startRedisServer(port);
+    try {
+      // Past the 30 s of the fallback: this process asks the store again, and signs with the shared key from then on.
+      jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 31_000);
+      const b = open(env);
+      expect(await across(a, b)).toEqual({ verdict: 'valid', firstInA: true, thenInB: false });
+      // The visitor who filled the form meanwhile sends it here: not asked to confirm. Elsewhere, asked once.
+      expect((await a.checkToken(signedMeanwhile, CLIENT)).verdict).toBe('valid');
+      expect((await b.checkToken(signedMeanwhile, CLIENT)).verdict).toBe('invalid');
+      expect(logs.filter((line) => /no dio la clave de las firmas/.test(line))).toHaveLength(1);
+    } finally {
+      late.stop();
+    }
+  }, 20_000);
 });
 
 describe("in the Postgres world's database: the same, with one PostgreSQL and no Redis", () => {
@@ -156,6 +180,18 @@ describe("in the Postgres world's database: the same, with one PostgreSQL and no
     expect(await b.spendToken(checked.nonce)).toBe(false);
   }, 30_000);
 });
+
+/** A port nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(),
+      );
+    });
+  });
+}
 
 /** Spends throwaway nonces until the store answers for itself (rate-limiter-flexible makes its table asynchronously). */
 async function waitForSharedTable(store: Store) {
