@@ -2,11 +2,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { buildApp, ROOT, startNext, type Server } from '../test-support/harness';
+import { startPostgres, type Postgres } from '../test-support/postgres';
 import {
   EXPERIMENT,
   EXPERIMENTS_APP,
   EXPERIMENTS_DATA,
   EXPERIMENTS_ENV,
+  EXPERIMENTS_PG_PORTS,
   EXPERIMENTS_PORT,
   EXPERIMENTS_URL,
   SPLIT,
@@ -19,8 +21,9 @@ import { expectCssOnce } from './support/css-once';
 import { bodyOf, formControls, postForm, readAgain } from './support/form-post';
 import { standInGtag } from './support/gtag';
 import { runsFor } from './support/leads';
+import { signIn, staffEnv } from './support/staff';
 import { records, setScenario, uniqueMail } from './support/stub';
-import { E2E_PORT } from './support/test-env';
+import { DATA_DIR, E2E_PORT } from './support/test-env';
 
 /*
  * An A/B experiment on a production build (e2e/support/experiments-app.ts: the agency's
@@ -42,11 +45,12 @@ const QA_COOKIE = 'experimento_qa';
 const API_DOWN = [{ status: 503 }, { status: 503 }, { status: 503 }, { status: 503 }];
 
 let server: Server | undefined;
+let dir = '';
 
 test.beforeAll(async () => {
   // Built by the harness once per source state; minutes the first time.
   test.setTimeout(15 * 60_000);
-  const dir = await buildApp(EXPERIMENTS_APP);
+  dir = await buildApp(EXPERIMENTS_APP);
   server = await startNext(dir, {
     port: EXPERIMENTS_PORT,
     env: EXPERIMENTS_ENV,
@@ -297,6 +301,112 @@ async function expectLeadFrom(mail: string, variant: string | undefined) {
     );
   }
 }
+
+test.describe('on two servers sharing one PostgreSQL, and no Redis', () => {
+  const STAFF = 'equipo-experimentos@agencia.e2e.test';
+  /** Each variant's name on /equipo (the experiment's labels). */
+  const LABELS: Record<VariantId, string> = { control: 'Página actual', b: 'Plazo', c: 'Google' };
+  let postgres: Postgres | undefined;
+  const sites: Server[] = [];
+
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    postgres = await startPostgres();
+    for (const [index, port] of EXPERIMENTS_PG_PORTS.entries()) {
+      const env = {
+        ...EXPERIMENTS_ENV,
+        ...staffEnv([STAFF]),
+        NEXT_PUBLIC_SITE_URL: `http://127.0.0.1:${port}`,
+        // Two machines: a folder each, one database between them.
+        CONTACT_INBOX_DIR: path.join(ROOT, DATA_DIR, `experiments-pg-${index}`),
+        WORKFLOW_TARGET_WORLD: '@workflow/world-postgres',
+        WORKFLOW_POSTGRES_URL: postgres.url,
+      };
+      sites.push(
+        await startNext(dir, { port, env, log: `e2e/.server-experiments-pg${index}.log` }),
+      );
+    }
+  });
+  test.afterAll(async () => {
+    for (const site of sites) await site.stop();
+    await postgres?.stop();
+  });
+
+  test('they count as one: a visitor once, whichever server they reach; a lead sent to one is read on the other', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const [a, b] = sites.map((site) => site.url);
+    if (!a || !b) throw new Error('the two servers did not start');
+    const visitors: Record<VariantId, number> = { control: 0, b: 0, c: 0 };
+    for (let index = 0; index < 30; index++) {
+      const [first, then] = index % 2 ? [b, a] : [a, b];
+      const visit = await view('/', {}, first);
+      const variant = keptVariant(visit.cookies[VISITOR_COOKIE]) as VariantId;
+      expect(variantIn(visit.html)).toBe(variant);
+      visitors[variant] += 1;
+      // Back the same day through the other server: the same page, and nothing to count again.
+      const cookie = `${VISITOR_COOKIE}=${visit.cookies[VISITOR_COOKIE]}`;
+      const again = await view('/', { cookie }, then);
+      expect(variantIn(again.html)).toBe(variant);
+      expect(again.cookies).toEqual({});
+    }
+
+    // A person without JavaScript writes from the page server a gave them, and is thanked there.
+    const headers = { 'user-agent': CHROME };
+    const form = await request.get(`${a}/`, { headers });
+    const formHtml = await form.text();
+    const leadVariant = variantIn(formHtml);
+    if (!leadVariant) throw new Error("the page has no variant's words");
+    // A first visit too: the person is one more visitor of that variant.
+    visitors[leadVariant] += 1;
+    const person = {
+      name: 'Rosa Dos Servidores',
+      mail: uniqueMail('ab-pg'),
+      phone: '5522334477',
+      reason: 'Una tienda en línea.',
+    };
+    let answer = await postForm(request, a, bodyOf(formControls(formHtml), person), headers);
+    if (answer.kind === 'confirm') {
+      await readAgain();
+      answer = await postForm(request, a, bodyOf(formControls(answer.html), {}), headers);
+    }
+    expect(answer.kind).toBe('thanks');
+
+    // The staff read the result on server b: every visitor and the lead, from the shared database.
+    // These servers are the site under test, not third parties (the fixture answers those itself).
+    await page.context().route(
+      (url) => url.hostname === '127.0.0.1',
+      (route) => route.continue(),
+    );
+    await signIn(page, b, STAFF);
+    // Each row: the variant, its share, its visitors, its leads.
+    const expected = (Object.keys(LABELS) as VariantId[]).map((id) => [
+      LABELS[id],
+      `${SPLIT[id]}%`,
+      String(visitors[id]),
+      id === leadVariant ? '1' : '0',
+    ]);
+    const rows = page
+      .getByRole('article', { name: `Experimento ${EXPERIMENT}` })
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader') });
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return rows.evaluateAll((all) =>
+            all.map((row) =>
+              [...row.children].slice(0, 4).map((cell) => cell.textContent?.trim() ?? ''),
+            ),
+          );
+        },
+        { timeout: 20_000 },
+      )
+      .toEqual(expected);
+  });
+});
 
 test.describe('with no experiment running (the main build)', () => {
   const MAIN = `http://127.0.0.1:${E2E_PORT}`;

@@ -13,6 +13,8 @@ import { DATA_DIR, E2E_BUILD_ENV, MAIN_APP, STUB_URL } from './test-env';
 const OFFSET = Number(process.env.TEST_PORT_OFFSET ?? 0);
 export const EXPERIMENTS_PORT = 3127 + OFFSET;
 export const EXPERIMENTS_URL = `http://127.0.0.1:${EXPERIMENTS_PORT}`;
+/** The same build as two servers sharing one PostgreSQL, its counts in the database. */
+export const EXPERIMENTS_PG_PORTS = [3128 + OFFSET, 3129 + OFFSET] as const;
 /** Its server's folder under DATA_DIR (the local world's runs are in workflow/ inside). */
 export const EXPERIMENTS_DATA = 'experiments';
 
