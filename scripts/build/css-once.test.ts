@@ -71,17 +71,22 @@ test('refuses a page whose flight CSS is not the head’s, or whose rows it cann
   expect(() => cssOnce(page(long, []))).toThrow();
 });
 
-test("rewrites a build's prerendered pages and the copies `next start` made of them, nothing else", () => {
+test("rewrites a build's prerendered pages and the copies `next start` and Vercel's adapter made, nothing else", () => {
   const dist = mkdtempSync(path.join(tmpdir(), 'css-once-'));
   try {
-    const pages = ['server/app/index.html', 'server/route-cache/APP_PAGE/abc/$/index.html'];
+    const pages = [
+      'server/app/index.html',
+      'server/route-cache/APP_PAGE/abc/$/index.html',
+      'output/static/aviso-de-privacidad.html',
+      'output/functions/index.prerender-fallback.html',
+    ];
     const other = 'server/pages/otra.html';
     for (const file of [...pages, other]) {
       mkdirSync(path.dirname(path.join(dist, file)), { recursive: true });
       writeFileSync(path.join(dist, file), page(FLIGHT, [40]));
     }
     const done = cssOnceInBuild(dist);
-    expect(done.filter((one) => one.removedBytes > 0)).toHaveLength(2);
+    expect(done.filter((one) => one.removedBytes > 0)).toHaveLength(pages.length);
     for (const file of pages)
       expect(flightOf(readFileSync(path.join(dist, file), 'utf8'))).toBe(ONCE);
     expect(flightOf(readFileSync(path.join(dist, other), 'utf8'))).toBe(FLIGHT);

@@ -10,7 +10,7 @@
 // navigation asks for flight data alone, in which Next sends a <link> instead. It reads React's flight rows, an
 // internal format, so `next` is pinned exactly; a page whose rows it cannot read fails the build, naming it, and a
 // page is written whole or not at all.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** One inline script of flight data: `self.__next_f.push([1,"…"])`, the string escaped as Next escapes it. */
@@ -138,16 +138,23 @@ const escapeForScript = (json: string) =>
 
 /**
  * Every prerendered page of a build, rewritten; what each lost. Throws, naming the page, on one it cannot read. The
- * pages are server/app/*.html; `next start` copies each into server/route-cache/ as it first serves it, so a build
- * already served has those copies too, and they are rewritten alike.
+ * pages are in three places under the build's folder:
+ * - server/app/*.html, as `next build` writes them;
+ * - server/route-cache/, where `next start` copies each as it first serves it;
+ * - output/, where a deployment adapter's onBuildComplete copies them during `next build` (Vercel's, which Vercel
+ *   configures itself: @next-community/adapter-vercel writes output/static/ and output/functions/
+ *   *.prerender-fallback.html, and Vercel deploys those, not server/app/).
  */
 export function cssOnceInBuild(distDir: string): { page: string; removedBytes: number }[] {
-  const server = path.join(distDir, 'server');
-  const pages = readdirSync(server, { recursive: true, encoding: 'utf8' }).filter(
-    (file) => file.endsWith('.html') && /^(app|route-cache)[\\/]/.test(file),
-  );
+  const pages = ['server/app', 'server/route-cache', 'output']
+    .filter((folder) => existsSync(path.join(distDir, folder)))
+    .flatMap((folder) =>
+      readdirSync(path.join(distDir, folder), { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.html'))
+        .map((file) => path.join(folder, file)),
+    );
   return pages.map((page) => {
-    const file = path.join(server, page);
+    const file = path.join(distDir, page);
     let result: CssOnce;
     try {
       result = cssOnce(readFileSync(file, 'utf8'));
