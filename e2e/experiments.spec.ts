@@ -48,7 +48,7 @@ let server: Server | undefined;
 let dir = '';
 
 test.beforeAll(async () => {
-  // Built by the harness once per source state; minutes the first time.
+  // Built by global-setup.ts before any test (up to date here); minutes when a spec runs alone on a changed tree.
   test.setTimeout(15 * 60_000);
   dir = await buildApp(EXPERIMENTS_APP);
   server = await startNext(dir, {
