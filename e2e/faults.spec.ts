@@ -8,10 +8,12 @@ import {
 } from './support/fixtures';
 import { records, setScenario, uniqueMail, type StubStep } from './support/stub';
 
-/** The action must answer within 9 s whatever the contact API does (Vercel's limit is 10 s). */
+/**
+ * The action must answer within 9 s whatever the contact API does (Vercel's limit is 10 s): far from its own
+ * deadlines, so that a busy machine cannot pass for a fault. That the visitor is thanked within the form's 4 s when
+ * the engine holds the lead is lib/contact/actions.test.ts's to prove, where no other process's load is counted.
+ */
 const ACTION_DEADLINE_MS = 9000;
-/** With the engine holding the lead, the visitor is thanked within 4 s even when the API hangs */
-const OUTBOX_DEADLINE_MS = 4000;
 
 type Expected = { sees: RegExp; attempts: number | [number, number]; stored: number };
 /**
@@ -103,8 +105,6 @@ test.describe('contact API faults', () => {
         test.setTimeout(40_000);
         const expected =
           outbox === 'auto' ? (scenario.withOutbox ?? scenario.expected) : scenario.expected;
-        const deadline =
-          outbox === 'auto' && scenario.withOutbox ? OUTBOX_DEADLINE_MS : ACTION_DEADLINE_MS;
         const values = {
           name: 'Ana Fallas',
           mail: uniqueMail('fault'),
@@ -132,7 +132,7 @@ test.describe('contact API faults', () => {
         expect(attempts.length).toBeLessThanOrEqual(max);
         expect(new Set(attempts.map((a) => a.idempotencyKey)).size).toBe(1);
         expect(stored).toHaveLength(expected.stored);
-        expect(took).toBeLessThan(deadline);
+        expect(took).toBeLessThan(ACTION_DEADLINE_MS);
         if (expected.stored === 0 && expected !== KEPT) {
           for (const [field, value] of Object.entries(values)) {
             await expect(page.locator(`#contacto [name="${field}"]`)).toHaveValue(value);
