@@ -137,14 +137,29 @@ test('2,000 first visits split within 3 points of 50/30/20', async () => {
   test.setTimeout(5 * 60_000);
   const seen: Record<string, number> = { control: 0, b: 0, c: 0 };
   const mismatched: string[] = [];
+  // CI run 17 lost one of the 2,000 to "TypeError: fetch failed", most likely a kept-alive connection the server
+  // closed just as it was reused. A browser sends such a GET again by itself; so does this visitor, once, and keeps
+  // the cause of each.
+  const sentAgain: string[] = [];
+  const firstVisit = async () => {
+    const get = () =>
+      fetch(`${EXPERIMENTS_URL}/`, {
+        headers: { 'user-agent': CHROME },
+        signal: AbortSignal.timeout(15_000),
+      });
+    try {
+      return await get();
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error;
+      sentAgain.push(String(error.cause ?? error.message));
+      return get();
+    }
+  };
   let next = 0;
   const visitor = async () => {
     while (next < 2000) {
       const index = next++;
-      const response = await fetch(`${EXPERIMENTS_URL}/`, {
-        headers: { 'user-agent': CHROME },
-        signal: AbortSignal.timeout(15_000),
-      });
+      const response = await firstVisit();
       const cookie = response.headers
         .getSetCookie()
         .find((line) => line.startsWith(`${VISITOR_COOKIE}=`));
@@ -158,6 +173,9 @@ test('2,000 first visits split within 3 points of 50/30/20', async () => {
     }
   };
   await Promise.all(Array.from({ length: 8 }, visitor));
+  test.info().annotations.push({ type: 'figures', description: `sent again: ${sentAgain.length}` });
+  // Now and then, not as a rule: a server that drops connections fails here.
+  expect(sentAgain.length, sentAgain.join('; ')).toBeLessThanOrEqual(10);
   expect(mismatched).toEqual([]);
   expect(seen.none).toBeUndefined();
   for (const id of Object.keys(SPLIT) as VariantId[])
