@@ -16,7 +16,7 @@ import {
   WORDS,
   type VariantId,
 } from './support/experiments-app';
-import { expect, stayOnThankYouView, test } from './support/fixtures';
+import { expect, reachOurServers, stayOnThankYouView, test } from './support/fixtures';
 import { expectCssOnce } from './support/css-once';
 import { bodyOf, formControls, postForm, readAgain } from './support/form-post';
 import { standInGtag } from './support/gtag';
@@ -393,11 +393,7 @@ test.describe('on two servers sharing one PostgreSQL, and no Redis', () => {
     expect(answer.kind).toBe('thanks');
 
     // The staff read the result on server b: every visitor and the lead, from the shared database.
-    // These servers are the site under test, not third parties (the fixture answers those itself).
-    await page.context().route(
-      (url) => url.hostname === '127.0.0.1',
-      (route) => route.continue(),
-    );
+    await reachOurServers(page);
     await signIn(page, b, STAFF);
     // Each row: the variant, its share, its visitors, its leads.
     const expected = (Object.keys(LABELS) as VariantId[]).map((id) => [

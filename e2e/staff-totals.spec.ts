@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, test } from './support/fixtures';
+import { expect, reachOurServers, test } from './support/fixtures';
 import { sendAsPersonWithoutScripts } from './support/form-post';
 import { runsFor } from './support/leads';
 import { startServer } from './support/server';
@@ -86,11 +86,7 @@ test("/equipo's totals match the leads sent: live, later, held as spam then deli
   request,
 }) => {
   const site = server?.url ?? '';
-  // This server is the site under test, not a third party (the fixture answers those itself).
-  await page.context().route(
-    (url) => url.hostname === '127.0.0.1',
-    (route) => route.continue(),
-  );
+  await reachOurServers(page);
   await signIn(page, site, STAFF);
   const before = await totals(page, site);
 

@@ -4,7 +4,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { ROOT } from '../test-support/harness';
 import { readRawMail } from '../test-support/raw-mail';
 import { startPostgres, type Postgres } from '../test-support/postgres';
-import { expect, test } from './support/fixtures';
+import { expect, reachOurServers, test } from './support/fixtures';
 import { sendAsPersonWithoutScripts } from './support/form-post';
 import { runsFor } from './support/leads';
 import { startServer } from './support/server';
@@ -150,11 +150,7 @@ for (const world of WORLDS) {
   test(`a staff member's day on ${world.name}`, async ({ page, request }) => {
     const signInSite = servers[world.signInAt]?.url ?? '';
     const site = servers[world.workAt]?.url ?? '';
-    // These servers are the site under test, not third parties (the fixture answers those itself).
-    await page.context().route(
-      (url) => url.hostname === '127.0.0.1',
-      (route) => route.continue(),
-    );
+    await reachOurServers(page);
     const spam = await heldBack(request, site, 'entregar');
     const other = await heldBack(request, site, 'olvidar');
 
@@ -309,10 +305,7 @@ test('with no session, no route or action of the site gives away a held lead, or
  */
 test('another site cannot make a signed-in browser act', async ({ page, request }) => {
   const site = servers[0]?.url ?? '';
-  await page.context().route(
-    (url) => url.hostname === '127.0.0.1',
-    (route) => route.continue(),
-  );
+  await reachOurServers(page);
   const person = await heldBack(request, site, 'origen');
   await expect
     .poll(() => runsFor(person.mail, 'staff-local')[0]?.status ?? '', { timeout: 20_000 })
@@ -427,10 +420,7 @@ test("strangers asking for links in a staff member's name do not keep out the br
 }) => {
   const site = servers[0]?.url ?? '';
   const staff = staffOf('proxy');
-  await page.context().route(
-    (url) => url.hostname === '127.0.0.1',
-    (route) => route.continue(),
-  );
+  await reachOurServers(page);
   await signIn(page, site, staff);
   await page.getByRole('button', { name: 'Salir' }).click();
   await expect(page.getByLabel('Correo del equipo')).toBeVisible();
@@ -462,10 +452,7 @@ test("a signed-in page shows only the site's words, and Salir holds across a res
   page,
 }) => {
   const site = servers[0]?.url ?? '';
-  await page.context().route(
-    (url) => url.hostname === '127.0.0.1',
-    (route) => route.continue(),
-  );
+  await reachOurServers(page);
   await signIn(page, site, staffOf('reinicio'));
 
   const words = 'Llame al 55 1234 5678 para reactivar su cuenta';

@@ -93,6 +93,17 @@ export const test = base.extend<Fixtures & Options>({
 export { expect };
 
 /**
+ * Lets the page reach every server of ours on 127.0.0.1, whatever its port: a test on servers of its own (other ports
+ * than its baseURL) would otherwise have them answered as third parties by the fixture above.
+ */
+export async function reachOurServers(page: Page): Promise<void> {
+  await page.context().route(
+    (url) => url.hostname === '127.0.0.1',
+    (route) => route.continue(),
+  );
+}
+
+/**
  * A person reads before writing: by then the form's script runs (its button is
  * disabled while the form is empty). A test that fills and sends the moment the
  * page appears plays a script, and the form, unsigned, would ask it to confirm.
