@@ -7,6 +7,10 @@ const config = {
   testEnvironment: 'jsdom',
   // Most of the suite's time is waiting (timers, a real Redis, retries), not CPU: four at a time on two cores.
   maxWorkers: 4,
+  // Each test file's own data folder, and a run that fails if a test wrote into the developer's .inbox/.
+  setupFiles: ['<rootDir>/jest.data.ts'],
+  globalSetup: '<rootDir>/jest.global-setup.ts',
+  globalTeardown: '<rootDir>/jest.global-teardown.ts',
   setupFilesAfterEnv: ['<rootDir>/jest.setup.ts'],
   // .cache/test-apps/ holds the harness's copies of the project (test-support/harness.ts).
   testPathIgnorePatterns: [
