@@ -54,6 +54,15 @@ export function formControls(html: string): Control[] {
 export const READ_AGAIN_MS = 2000;
 export const readAgain = () => new Promise<void>((resolve) => setTimeout(resolve, READ_AGAIN_MS));
 
+/**
+ * How long a person takes to read the page and write four fields before the first «Enviar»: a few
+ * seconds at the least. Without JavaScript the served form carries no signature, so the pace does
+ * not change the first answer; a test that plays a person keeps it anyway.
+ */
+export const READ_AND_WRITE_MS = 3000;
+export const readAndWrite = () =>
+  new Promise<void>((resolve) => setTimeout(resolve, READ_AND_WRITE_MS));
+
 export type Answer = {
   status: number;
   html: string;
@@ -90,25 +99,22 @@ export const bodyOf = (controls: Control[], values: Record<string, string>) =>
   );
 
 /**
- * A person without JavaScript: loads the page, fills the four fields, sends,
- * and presses once more when asked to confirm. Returns the last answer.
+ * A person without JavaScript: loads the page, reads it and fills the four
+ * fields, sends, and presses once more when asked to confirm. Returns the last
+ * answer, and the page as it was first served (`served`).
  */
 export async function sendAsPersonWithoutScripts(
   request: APIRequestContext,
   baseURL: string,
   values: Record<string, string>,
   headers: Record<string, string> = {},
-): Promise<Answer> {
-  const page = await request.get(`${baseURL}/`, { headers });
-  let answer = await postForm(
-    request,
-    baseURL,
-    bodyOf(formControls(await page.text()), values),
-    headers,
-  );
+): Promise<Answer & { served: string }> {
+  const served = await (await request.get(`${baseURL}/`, { headers })).text();
+  await readAndWrite();
+  let answer = await postForm(request, baseURL, bodyOf(formControls(served), values), headers);
   // The answer page is the same form with every value kept and the server's signature: the second press, once read.
   if (answer.kind === 'confirm') await readAgain();
   if (answer.kind === 'confirm')
     answer = await postForm(request, baseURL, bodyOf(formControls(answer.html), {}), headers);
-  return answer;
+  return { ...answer, served };
 }
