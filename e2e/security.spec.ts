@@ -169,9 +169,12 @@ test.describe('the contact action', () => {
     await page.goto('/');
     await waitForFormScript(page);
     await fill(page, person);
-    // What an old page does after a new deployment: post an action id the server does not know.
+    // What an old page does after a new deployment: post an action id the server does not know. Switched off by a
+    // flag, not page.unroute: unrouting while the tags' requests went through this handler once left one of them
+    // handled twice ("Route is already handled!", CI run 25).
+    let stale = true;
     await page.route('**/*', async (route) => {
-      if (!isActionPost(route.request())) return route.fallback();
+      if (!stale || !isActionPost(route.request())) return route.fallback();
       await route.continue({
         headers: { ...route.request().headers(), 'next-action': '7f'.padEnd(42, '0') },
       });
@@ -184,7 +187,7 @@ test.describe('the contact action', () => {
     await expect(form(page).locator('[name="name"]')).toHaveValue(person.name);
     expect((await records(person.mail)).attempts).toHaveLength(0);
 
-    await page.unroute('**/*');
+    stale = false;
     await Promise.all([
       page.waitForEvent('load'),
       status.getByRole('button', { name: /recargar/i }).click(),
