@@ -10,22 +10,25 @@ export const staffEnv = (emails: string[]) => ({
 
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The sign-in link mailed to `staff` that no step has used yet (the mail sink keeps every mail of the run). */
+type Mail = { to: string[]; raw: string };
+const mails = async () => (await (await fetch(`${SMTP_URL}/__mails`)).json()) as Mail[];
+
+/**
+ * The sign-in link mailed to `staff` after the sink held `after` mails, that no step has used yet. The sink keeps
+ * every mail of the run, and a retried test runs in a new worker that has used nothing: only mails sent after its
+ * request count, or it would follow the link its failed attempt asked for, from another browser.
+ */
 const used = new Set<string>();
-async function newLinkFor(staff: string): Promise<string> {
-  const fresh = async () => {
-    const all = (await (await fetch(`${SMTP_URL}/__mails`)).json()) as Array<{
-      to: string[];
-      raw: string;
-    }>;
-    const links = all
+async function newLinkFor(staff: string, after: number): Promise<string> {
+  const fresh = async () =>
+    (await mails())
+      .slice(after)
       .filter((mail) => mail.to.includes(staff))
       .map(
         (mail) =>
           readRawMail(mail.raw).text.match(/https?:\/\/\S+\/equipo\/entrar\?t=\S+/)?.[0] ?? '',
-      );
-    return links.find((link) => link && !used.has(link)) ?? '';
-  };
+      )
+      .find((link) => link && !used.has(link)) ?? '';
   await expect.poll(fresh, { timeout: 20_000 }).not.toBe('');
   const link = await fresh();
   used.add(link);
@@ -37,8 +40,9 @@ export async function signIn(page: Page, site: string, staff: string) {
   await page.goto(`${site}/equipo`);
   await page.getByLabel('Correo del equipo').fill(staff);
   await pause(1000);
+  const before = (await mails()).length;
   await page.getByRole('button', { name: 'Enviarme un enlace' }).click();
   await expect(page.getByRole('status')).toContainText('le enviamos un enlace');
-  await page.goto(await newLinkFor(staff));
+  await page.goto(await newLinkFor(staff, before));
   await expect(page.getByRole('heading', { level: 1, name: 'Solicitudes' })).toBeVisible();
 }
