@@ -11,7 +11,7 @@ export const staffEnv = (emails: string[]) => ({
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Mail = { to: string[]; raw: string };
-const mails = async () => (await (await fetch(`${SMTP_URL}/__mails`)).json()) as Mail[];
+export const mails = async () => (await (await fetch(`${SMTP_URL}/__mails`)).json()) as Mail[];
 
 /**
  * The sign-in link mailed to `staff` after the sink held `after` mails, that no step has used yet. The sink keeps
@@ -19,7 +19,7 @@ const mails = async () => (await (await fetch(`${SMTP_URL}/__mails`)).json()) as
  * request count, or it would follow the link its failed attempt asked for, from another browser.
  */
 const used = new Set<string>();
-async function newLinkFor(staff: string, after: number): Promise<string> {
+export async function newLinkFor(staff: string, after: number): Promise<string> {
   const fresh = async () =>
     (await mails())
       .slice(after)
