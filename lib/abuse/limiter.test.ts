@@ -2,10 +2,11 @@
  * @jest-environment node
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import Redis from 'ioredis';
 import { Client, Pool } from 'pg';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
-import { consume, createLimiter, type SharedLimiter } from './limiter';
+import { consume, consumeInStore, createLimiter, used, type SharedLimiter } from './limiter';
 import { startPostgres, type Postgres } from '@/test-support/postgres';
 import { startStuckRedis } from '@/test-support/stuck-redis';
 
@@ -308,6 +309,54 @@ describe("abuse limit, in the Postgres world's database (self-hosted on several 
       await pool.end();
     }
   });
+
+  /** PostgreSQL behind a door that holds each new connection `delayMs` before letting it through: a loaded machine. */
+  async function slowToConnect(
+    delayMs: number,
+  ): Promise<{ url: string; close: () => Promise<void> }> {
+    const target = new URL(postgres?.url ?? '');
+    const sockets = new Set<Socket>();
+    const door: Server = createServer((socket) => {
+      sockets.add(socket);
+      socket.pause();
+      setTimeout(() => {
+        const upstream = connect(Number(target.port), target.hostname);
+        sockets.add(upstream);
+        for (const end of [socket, upstream]) end.on('error', () => end.destroy());
+        socket.pipe(upstream).pipe(socket);
+        socket.resume();
+      }, delayMs);
+    });
+    await new Promise<void>((resolve) => door.listen(0, '127.0.0.1', resolve));
+    const url = new URL(target);
+    url.port = String((door.address() as { port: number }).port);
+    return {
+      url: url.toString(),
+      close: () =>
+        new Promise<void>((resolve) => {
+          for (const socket of sockets) socket.destroy();
+          door.close(() => resolve());
+        }),
+    };
+  }
+
+  // A PostgreSQL that takes 800 ms to accept a connection failed every staff session check on a loaded CI machine: the
+  // pool gave up connecting after the visitor's 300 ms, whatever the caller's own wait.
+  it('lets a caller that waits seconds reach a PostgreSQL slow to connect, and then the visitors too', async () => {
+    const slow = await slowToConnect(800);
+    const shared = createLimiter('sesiones', { ...config, max: 1, postgresUrl: slow.url });
+    try {
+      expect(await used(shared, 'sesion-1', 5000)).toBe(0);
+      expect(await consumeInStore(shared, 'sesion-1', 5000)).toBe(true);
+      expect(await consumeInStore(shared, 'sesion-1', 5000)).toBe(false);
+      expect(await used(shared, 'sesion-1', 5000)).toBeGreaterThan(0);
+      // The connection the ledger opened now serves a visitor within their 300 ms.
+      await untilShared(shared, '203.0.113.99');
+    } finally {
+      shared.release?.();
+      await slow.close();
+    }
+  }, 30_000);
 
   it('answers from memory within its wait when PostgreSQL is away', async () => {
     const limiter = createLimiter('contacto', {

@@ -60,6 +60,15 @@ export function createLimiter(
 }
 
 /**
+ * How long the pool may take to open a connection. Longer than any caller waits, on purpose: each caller bounds its own
+ * wait (LIMIT_WAIT_MS for a visitor, seconds for the staff ledger), and a connection still opening when a visitor
+ * stops waiting is then there for the next one. At 300 ms, a PostgreSQL slow to accept (a loaded machine) never gave
+ * the pool a connection: the limit stayed in memory, and every staff session check failed ("Error", pg-pool's
+ * "timeout exceeded when trying to connect").
+ */
+const CONNECT_WAIT_MS = 5000;
+
+/**
  * The limit in its own table of the Postgres world's database (made when the limiter is, see makeLimitTable), with a
  * small pool.
  */
@@ -70,7 +79,7 @@ function postgresLimiter(
   const pool = new Pool({
     connectionString: url,
     max: 2,
-    connectionTimeoutMillis: LIMIT_WAIT_MS,
+    connectionTimeoutMillis: CONNECT_WAIT_MS,
     idleTimeoutMillis: 30_000,
   });
   // An idle client's error (the database restarting) is the pool's to handle, never the process's.
