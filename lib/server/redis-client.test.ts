@@ -1,7 +1,7 @@
 /**
  * @jest-environment node
  */
-import { sharedRedis } from './redis-client';
+import { RedisNotReadyError, sharedRedis, whenReady } from './redis-client';
 
 // Lazy clients: nothing here connects.
 const URL_A = 'redis://127.0.0.1:1/0';
@@ -32,5 +32,24 @@ describe('the shared Redis client', () => {
     first.release();
     expect(second.client.status).not.toBe('end');
     second.release();
+  });
+
+  // Every request that needs Redis while it connects waits on its 'ready' event; eleven visitors at once made Node warn
+  // of a leak ("MaxListenersExceededWarning … ready listeners added to [Commander]") in every server's log.
+  it('lets many requests wait for the same connection without a leak warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    const { client, release } = sharedRedis(URL_A);
+    try {
+      const waits = Array.from({ length: 30 }, () => whenReady(client, 300));
+      for (const wait of waits) await expect(wait).rejects.toBeInstanceOf(RedisNotReadyError);
+      expect(client.listenerCount('ready')).toBe(0);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      release();
+    }
   });
 });

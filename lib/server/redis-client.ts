@@ -25,6 +25,9 @@ function createRedisClient(url: string): Redis {
     retryStrategy: (times) => Math.min(times * 200, 2000),
   });
   client.on('error', () => {}); // surfaced by the failing command, logged there
+  // Each request waiting for the connection (whenReady) listens for 'ready' until it connects or the request's own
+  // wait ends: as many as the requests of that moment, each gone within its bound. Not a leak, so no warning.
+  client.setMaxListeners(0);
   return client;
 }
 
