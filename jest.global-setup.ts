@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -8,6 +8,7 @@ import path from 'node:path';
  * to the totals /equipo shows on `npm run dev`.
  * - Jest's globalSetup (below) makes one folder for the run, UNIT_DATA_ROOT, and notes what .inbox/ holds;
  * - jest.data.ts gives each test file a CONTACT_INBOX_DIR of its own inside it;
+ * - every other temporary folder a test makes goes inside it too (TMPDIR);
  * - the globalTeardown (afterUnitTests) fails the run if .inbox/ changed, and removes the run's folder.
  */
 const INBOX = path.join(__dirname, '.inbox');
@@ -31,7 +32,12 @@ function listing(): Map<string, string> {
 export default function beforeUnitTests(): void {
   (globalThis as Record<symbol, unknown>)[BEFORE] = listing();
   // Set before the workers start: they inherit it.
-  process.env.UNIT_DATA_ROOT = mkdtempSync(path.join(tmpdir(), 'unit-data-'));
+  const root = mkdtempSync(path.join(tmpdir(), 'unit-data-'));
+  process.env.UNIT_DATA_ROOT = root;
+  // And every temporary folder a test makes for itself (os.tmpdir() reads TMPDIR), so the run leaves none behind.
+  // Others may pass through, not list: the test PostgreSQL runs as the postgres user in a folder of its own here.
+  chmodSync(root, 0o711);
+  process.env.TMPDIR = root;
 }
 
 function failIfWritten(): void {
