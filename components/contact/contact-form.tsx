@@ -1,7 +1,7 @@
 'use client';
 
 import { useRef, type ReactNode } from 'react';
-import { CONTACT_FIELDS, EDITION_FIELD, TOKEN_FIELD } from '@/lib/contact/fields';
+import { CONTACT_FIELDS, EDITION_FIELD, RESEND_FIELD, TOKEN_FIELD } from '@/lib/contact/fields';
 import { INITIAL_CONTACT_STATE, type ContactState } from '@/lib/contact/state';
 import {
   encodeExperiments,
@@ -78,6 +78,8 @@ export function ContactForm({
   const posted = 'values' in state ? state.values : undefined;
   // The server's signature in its answer: the next press is accepted without asking again.
   const answerToken = 'token' in state ? state.token : undefined;
+  // A failed send's key: the same words sent again keep it (lib/contact/resend-key.ts).
+  const resend = 'resend' in state ? state.resend : undefined;
 
   if (state.status === 'sent') {
     return (
@@ -122,6 +124,7 @@ export function ContactForm({
       {honeypot}
       <input key={answerToken} type="hidden" name={TOKEN_FIELD} defaultValue={answerToken ?? ''} />
       <input type="hidden" name={EDITION_FIELD} value={edition} />
+      {resend ? <input type="hidden" name={RESEND_FIELD} value={resend} /> : null}
       {experiments?.length ? (
         <input type="hidden" name={VARIANT_FIELD} value={encodeExperiments(experiments)} />
       ) : null}

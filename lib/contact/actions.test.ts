@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CONFIRM_MIN_MS, HONEYPOT_FIELD, TOKEN_FIELD } from './fields';
+import { CONFIRM_MIN_MS, HONEYPOT_FIELD, RESEND_FIELD, TOKEN_FIELD } from './fields';
 import type { Lead } from './lead/lead';
 import type { ContactState } from './state';
 
@@ -57,6 +57,9 @@ const visitor = {
 const typed = { ...visitor };
 /** ...and the server's signature, so a person without scripts is not asked to confirm on the next press. */
 const SIGNED = expect.stringMatching(/^c\./);
+
+/** A failed send the engine may still deliver hands its key back, signed (resend-key.ts). */
+const RESEND = expect.stringMatching(/^[0-9a-f-]{36}\.[A-Za-z0-9_-]{22}$/);
 
 /** The sent state carries the enquiry's idempotency key, for the Ads conversion. */
 const SENT = { status: 'sent', key: expect.stringMatching(/^[0-9a-f-]{36}$/) };
@@ -264,9 +267,51 @@ describe('submitContact (the Server Action)', () => {
       status: 'failed',
       values: typed,
       token: SIGNED,
+      resend: RESEND,
     });
     expect(logs.join('\n')).toMatch(/el motor de entregas no guardó .* \(Error: ENOSPC\)/);
     expectNoPersonalData();
+  });
+
+  it('the same words sent again after a failed send keep its Idempotency-Key; changed words, or another client, do not', async () => {
+    // The engine's run may land after the visitor was asked to retry: the resend must be the same lead to the API.
+    const keys = () =>
+      fetchMock.mock.calls.map(
+        ([, init]) =>
+          (init as RequestInit & { headers: Record<string, string> }).headers['Idempotency-Key'],
+      );
+    fetchMock.mockImplementation(async () => json(503, { error: 'down' }));
+    mockStart.mockRejectedValueOnce(new Error('late'));
+    const submit = loadAction(API);
+    const failed = await submit(idle, form(visitor));
+    const resend = failed.status === 'failed' ? failed.resend : undefined;
+    expect(resend).toEqual(RESEND);
+    const [first] = keys();
+    expect(resend?.startsWith(`${first}.`)).toBe(true);
+
+    fetchMock.mockClear();
+    fetchMock.mockImplementation(async () => json(200, { success: true }));
+    expect(await submit(idle, form({ ...visitor, [RESEND_FIELD]: resend ?? '' }))).toEqual({
+      ...SENT,
+      key: first,
+    });
+    expect(new Set(keys())).toEqual(new Set([first]));
+    expect(logs.join('\n')).toContain(`Reenvío de la solicitud ${first}, con la misma clave`);
+
+    const changed = { ...visitor, reason: 'Mejor: una tienda en línea.' };
+    const others = [
+      await submit(idle, form({ ...changed, [RESEND_FIELD]: resend ?? '' })),
+      await submit(
+        idle,
+        form({ ...visitor, [RESEND_FIELD]: `${randomUUID()}.${resend?.split('.')[1]}` }),
+      ),
+    ];
+    const here = requestHeaders;
+    afterEachRestore.push(() => void (requestHeaders = here));
+    requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.79' });
+    others.push(await submit(idle, form({ ...visitor, [RESEND_FIELD]: resend ?? '' })));
+    for (const state of others) expect(state).toEqual(SENT);
+    expect(others.map((state) => state.status === 'sent' && state.key)).not.toContain(first);
   });
 
   it('gives every submission its own Idempotency-Key', async () => {
@@ -386,6 +431,7 @@ describe("what the API does not take live goes to the lead's workflow", () => {
       status: 'failed',
       values: typed,
       token: SIGNED,
+      resend: RESEND,
     });
     expect(Date.now() - began).toBeLessThan(4000);
   });

@@ -1,5 +1,6 @@
 'use server';
 
+import { randomUUID } from 'node:crypto';
 import { cookies, headers } from 'next/headers';
 import { requestAddress, requestClient } from '@/lib/abuse/client';
 import { getForwardConfig } from '@/lib/env/server';
@@ -9,6 +10,7 @@ import {
   CONTACT_FIELDS,
   EDITION_FIELD,
   HONEYPOT_FIELD,
+  RESEND_FIELD,
   TOKEN_FIELD,
   type ContactValues,
 } from './fields';
@@ -16,7 +18,7 @@ import { answerQaEnquiry, isQaEnquiry } from './qa-enquiry';
 import { visitorOf, type Visitor } from './lead/forward';
 import { consumeEnquiry } from './rate-limit';
 import { contactSchema, fieldErrorsOf, isCaptchaShaped } from './schema';
-import { checkToken, issueToken, spendToken } from './signature-store';
+import { checkResend, checkToken, issueResend, issueToken, spendToken } from './signature-store';
 import {
   FIRST_TOUCH_COOKIE,
   LAST_TOUCH_COOKIE,
@@ -33,6 +35,7 @@ const POSTED_FIELDS: readonly string[] = [
   TOKEN_FIELD,
   EDITION_FIELD,
   VARIANT_FIELD,
+  RESEND_FIELD,
 ];
 
 /**
@@ -104,10 +107,17 @@ export async function submitContact(
   if (isQaEnquiry(parsed.data))
     state = answerQaEnquiry(rule); // whatever the spam rules said
   else if (rule) state = await quarantineEnquiry(parsed.data, rule, { answerBy, source });
-  else
-    state = await deliverEnquiry(parsed.data, { answerBy, source, visitor }).then(
+  else {
+    // The same words sent again after a failure keep that send's key: the API stores the lead once.
+    const resent = await checkResend(input[RESEND_FIELD], client, parsed.data);
+    if (resent) console.info(`[contacto] Reenvío de la solicitud ${resent}, con la misma clave`);
+    const key = resent ?? randomUUID();
+    state = await deliverEnquiry(parsed.data, { answerBy, source, visitor, key }).then(
       countedLead(experiments),
     );
+    if (state.status === 'failed' && state.resend)
+      state = { ...state, resend: await issueResend(state.resend, client, parsed.data) };
+  }
   return state.status === 'failed' ? { ...state, values, token: await confirmToken() } : state;
 }
 

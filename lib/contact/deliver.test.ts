@@ -146,10 +146,15 @@ describe("the staff page's totals: each lead counted once it is delivered or hel
   it('refused live, or not held by the engine: nothing, for the visitor is told to try again', async () => {
     const { deliverEnquiry } = load(API);
     fetchMock.mockResolvedValueOnce(json(400, { success: false, mes: 'No' }));
-    expect(await deliverEnquiry(enquiry, known())).toMatchObject({ status: 'failed' });
+    // Refused: no key to keep (an API that replays a key's answer would refuse the same words forever).
+    expect(await deliverEnquiry(enquiry, known())).toEqual({ status: 'failed', mes: 'No' });
     fetchMock.mockImplementation(async () => down());
     mockStart.mockRejectedValueOnce(new Error('disco lleno'));
-    expect(await deliverEnquiry(enquiry, known())).toEqual({ status: 'failed' });
+    // Not held in time: the run may still land, so its key goes back for the same words sent again.
+    expect(await deliverEnquiry(enquiry, { ...known(), key: 'clave-de-antes' })).toEqual({
+      status: 'failed',
+      resend: 'clave-de-antes',
+    });
     expect(counted()).toEqual([]);
   });
 

@@ -24,16 +24,17 @@ export const ANSWER_WITHIN_MS = 3600;
 /** The engine must hold the enquiry within this, or the visitor is asked to try again. */
 const HOLD_WAIT_MS = 800;
 
-type Known = { answerBy: number; source?: LeadSource; visitor?: Visitor };
+/** `key`: the Idempotency-Key an earlier failed send of the same words had (resend-key.ts); else a fresh one. */
+type Known = { answerBy: number; source?: LeadSource; visitor?: Visitor; key?: string };
 
-/** A lead of this enquiry: a fresh key, and the delivery settings it keeps for its whole life. */
+/** A lead of this enquiry: its key, and the delivery settings it keeps for its whole life. */
 function newLead(
   enquiry: ContactEnquiry,
-  { source, visitor }: Pick<Known, 'source' | 'visitor'>,
+  { source, visitor, key }: Pick<Known, 'source' | 'visitor' | 'key'>,
 ): Lead {
   const { backoffSeconds, keepMs } = getDeliveryConfig();
   return {
-    key: randomUUID(),
+    key: key ?? randomUUID(),
     enquiry,
     receivedAt: Date.now(),
     backoffSeconds,
@@ -93,7 +94,10 @@ export async function deliverEnquiry(enquiry: ContactEnquiry, known: Known): Pro
     console.warn(`[contacto] La API no respondió bien (${failures.join(', ')}) ${summary}`);
     if (report.retryAfterMs !== undefined) lead.retryAfterMs = report.retryAfterMs;
   }
-  return (await startLead(lead, answerBy)) ? { status: 'sent', key } : { status: 'failed' };
+  // Not held in time, the lead may still land: its key goes back (signed by the action) for the same words sent again.
+  return (await startLead(lead, answerBy))
+    ? { status: 'sent', key }
+    : { status: 'failed', resend: key };
 }
 
 /** A suspected spam: thanked like a person, with no key (nothing to convert); its run waits to be released. */
@@ -145,7 +149,8 @@ async function startLead(lead: Lead, answerBy: number): Promise<boolean> {
     countSoon(lead, 'received', ...(lead.spamRule ? (['spam'] as const) : []));
     return true;
   } catch (error) {
-    // A start that answers later still runs: the API stores the key once, and the visitor was told to retry.
+    // A start that answers later still runs: the API stores the key once, the visitor was told to retry, and the
+    // same words sent again keep this key (actions.ts).
     console.error(
       `[contacto] ERROR: el motor de entregas no guardó ${lead.key} en ${wait} ms (${errorName(error)})`,
     );

@@ -27,6 +27,8 @@ export const FIELD_MAX_CHARS: Record<ContactField, number> = {
 export const HONEYPOT_FIELD = 'campo_extra';
 /** The server's signature of when the form was on screen (or of its own answer): a hidden input. */
 export const TOKEN_FIELD = 'firma';
+/** A failed send's key, signed: the same words sent again keep it (resend-key.ts). Only in a failed answer's form. */
+export const RESEND_FIELD = 'reenvio';
 /** The build the form was rendered by (lib/proxy/stale-form.ts). */
 export const EDITION_FIELD = 'edicion';
 export const TOKEN_PATH = '/api/contact/token';

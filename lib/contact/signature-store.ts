@@ -11,6 +11,8 @@ import {
   type TokenKind,
   type TokenVerdict,
 } from './form-token';
+import { resentKey, signResend } from './resend-key';
+import type { ContactEnquiry } from './schema';
 
 // The form's signing key and its used signatures. The key never derives from anything a visitor could have seen (the
 // old site sent its site key to browsers): CONTACT_FORM_SECRET, else a random one the instances share
@@ -64,6 +66,21 @@ export async function checkToken(token: string | undefined, client: string): Pro
     if (own.verdict !== 'invalid') return own;
   }
   return checked;
+}
+
+/** What a failed delivery's answer gives back for `key` (resend-key.ts), signed with the form's key. */
+export const issueResend = async (key: string, client: string, enquiry: ContactEnquiry) =>
+  signResend(await formKey(), key, client, enquiry);
+
+/** The key a resend keeps, when `posted` was signed for this client and these words (also with this process's key). */
+export async function checkResend(
+  posted: string | undefined,
+  client: string,
+  enquiry: ContactEnquiry,
+): Promise<string | undefined> {
+  const kept = resentKey(await formKey(), posted, client, enquiry);
+  if (kept || formSecret()) return kept;
+  return resentKey(held.processKey, posted, client, enquiry);
 }
 
 /** Drops the used-signature store's clients (tests). */

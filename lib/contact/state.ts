@@ -7,13 +7,18 @@ export type ContactState =
   | { status: 'sent'; key?: string }
   /** Nothing was sent. `values` as posted, so a page rendered from this state (no JavaScript) gives them back. */
   | { status: 'invalid'; fieldErrors: FieldErrors; values?: Partial<ContactValues>; token?: string }
-  /** `mes` is the contact API's own words, when it gave any; `reason` picks our own message when it did not. */
+  /**
+   * `mes` is the contact API's own words, when it gave any; `reason` picks our own message when it did not. `resend`:
+   * the key of a lead the engine may still deliver, signed by the action, so the same words sent again keep it
+   * (lib/contact/resend-key.ts).
+   */
   | {
       status: 'failed';
       mes?: string;
       reason?: FailureReason;
       values?: Partial<ContactValues>;
       token?: string;
+      resend?: string;
     }
   /** No valid signature (no JavaScript, or before hydration): nothing stored; the next press, with `token`, counts. */
   | { status: 'confirm'; values: ContactValues; token: string };
