@@ -2,15 +2,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { ROOT } from '../test-support/harness';
-import { readRawMail } from '../test-support/raw-mail';
 import { startPostgres, type Postgres } from '../test-support/postgres';
 import { expect, reachOurServers, test } from './support/fixtures';
 import { sendAsPersonWithoutScripts } from './support/form-post';
 import { runsFor } from './support/leads';
 import { startServer } from './support/server';
-import { mails, newLinkFor, pause } from './support/staff';
+import { askForLink, linksTo, pause, signIn } from './support/staff';
 import { records, uniqueMail } from './support/stub';
-import { DATA_DIR, E2E_BUILD_ENV, SMTP_URL, STAFF_PORTS } from './support/test-env';
+import { DATA_DIR, E2E_BUILD_ENV, STAFF_PORTS } from './support/test-env';
 
 /*
  * A staff member's day in /equipo, in a real browser, on the local world and on two servers sharing one PostgreSQL:
@@ -74,39 +73,6 @@ async function heldBack(request: APIRequestContext, site: string, tag: string) {
   const answer = await sendAsPersonWithoutScripts(request, site, person);
   expect(answer.kind).toBe('thanks');
   return person;
-}
-
-/** Every sign-in link mailed to `staff` so far (the mail sink keeps every mail of the run), oldest first. */
-async function linksTo(staff: string): Promise<string[]> {
-  const all = (await (await fetch(`${SMTP_URL}/__mails`)).json()) as Array<{
-    to: string[];
-    raw: string;
-  }>;
-  return all
-    .filter((mail) => mail.to.includes(staff))
-    .map(
-      (mail) =>
-        readRawMail(mail.raw).text.match(/https?:\/\/\S+\/equipo\/entrar\?t=\S+/)?.[0] ?? '',
-    )
-    .filter(Boolean);
-}
-
-/** Asks for a link on the sign-in page, as a person does; the answer it shows. */
-async function askForLink(page: Page, site: string, staff: string): Promise<string> {
-  await page.goto(`${site}/equipo`);
-  await page.getByLabel('Correo del equipo').fill(staff);
-  await pause(1000);
-  await page.getByRole('button', { name: 'Enviarme un enlace' }).click();
-  const said = page.getByRole('status');
-  await expect(said).toHaveText(/le enviamos un enlace|Demasiadas solicitudes/);
-  return (await said.textContent()) ?? '';
-}
-
-async function signIn(page: Page, site: string, staff: string) {
-  const before = (await mails()).length;
-  expect(await askForLink(page, site, staff)).toContain('le enviamos un enlace');
-  await page.goto(await newLinkFor(staff, before));
-  await expect(page.getByRole('heading', { level: 1, name: 'Solicitudes' })).toBeVisible();
 }
 
 /** Odd lists and cursors with a session: the lists (maybe an empty page of them), or the CSV, never a 500. */
