@@ -1,6 +1,5 @@
 'use server';
 
-import { randomUUID } from 'node:crypto';
 import { cookies, headers } from 'next/headers';
 import { requestAddress, requestClient } from '@/lib/abuse/client';
 import { getForwardConfig } from '@/lib/env/server';
@@ -109,9 +108,8 @@ export async function submitContact(
   else if (rule) state = await quarantineEnquiry(parsed.data, rule, { answerBy, source });
   else {
     // The same words sent again after a failure keep that send's key: the API stores the lead once.
-    const resent = await checkResend(input[RESEND_FIELD], client, parsed.data);
-    if (resent) console.info(`[contacto] Reenvío de la solicitud ${resent}, con la misma clave`);
-    const key = resent ?? randomUUID();
+    const key = await checkResend(input[RESEND_FIELD], client, parsed.data);
+    if (key) console.info(`[contacto] Reenvío de la solicitud ${key}, con la misma clave`);
     state = await deliverEnquiry(parsed.data, { answerBy, source, visitor, key }).then(
       countedLead(experiments),
     );
