@@ -71,6 +71,8 @@ async function nextConfig(phase: string): Promise<NextConfig> {
     experimental: {
       // The page's own CSS goes inline: no render-blocking request before the first paint.
       inlineCss: true,
+      // An address no route serves gets app/global-not-found.tsx, in Spanish, instead of Next's English default.
+      globalNotFound: true,
       serverActions: {
         // The form's own size (lib/proxy/too-large.ts); the proxy refuses a bigger post before this is reached.
         bodySizeLimit: MAX_FORM_BODY_BYTES,

@@ -41,6 +41,33 @@ test.describe('routes', () => {
     expect(response.status()).toBe(404);
   });
 
+  test('an address no route serves is a 404 in Spanish, with the way home', async ({ page }) => {
+    // The proxy sends unknown pages to `/`; these it leaves alone (an API path, a file name), so Next answers them.
+    for (const path of ['/api/nada', '/nada.txt']) {
+      const response = await page.goto(path);
+      expect([path, response?.status()]).toEqual([path, 404]);
+      await expect(page.locator('html')).toHaveAttribute('lang', 'es-MX');
+      await expect(page).toHaveTitle('Página no encontrada | Impulso Digital');
+      await expect(
+        page.getByRole('heading', { level: 1, name: 'No encontramos esta página' }),
+      ).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Ir a la página de inicio' })).toHaveAttribute(
+        'href',
+        '/',
+      );
+      await expect(page.getByText('could not be found')).toHaveCount(0);
+    }
+  });
+
+  test("the home page carries Spanish not-found copy, not Next's English default", async ({
+    request,
+  }) => {
+    // Next sends the root not-found page's tree in the flight data of every page: app/not-found.tsx keeps it small.
+    const html = await (await request.get('/')).text();
+    expect(html).not.toContain('This page could not be found');
+    expect(html).toContain('No encontramos esta página');
+  });
+
   test('only GET and HEAD are redirected', async ({ request }) => {
     const head = await request.head('/home', { maxRedirects: 0 });
     expect(head.status()).toBe(308);

@@ -16,3 +16,11 @@ export const errorPage = {
   /** The <title> of global-error.tsx, which replaces the layout and its metadata. */
   documentTitle: 'Algo salió mal | Impulso Digital',
 };
+
+/** The 404 page (components/layout/not-found-page.tsx), for an address with nothing behind it. */
+export const notFoundPage = {
+  documentTitle: 'Página no encontrada | Impulso Digital',
+  title: 'No encontramos esta página',
+  text: 'La dirección no existe o cambió. Lo que buscas está en la página de inicio.',
+  home: 'Ir a la página de inicio',
+};
