@@ -25,6 +25,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { cssLaterInBuild } from '../scripts/build/css-later';
 import { cssOnceInBuild } from '../scripts/build/css-once';
 import { isolatedProcessEnv } from './isolated-env';
 
@@ -195,6 +196,8 @@ export async function buildApp(
   if (!spec.create) {
     const pages = cssOnceInBuild(path.join(dir, '.next'));
     output += `\ncss-once: ${pages.filter((page) => page.removedBytes > 0).length} pages rewritten\n`;
+    const later = cssLaterInBuild(path.join(dir, '.next'));
+    output += `css-later: ${later.filter((page) => page.movedBytes > 0).length} pages rewritten\n`;
   }
   writeFileSync(path.join(dir, BUILD_LOG), output);
   writeFileSync(stampFile, stamp);
