@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import postcss, { type AtRule, type Rule } from 'postcss';
+import { prerenderedPages } from './css-once';
 
 /** The class the sections below the fold carry (app/(sitio)/globals.css gives it content-visibility). */
 export const BELOW_FOLD = 'below-fold';
@@ -140,20 +141,14 @@ const filesNamed = (folder: string, name: string) =>
     : [];
 
 /**
- * Every prerendered page of a build (the folders css-once rewrites), with its later rules moved out. The stylesheet
- * is written beside the chunk the page names first: in static/ for the pages `next start` serves, in output/ for the
- * copies a deployment adapter made there (Vercel's, which deploys output/static/). Throws, naming the page, on a
- * page whose markup it cannot read, or whose chunk is not where it would be served from.
+ * Every prerendered page of a build (css-once's), with its later rules moved out, and how many bytes of CSS left its
+ * head (0: none could, or it was rewritten already). The stylesheet is written beside the chunk the page names first:
+ * in static/ for the pages `next start` serves, in output/ for the copies a deployment adapter made there (Vercel's,
+ * which deploys output/static/). Throws, naming the page, on a page whose markup it cannot read, or whose chunk is
+ * not where it would be served from.
  */
-/** Each page, with how many bytes of CSS left its head (0: none could, or it was rewritten already). */
 export function cssLaterInBuild(distDir: string): { page: string; movedBytes: number }[] {
-  const pages = ['server/app', 'server/route-cache', 'output']
-    .filter((folder) => existsSync(path.join(distDir, folder)))
-    .flatMap((folder) =>
-      readdirSync(path.join(distDir, folder), { recursive: true, encoding: 'utf8' })
-        .filter((file) => file.endsWith('.html'))
-        .map((file) => path.join(folder, file)),
-    );
+  const pages = prerenderedPages(distDir);
   return pages.map((page) => {
     const file = path.join(distDir, page);
     const html = readFileSync(file, 'utf8');

@@ -137,22 +137,26 @@ const escapeForScript = (json: string) =>
     .replace(/\u2029/g, '\\u2029');
 
 /**
- * Every prerendered page of a build, rewritten; what each lost. Throws, naming the page, on one it cannot read. The
- * pages are in three places under the build's folder:
+ * The prerendered pages of a build, as paths under its folder. They are in three places:
  * - server/app/*.html, as `next build` writes them;
  * - server/route-cache/, where `next start` copies each as it first serves it;
  * - output/, where a deployment adapter's onBuildComplete copies them during `next build` (Vercel's, which Vercel
  *   configures itself: @next-community/adapter-vercel writes output/static/ and output/functions/
  *   *.prerender-fallback.html, and Vercel deploys those, not server/app/).
  */
-export function cssOnceInBuild(distDir: string): { page: string; removedBytes: number }[] {
-  const pages = ['server/app', 'server/route-cache', 'output']
+export function prerenderedPages(distDir: string): string[] {
+  return ['server/app', 'server/route-cache', 'output']
     .filter((folder) => existsSync(path.join(distDir, folder)))
     .flatMap((folder) =>
       readdirSync(path.join(distDir, folder), { recursive: true, encoding: 'utf8' })
         .filter((file) => file.endsWith('.html'))
         .map((file) => path.join(folder, file)),
     );
+}
+
+/** Every prerendered page of a build, rewritten; what each lost. Throws, naming the page, on one it cannot read. */
+export function cssOnceInBuild(distDir: string): { page: string; removedBytes: number }[] {
+  const pages = prerenderedPages(distDir);
   return pages.map((page) => {
     const file = path.join(distDir, page);
     let result: CssOnce;
