@@ -173,6 +173,13 @@ test.describe('the agency’s own pictures on a phone (390px, DPR 2)', () => {
     const release = await holdPictures(page);
 
     await page.goto(PICTURES_URL, { waitUntil: 'domcontentloaded' });
+    // The CSS below the fold comes after the first paint (scripts/build/css-later.ts), and it sizes the client logos'
+    // boxes: they are measured once it is in, as a visitor who scrolls down finds them. The pictures stay held.
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLLinkElement>('link[data-css-later]')].every(
+        (link) => link.media === 'all',
+      ),
+    );
     const before = await pictures(page);
     // The headings' web font in before the scroll: arriving during it, it rewraps the benefits heading at
     // 390px (2 lines in the fallback, 3 in Montserrat) and moves the list under it, which is font-display:
