@@ -136,6 +136,14 @@ describe('cssLater', () => {
     );
   });
 
+  it("keeps CSS that holds a replacement pattern ($& or $') as it is", () => {
+    const css = `.hero:after{content:"$&"}.hero:before{content:"$'"}${CSS}`;
+    const { html } = cssLater(page(css));
+    const styles = [...html.matchAll(/<style[^>]*>([^<]*)<\/style>/g)].map((match) => match[1]);
+    expect(styles).toEqual([splitCss(css, laterClasses(page(css))).now]);
+    expect(styles[0]).toContain(`.hero:after{content:"$&"}.hero:before{content:"$'"}`);
+  });
+
   it('leaves alone a page it rewrote already, one with nothing below the fold, and one without inlined CSS', () => {
     const once = cssLater(page()).html;
     expect(cssLater(once)).toEqual({ html: once, sheet: null });

@@ -9,7 +9,7 @@
 // without scripts. React adopts the head's <style> by its data-href and never reads its text again (css-once.ts), so
 // the shorter text hydrates as the full one did. The rules are read with postcss.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import postcss, { type AtRule, type Rule } from 'postcss';
 import { prerenderedPages } from './css-once';
@@ -123,9 +123,10 @@ export function cssLater(html: string): CssLater {
   const links =
     `<link rel="stylesheet" href="${href}" media="print" onload="this.media='all'" ${LATER_LINK}=""/>` +
     `<noscript><link rel="stylesheet" href="${href}"/></noscript>`;
+  // Replacers, not strings: a string's `$&` or `$'` (CSS may hold them, in a `content`) would be read as patterns.
   const rewritten = html
-    .replace(whole, `${open}${split.now}${close}`)
-    .replace('</head>', `${links}</head>`);
+    .replace(whole, () => `${open}${split.now}${close}`)
+    .replace('</head>', () => `${links}</head>`);
   return {
     html: rewritten,
     sheet: { name, css: split.later, beside: first.slice(first.lastIndexOf('/') + 1) },
@@ -169,7 +170,6 @@ export function cssLaterInBuild(distDir: string): { page: string; movedBytes: nu
         `css-later: ${page}: its stylesheet ${sheet.beside} is not in ${deployed ? 'output/' : 'static/'}`,
       );
     for (const chunk of places) {
-      mkdirSync(path.dirname(chunk), { recursive: true });
       writeFileSync(path.join(path.dirname(chunk), sheet.name), sheet.css);
     }
     writeFileSync(file, result.html);
