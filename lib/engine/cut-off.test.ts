@@ -95,6 +95,32 @@ describe('a run cut off by a crash mid-step', () => {
     expect(logEnd('step_2', end(LOCAL_AFTER_MS), now)).toBe('waits');
   });
 
+  it('is torn at once on the local world when its step ended, or locked its end, before this server started', () => {
+    // Restarted 5 s ago; the step ended 8 s ago, under the process that was killed: no wait for LOCAL_AFTER_MS.
+    const startedAt = now - 5000;
+    const ended = { status: 'completed', completedAt: ago(8000), updatedAt: ago(8000) };
+    expect(verdictOf(ended, now, startedAt, true)).toBe('torn');
+    expect(verdictOf({ status: 'running', updatedAt: ago(8000) }, now, startedAt, true, true)).toBe(
+      'torn',
+    );
+    // Ended under this server: its end may be being written.
+    expect(
+      verdictOf(
+        { status: 'completed', completedAt: ago(3000), updatedAt: ago(3000) },
+        now,
+        startedAt,
+        true,
+      ),
+    ).toBeNull();
+    expect(
+      verdictOf({ status: 'running', updatedAt: ago(3000) }, now, startedAt, true, true),
+    ).toBeNull();
+    // PostgreSQL: another server may be writing that end.
+    expect(verdictOf(ended, now, startedAt)).toBeNull();
+    // Still running, no lock: the world runs it again after a restart.
+    expect(verdictOf({ status: 'running', updatedAt: ago(8000) }, now, startedAt, true)).toBeNull();
+  });
+
   it("is torn when the local world locked its step's end but never wrote it (a full disk, a kill), never while the end is being written", () => {
     expect(
       verdictOf({ status: 'running', updatedAt: ago(LOCAL_AFTER_MS) }, now, upLong, true, true),

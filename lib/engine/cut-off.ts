@@ -62,7 +62,9 @@ export function logEnd(
 
 /**
  * Whether a latest step looks cut off (the log is then read to be sure); 'abandoned' only once this server has rescued
- * as long: after a long stop, the world runs such a step again first.
+ * as long: after a long stop, the world runs such a step again first. On the local world, one process writes the
+ * world: a step that ended, or locked its end, before this process started was cut off by the last one's end, so it is
+ * torn at once, with no wait (the rescue at start-up, lib/engine/start.ts).
  */
 export function verdictOf(
   step: LatestStep,
@@ -71,12 +73,12 @@ export function verdictOf(
   local = false,
   endLocked = false,
 ): Verdict {
-  if (
-    (step.status === 'completed' || step.status === 'failed') &&
-    now - +(step.completedAt ?? step.updatedAt) >= (local ? LOCAL_AFTER_MS : TORN_AFTER_MS)
-  )
-    return 'torn';
+  const ended = step.status === 'completed' || step.status === 'failed';
+  const endedAt = +(step.completedAt ?? step.updatedAt);
+  if (ended && now - endedAt >= (local ? LOCAL_AFTER_MS : TORN_AFTER_MS)) return 'torn';
+  if (local && ended && endedAt < rescuingSinceMs) return 'torn';
   if (endLocked && now - +step.updatedAt >= LOCAL_AFTER_MS) return 'torn';
+  if (endLocked && +step.updatedAt < rescuingSinceMs) return 'torn';
   if (
     step.status === 'running' &&
     now - +step.updatedAt >= ABANDONED_AFTER_MS &&

@@ -1,12 +1,16 @@
 /**
  * @jest-environment node
  */
-import { restartQueueWhenWorkersGone } from './start';
+import { getWorld } from 'workflow/runtime';
+import { getWorkflowWorld } from './choose-world';
+import { rescueCutOffRuns, rescueGivenUpLeads } from './rescue';
+import { restartQueueWhenWorkersGone, startEngine } from './start';
 
 // The engine's own modules do not load under Jest (ES modules); the watch is given its counts and its engine.
 jest.mock('workflow/runtime', () => ({ getWorld: jest.fn(), setWorld: jest.fn() }));
-jest.mock('./rescue', () => ({}));
+jest.mock('./rescue', () => ({ rescueCutOffRuns: jest.fn(), rescueGivenUpLeads: jest.fn() }));
 jest.mock('./door', () => ({}));
+jest.mock('./choose-world', () => ({ getWorkflowWorld: jest.fn() }));
 
 type FakeWorld = { name: string; start: jest.Mock; close: jest.Mock };
 
@@ -76,5 +80,42 @@ describe("the Postgres world's queue, watched", () => {
     await watch(); // world-3 starts
     expect(current().name).toBe('world-3');
     expect(old.close).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('the engine, started', () => {
+  const ours = { byName: {}, forgetLater: async () => {} };
+
+  /** What happened, in order: the rescue's passes and the world's start (its re-enqueueing of every unfinished run). */
+  function record() {
+    const happened: string[] = [];
+    jest.mocked(getWorkflowWorld).mockReturnValue({ kind: 'local', dir: '/tmp/mundo' } as never);
+    jest.mocked(getWorld).mockReturnValue({
+      start: jest.fn(async () => {
+        happened.push('world started');
+      }),
+    } as never);
+    jest.mocked(rescueCutOffRuns).mockImplementation(async () => {
+      happened.push('cut-off runs rescued');
+      return 0;
+    });
+    jest.mocked(rescueGivenUpLeads).mockResolvedValue(0);
+    return happened;
+  }
+
+  it("rescues the local world's runs cut off by the last process before it re-enqueues the others", async () => {
+    const happened = record();
+    await startEngine(ours);
+    expect(happened).toEqual(['cut-off runs rescued', 'world started']);
+  });
+
+  it('starts the local world even when that rescue fails, and says so', async () => {
+    const happened = record();
+    jest.mocked(rescueCutOffRuns).mockRejectedValueOnce(new Error('EIO'));
+    await startEngine(ours);
+    expect(happened).toEqual(['world started']);
+    expect(console.error).toHaveBeenCalledWith(
+      expect.stringContaining('No se pudieron revisar las ejecuciones cortadas'),
+    );
   });
 });
