@@ -65,7 +65,10 @@ test.describe('without JavaScript', () => {
     await sendConfirming(page);
     await expect(thanks(page)).toBeVisible();
     const shownAt = Date.now();
-    await page.waitForURL((url) => url.pathname === E2E_CONFIG.thankYouUrl, { timeout: 6000 });
+    await page.waitForURL((url) => url.pathname === E2E_CONFIG.thankYouUrl, {
+      timeout: 6000,
+      waitUntil: 'commit',
+    });
     // The refresh waits the spec's 2 s (measured from the thanks being seen, so a little less).
     expect(Date.now() - shownAt).toBeGreaterThanOrEqual(1500);
 
@@ -308,7 +311,10 @@ test("an enquiry sent before hydration: the answer page, once its scripts run, s
   await page.waitForTimeout(READ_AGAIN_MS);
   await submit(page).click();
   await expect(thanks(page)).toBeVisible();
-  await page.waitForURL((url) => url.pathname === E2E_CONFIG.thankYouUrl, { timeout: 8000 });
+  await page.waitForURL((url) => url.pathname === E2E_CONFIG.thankYouUrl, {
+    timeout: 8000,
+    waitUntil: 'commit',
+  });
   await page.waitForTimeout(500);
 
   const { attempts } = await records(visitor.mail);
