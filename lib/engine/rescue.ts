@@ -116,7 +116,10 @@ const seenEnded = new Map<string, string>();
  * cancelled, a fresh run started first if something is left (leadNeeds); the same when its log ends with that step's
  * end, or a sleep, long after it should have gone on (logEnd).
  */
-export async function rescueCutOffRuns(ours: OurWorkflows, now = Date.now()): Promise<number> {
+export async function rescueCutOffRuns(
+  ours: OurWorkflows,
+  { now = Date.now(), tornOnly = false }: { now?: number; tornOnly?: boolean } = {},
+): Promise<number> {
   const world = getWorld();
   const config = getWorkflowWorld();
   const local = config.kind === 'local';
@@ -168,7 +171,12 @@ export async function rescueCutOffRuns(ours: OurWorkflows, now = Date.now()): Pr
           })
         ).data;
         const end = logEnd(latest.stepId, last, now, local);
-        if (end === 'stalled' && (await mend(ours, run.runId, workflow, latest.stepId, 'stalled')))
+        // At a start (tornOnly), a run asleep past its time is what the world's own re-enqueueing continues.
+        if (
+          end === 'stalled' &&
+          !tornOnly &&
+          (await mend(ours, run.runId, workflow, latest.stepId, 'stalled'))
+        )
           mended += 1;
         if (end) continue;
       }

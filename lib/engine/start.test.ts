@@ -107,6 +107,8 @@ describe('the engine, started', () => {
     const happened = record();
     await startEngine(ours);
     expect(happened).toEqual(['cut-off runs rescued', 'world started']);
+    // Only the torn ones: a run asleep past its time is the re-enqueueing's to continue.
+    expect(rescueCutOffRuns).toHaveBeenCalledWith(ours, { tornOnly: true });
   });
 
   it('starts the local world even when that rescue fails, and says so', async () => {

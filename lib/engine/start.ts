@@ -61,12 +61,14 @@ export async function startWorkflowWorld(ours: OurWorkflows): Promise<void> {
 /** The world started, once its deliveries can reach this server; exported for its tests. */
 export async function startEngine(ours: OurWorkflows): Promise<void> {
   const world = getWorkflowWorld();
-  // The local world's runs that the last process's end cut off mid-step, continued before the world re-enqueues the
-  // rest, while the server is idle: the steps that ended before this process started are torn at once (cut-off.ts,
-  // verdictOf). Left to the passes every RESCUE_EVERY_MS, on a busy machine they waited behind the rest's replays:
-  // chaos scenario 1 once saw them continued 68 s after the world started, and 10 leads of 60 missed its 90 s.
+  // The local world's runs that the last process's end cut off mid-step (a step's end never logged), continued before
+  // the world re-enqueues the rest, while the server is idle: the steps that ended before this process started are
+  // torn at once (cut-off.ts, verdictOf). Left to the passes every RESCUE_EVERY_MS, on a busy machine they waited
+  // behind the rest's replays: chaos scenario 1 once saw them continued 68 s after the world started, and 10 leads of
+  // 60 missed its 90 s. Only those: a run asleep past its time is the re-enqueueing's to continue (a first version
+  // mended 47 such runs of 60 before re-enqueueing any).
   if (world.kind === 'local')
-    await rescueCutOffRuns(ours).catch((error: unknown) =>
+    await rescueCutOffRuns(ours, { tornOnly: true }).catch((error: unknown) =>
       console.error(
         `[contacto] No se pudieron revisar las ejecuciones cortadas por una caída (${errorName(error)})`,
       ),
