@@ -67,12 +67,7 @@ export async function startEngine(ours: OurWorkflows): Promise<void> {
   // behind the rest's replays: chaos scenario 1 once saw them continued 68 s after the world started, and 10 leads of
   // 60 missed its 90 s. Only those: a run asleep past its time is the re-enqueueing's to continue (a first version
   // mended 47 such runs of 60 before re-enqueueing any).
-  if (world.kind === 'local')
-    await rescueCutOffRuns(ours, { tornOnly: true }).catch((error: unknown) =>
-      console.error(
-        `[contacto] No se pudieron revisar las ejecuciones cortadas por una caída (${errorName(error)})`,
-      ),
-    );
+  if (world.kind === 'local') await continueCutOffRuns(ours, { tornOnly: true });
   try {
     if (world.kind === 'postgres') await prepareWorkflowPostgres(world.url);
     await getWorld().start?.();
@@ -172,7 +167,15 @@ async function rescueLeads(ours: OurWorkflows): Promise<void> {
       `[contacto] No se pudieron revisar las solicitudes abandonadas (${errorName(error)})`,
     ),
   );
-  await rescueCutOffRuns(ours).catch((error: unknown) =>
+  await continueCutOffRuns(ours);
+}
+
+/** rescue.ts's pass over the runs a crash cut off; one that fails is logged, and the next pass tries again. */
+async function continueCutOffRuns(
+  ours: OurWorkflows,
+  options?: Parameters<typeof rescueCutOffRuns>[1],
+): Promise<void> {
+  await rescueCutOffRuns(ours, options).catch((error: unknown) =>
     console.error(
       `[contacto] No se pudieron revisar las ejecuciones cortadas por una caída (${errorName(error)})`,
     ),
