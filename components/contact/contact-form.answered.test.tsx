@@ -9,7 +9,7 @@ jest.mock('@/lib/contact/actions', () => ({ submitContact: jest.fn() }));
 jest.mock('@/lib/browser/navigation', () => ({ navigateTo: jest.fn(), reloadPage: jest.fn() }));
 // A rules chunk that never arrives: what the server said must stay on screen, and the form must still send.
 const loads = globalThis as { schemaLoads?: number };
-jest.mock('@/lib/contact/schema', () => {
+jest.mock('@/lib/contact/rules', () => {
   (globalThis as { schemaLoads?: number }).schemaLoads =
     ((globalThis as { schemaLoads?: number }).schemaLoads ?? 0) + 1;
   throw new Error('ChunkLoadError: Loading chunk failed');

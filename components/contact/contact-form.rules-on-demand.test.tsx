@@ -7,10 +7,10 @@ jest.mock('@/lib/contact/actions', () => ({ submitContact: jest.fn() }));
 // The rules are the real ones; the factory counts when the form asks for them
 // (on globalThis: a static import would run it before this file's own lines).
 const loads = globalThis as { schemaLoads?: number };
-jest.mock('@/lib/contact/schema', () => {
+jest.mock('@/lib/contact/rules', () => {
   (globalThis as { schemaLoads?: number }).schemaLoads =
     ((globalThis as { schemaLoads?: number }).schemaLoads ?? 0) + 1;
-  return jest.requireActual('@/lib/contact/schema');
+  return jest.requireActual('@/lib/contact/rules');
 });
 
 it('fetches the validation rules only once the visitor starts on the form', async () => {

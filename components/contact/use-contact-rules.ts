@@ -6,13 +6,13 @@ import { retryableImport } from '@/lib/browser/retryable-import';
 export type Validate = (field: ContactField, value: string) => string | undefined;
 
 /**
- * The rules (the zod schema the Server Action also uses) arrive only once the
- * visitor starts on the form: they are not part of the first visit's
- * JavaScript. A failed download is forgotten, so the next focus or submit
- * asks again; the form never waits on it (the server validates anyway).
+ * The rules (lib/contact/rules.ts: the schema's rules, in plain code) arrive
+ * only once the visitor starts on the form: they are not part of the first
+ * visit's JavaScript. A failed download is forgotten, so the next focus or
+ * submit asks again; the form never waits on it (the server validates anyway).
  */
 const loadRules = retryableImport(() =>
-  import('@/lib/contact/schema').then((schema): Validate => schema.validateField),
+  import('@/lib/contact/rules').then((rules): Validate => rules.validateField),
 );
 
 /**

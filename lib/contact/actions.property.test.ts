@@ -3,7 +3,7 @@
  */
 import fc from 'fast-check';
 import { CONTACT_FIELDS, HONEYPOT_FIELD, TOKEN_FIELD } from './fields';
-import { CONTACT_MESSAGES } from './schema';
+import { CONTACT_MESSAGES } from './rules';
 import { spamRule } from './spam-rules';
 import type { ContactState } from './state';
 

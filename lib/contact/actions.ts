@@ -16,7 +16,8 @@ import {
 import { answerQaEnquiry, isQaEnquiry } from './qa-enquiry';
 import { visitorOf, type Visitor } from './lead/forward';
 import { consumeEnquiry } from './rate-limit';
-import { contactSchema, fieldErrorsOf, isCaptchaShaped } from './schema';
+import { isCaptchaShaped } from './rules';
+import { contactSchema, fieldErrorsOf } from './schema';
 import { checkResend, checkToken, issueResend, issueToken, spendToken } from './signature-store';
 import {
   FIRST_TOUCH_COOKIE,

@@ -1,5 +1,5 @@
-// Names and types without the rules: the form needs these on first render, the zod rules (schema.ts) load once the
-// visitor starts.
+// Names and types without the rules: the form needs these on first render, the rules (rules.ts) load once the visitor
+// starts.
 export const CONTACT_FIELDS = ['name', 'mail', 'phone', 'reason'] as const;
 export type ContactField = (typeof CONTACT_FIELDS)[number];
 export type ContactValues = Record<ContactField, string>;

@@ -2,7 +2,8 @@
  * @jest-environment node
  */
 import { dialable } from './phone';
-import { barePhone, contactSchema } from '@/lib/contact/schema';
+import { barePhone } from '@/lib/contact/rules';
+import { contactSchema } from '@/lib/contact/schema';
 
 describe('phones as Mexicans type them', () => {
   it.each([

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { CONTACT_FIELDS, type ContactValues } from './fields';
-import { CONTACT_MESSAGES as M, contactSchema, validateField, validateFields } from './schema';
+import { CONTACT_MESSAGES as M, validateField } from './rules';
+import { contactSchema, validateFields } from './schema';
 
 const valid: ContactValues = {
   name: 'Ana López',
@@ -217,19 +218,61 @@ describe('field hygiene (only well-formed enquiries are stored)', () => {
   });
 });
 
-describe('validateField (what one keystroke checks)', () => {
-  it("gives each field the same message as the whole form's check, for any value", () => {
-    const fieldValue = fc.oneof(
-      fc.string({ maxLength: 600 }),
-      fc.emailAddress(),
-      fc.constantFrom('', '   ', 'ana@example', 'a@b.mx '),
-    );
+describe('validateField (rules.ts: what the browser checks while the visitor types, without zod)', () => {
+  // Characters each rule looks at: letters of any script, digits, the phone's separators, line breaks and other
+  // control characters (C0, DEL, C1), U+2028/9, wide spaces, tabs, an emoji (two UTF-16 units), the e-mail's symbols.
+  const interesting = fc.constantFrom(
+    ...'aZñÉ文ж5 .-()@+_\'"'.split(''),
+    '\n',
+    '\r',
+    '\r\n',
+    '\t',
+    '\u0000',
+    '\u001f',
+    '\u007f',
+    '\u0085',
+    '\u2028',
+    '\u2029',
+    '\u00a0',
+    '\u2003',
+    '\u2010',
+    '\u2013',
+    '😀',
+  );
+  const around = (length: number) =>
+    fc.integer({ min: length - 2, max: length + 2 }).map((n) => 'a'.repeat(Math.max(0, n)));
+  const fieldValue = fc.oneof(
+    fc.string({ maxLength: 600 }),
+    fc.string({ unit: interesting, maxLength: 40 }),
+    fc.string({ unit: interesting, minLength: 95, maxLength: 520 }),
+    fc.string({ unit: 'binary', maxLength: 600 }),
+    fc.emailAddress(),
+    fc.emailAddress().map((mail) => ` ${mail.toUpperCase()}\t`),
+    fc.stringMatching(/^\+?[0-9 ().-]{0,22}$/),
+    fc.constantFrom(...[5, 15, 100, 500].map((n) => n)).chain(around),
+    fc.constantFrom(
+      '',
+      '   ',
+      'ana@example',
+      'a@b.mx ',
+      '.ana@ej.mx',
+      'ana..b@ej.mx',
+      'ana@ej..mx',
+    ),
+  );
+
+  it("gives each field zod's message (the schema the server decides with), for any value", () => {
     fc.assert(
       fc.property(fc.constantFrom(...CONTACT_FIELDS), fieldValue, (field, value) => {
+        const result = contactSchema.shape[field].safeParse(value);
+        expect(validateField(field, value)).toBe(
+          result.success ? undefined : result.error.issues[0]?.message,
+        );
         expect(validateField(field, value)).toBe(
           validateFields({ ...valid, [field]: value })[field],
         );
       }),
+      { numRuns: 5000 },
     );
   });
 });
