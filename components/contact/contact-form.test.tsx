@@ -4,7 +4,7 @@ import { Profiler } from 'react';
 import { CONFIRM_MIN_MS } from '@/lib/contact/fields';
 import type { ContactState } from '@/lib/contact/state';
 import { useLeads } from '@/lib/browser/confirmed-lead';
-import { ContactForm, REDIRECT_DELAY_MS } from './contact-form';
+import { ContactForm, REDIRECT_DELAY_MS, TYPING_PAUSE_MS } from './contact-form';
 import { Honeypot } from './honeypot';
 
 jest.mock('@/lib/contact/actions', () => ({ submitContact: jest.fn() }));
@@ -60,11 +60,16 @@ afterEach(async () => {
 const field = (name: RegExp) => screen.getByLabelText(name);
 const submitButton = () => screen.getByRole('button', { name: /enviar/i });
 
+/** A pause in typing: the form checks the fields typed in or left since the last one. */
+const pause = () => act(() => new Promise((resolve) => setTimeout(resolve, TYPING_PAUSE_MS + 50)));
+
+/** Fills every field, then pauses, as a person does before reaching for the button. */
 async function fillValid(user: ReturnType<typeof userEvent.setup>) {
   await user.type(field(/nombre/i), 'Ana López');
   await user.type(field(/correo/i), 'ana@example.mx');
   await user.type(field(/teléfono/i), '5512345678');
   await user.type(field(/ayudarte/i), 'Quiero una página web.');
+  await pause();
 }
 
 beforeEach(() => {
@@ -94,12 +99,14 @@ describe('ContactForm', () => {
     expect(submitButton()).toBeDisabled();
   });
 
-  it('shows the required message once a field is touched', async () => {
+  it('shows the required message once a field is touched, at the pause after it', async () => {
     const user = userEvent.setup();
     render(<ContactForm {...props} />);
     await user.click(field(/nombre/i));
     expect(screen.queryByText('Este campo es obligatorio')).not.toBeInTheDocument();
     await user.tab();
+    expect(screen.queryByText('Este campo es obligatorio')).not.toBeInTheDocument();
+    await pause();
     const name = field(/nombre/i);
     expect(name).toHaveAttribute('aria-invalid', 'true');
     expect(name).toHaveAccessibleDescription('Este campo es obligatorio');
@@ -107,26 +114,30 @@ describe('ContactForm', () => {
     expect(screen.getAllByText('Este campo es obligatorio')).toHaveLength(1);
   });
 
-  it('shows each rule while typing (dirty) and clears it when satisfied', async () => {
+  it('shows each rule at a pause in typing (dirty) and clears it when satisfied', async () => {
     const user = userEvent.setup();
     render(<ContactForm {...props} />);
     await user.type(field(/nombre/i), 'Ana');
+    await pause();
     expect(field(/nombre/i)).toHaveAccessibleDescription(
       'Este campo debe tener al menos 5 caracteres',
     );
     await user.type(field(/nombre/i), ' Mar');
+    await pause();
     expect(field(/nombre/i)).not.toHaveAttribute('aria-invalid');
     expect(field(/nombre/i)).not.toHaveAttribute('aria-describedby');
 
     await user.type(field(/correo/i), 'ana@');
+    await pause();
     expect(field(/correo/i)).toHaveAccessibleDescription('Este campo debe ser un email');
     await user.type(field(/teléfono/i), '1234567890123456');
+    await pause();
     expect(field(/teléfono/i)).toHaveAccessibleDescription(
       'Este campo no debe tener mas de 15 caracteres',
     );
   });
 
-  it('renders nothing on a keystroke that changes no verdict (typing stays at the plain-form floor)', async () => {
+  it('renders nothing on a keystroke, even one that changes a verdict: the pause after it shows it (typing stays at the plain-form floor)', async () => {
     const user = userEvent.setup();
     let commits = 0;
     render(
@@ -135,12 +146,16 @@ describe('ContactForm', () => {
       </Profiler>,
     );
     await user.type(field(/nombre/i), 'Ana López');
+    await pause();
     expect(field(/nombre/i)).not.toHaveAttribute('aria-invalid');
     const before = commits;
     await user.type(field(/nombre/i), ' Martínez de la Cruz');
     expect(commits).toBe(before);
-    // A keystroke that changes a verdict still shows it at once.
+    // Emptied: the verdict changes, and still no keystroke renders; the pause does.
     await user.clear(field(/nombre/i));
+    expect(commits).toBe(before);
+    expect(field(/nombre/i)).not.toHaveAttribute('aria-invalid');
+    await pause();
     expect(field(/nombre/i)).toHaveAccessibleDescription('Este campo es obligatorio');
   });
 
@@ -149,6 +164,7 @@ describe('ContactForm', () => {
     render(<ContactForm {...props} />);
     await fillValid(user);
     expect(submitButton()).toBeEnabled();
+    // The button follows the form's validity at once, with no pause.
     await user.clear(field(/teléfono/i));
     expect(submitButton()).toBeDisabled();
   });

@@ -20,7 +20,7 @@ import { REDIRECT_DELAY_MS, useThanksRedirect } from './use-thanks-redirect';
 import styles from './contact-form.module.css';
 
 // The form's timings, where its callers and tests look for them.
-export { RULES_WAIT_MS } from './use-field-messages';
+export { RULES_WAIT_MS, TYPING_PAUSE_MS } from './use-field-messages';
 export { REDIRECT_DELAY_MS };
 
 type Props = {
@@ -62,7 +62,7 @@ export function ContactForm({
   const rules = useContactRules();
   const reloadKeepingValues = useReloadKeepingValues(formRef);
   const readyToken = useFormToken(formRef);
-  const { island, invalid, errorOf, onChange, show, checkBeforeSend } = useFieldMessages(
+  const { island, invalid, errorOf, onChange, touch, checkBeforeSend } = useFieldMessages(
     formRef,
     rules,
   );
@@ -117,7 +117,7 @@ export function ContactForm({
           error={errorOf(field, state, sending)}
           defaultValue={posted?.[field] ?? ''}
           onChange={onChange}
-          onBlur={show}
+          onBlur={touch}
         />
       ))}
 

@@ -18,7 +18,9 @@ type FieldProps = {
   field: ContactField;
   error: string | undefined;
   defaultValue: string;
+  /** A keystroke: the form checks the field now and shows its message at the next pause (use-field-messages.ts). */
   onChange: (field: ContactField, value: string) => void;
+  /** A blur: the field's message is shown at the next pause. */
   onBlur: (field: ContactField) => void;
 };
 

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { startTransition, useCallback, useState } from 'react';
 import type { ContactField } from '@/lib/contact/fields';
 import { retryableImport } from '@/lib/browser/retryable-import';
 
@@ -28,7 +28,8 @@ export function useContactRules(): {
     () =>
       loadRules().then(
         (loaded) => {
-          setValidate(() => loaded);
+          // A render that yields: it lands while the visitor types, and a keystroke never waits for it.
+          startTransition(() => setValidate(() => loaded));
           return loaded;
         },
         () => null,
